@@ -1,0 +1,560 @@
+"""The Canfield family: one engine for canfield, superior-canfield, rainbow-canfield,
+storehouse, canfield-draw1 and canfield-one-pass, each a `Rules` value (see rules.py).
+
+A game is its deck plus its move list. It is mutable through `play` and `undo` only; every
+rule question goes through `verify_move` (raises), `can_move` (answers) and `play` (does).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import Enum
+
+from bot.game import notation
+from bot.game.cards import Card, Suit, next_rank, previous_rank
+from bot.game.deals import check_deal, check_deck, dealing_order, move_to_top, random_deal, shuffled_talon
+from bot.game.endgame import is_blocked
+from bot.game.errors import IllegalMoveError, NotationError
+from bot.game.moves import DRAW, Move
+from bot.game.rules import TITLES, Build, Die, Groups, Rules, make_rules
+from bot.game.text import picture
+
+RESERVE_SIZE = 13
+COLUMNS = 4
+FOUNDATIONS = 4
+DECK_SIZE = 52
+SUITS = list(Suit)  # foundation fi builds suit SUITS[i - 1], as in PySolFC
+_SOURCES = ("r", "w", "t1", "t2", "t3", "t4")
+PILE_ORDER = ("s", "w", "r", "f1", "f2", "f3", "f4", "t1", "t2", "t3", "t4")
+_SHOWN_ALTERNATIVES = 8
+
+
+class Outcome(Enum):
+    """How a finished game ended."""
+
+    WON = "won"
+    BLOCKED = "blocked"
+
+
+# The position without history: every pile in PILE_ORDER, then redeals used and the die roll.
+Position = tuple[tuple[tuple[Card, ...], ...], int, int | None]
+
+
+@dataclass(slots=True)
+class Step:
+    """One played move, with the position before it (None when restored from a snapshot:
+    undo then rebuilds it by replaying) and the columns the reserve filled after it."""
+
+    move: Move
+    before: Position | None
+    fills: tuple[str, ...] = ()
+
+
+def dealt_cards(name: str, deal: int) -> list[Card]:
+    """The deck of PySolFC's game `deal` of game `name`, in `new_game(cards=...)` order:
+    the foundation base card(s), the reserve bottom to top, t1..t4, the stock top down."""
+    rules = make_rules(name)
+    talon = shuffled_talon(check_deal(deal))
+    if rules.base_rank is not None:
+        talon = move_to_top(talon, rules.base_rank)
+    order = dealing_order(talon)
+    first_column = _base_count(rules) + RESERVE_SIZE
+    # PySolFC deals the tableau row from t4 down to t1.
+    columns = order[first_column:first_column + COLUMNS][::-1]
+    return order[:first_column] + columns + order[first_column + COLUMNS:]
+
+
+def _base_count(rules: Rules) -> int:
+    return 1 if rules.base_rank is None else FOUNDATIONS
+
+
+class CanfieldGame:
+    """One game of the Canfield family. Build it with `bot.game.new_game`."""
+
+    def __init__(self, rules: Rules, cards: list[Card], deal: int | None = None) -> None:
+        self.rules = rules
+        self.deal = deal
+        self.cards: tuple[Card, ...] = tuple(check_deck(cards))
+        base_count = _base_count(rules)
+        bases = self.cards[:base_count]
+        if rules.base_rank is not None and any(card.rank != rules.base_rank for card in bases):
+            raise NotationError(
+                f"{rules.name} starts with the four {rules.base_rank}s on the foundations: "
+                f"the deck must begin with them, not {' '.join(map(str, bases))}"
+            )
+        self.base_rank = bases[0].rank
+        self.foundations: list[list[Card]] = [[] for _ in range(FOUNDATIONS)]
+        for card in bases:
+            self.foundations[card.suit.index].append(card)
+        first_column = base_count + RESERVE_SIZE
+        self.reserve: list[Card] = list(self.cards[base_count:first_column])
+        self.tableau: list[list[Card]] = [[card] for card in self.cards[first_column:first_column + COLUMNS]]
+        self.stock: list[Card] = list(self.cards[first_column + COLUMNS:])[::-1]
+        self.waste: list[Card] = []
+        self.redeals_used = 0
+        self.die_roll: int | None = None if rules.die is Die.OFF else self._roll(0)
+        self.history: list[Step] = []
+        self._piles: dict[str, list[Card]] = {"s": self.stock, "w": self.waste, "r": self.reserve}
+        self._piles.update({f"f{i + 1}": pile for i, pile in enumerate(self.foundations)})
+        self._piles.update({f"t{i + 1}": pile for i, pile in enumerate(self.tableau)})
+
+    # --- what a player sees -------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        """The game's name, such as `canfield`."""
+        return self.rules.name
+
+    @property
+    def title(self) -> str:
+        """The game's name for people, such as `Superior Canfield`."""
+        return TITLES[self.rules.name]
+
+    @property
+    def options(self) -> dict[str, object]:
+        """The options in force: draw, redeals, groups, die."""
+        return self.rules.options()
+
+    @property
+    def moves(self) -> list[Move]:
+        """The moves played so far, in order."""
+        return [step.move for step in self.history]
+
+    @property
+    def draw_count(self) -> int:
+        """How many cards the next draw turns: the die's roll when the die is on."""
+        return self.die_roll if self.die_roll is not None else self.rules.draw
+
+    @property
+    def redeals_left(self) -> int | None:
+        """Redeals still allowed; None when unlimited."""
+        if self.rules.redeals is None:
+            return None
+        return self.rules.redeals - self.redeals_used
+
+    @property
+    def pass_number(self) -> int:
+        """Which pass through the stock this is, from 1."""
+        return self.redeals_used + 1
+
+    @property
+    def foundation_cards(self) -> int:
+        """How many cards are on the foundations."""
+        return sum(len(pile) for pile in self.foundations)
+
+    @property
+    def score(self) -> int:
+        """The round score of seed 000: 50 a completed foundation, 100 for a win, one a card
+        on the foundations, minus one a card left in the reserve (from -12 up to 352)."""
+        completed = sum(len(pile) == 13 for pile in self.foundations)
+        won = 100 if self.foundation_cards == DECK_SIZE else 0
+        return 50 * completed + won + self.foundation_cards - len(self.reserve)
+
+    @property
+    def casino_score(self) -> int:
+        """Canfield's casino score: -52 for the game, +5 for each card on the foundations."""
+        return -52 + 5 * self.foundation_cards
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """WON when all 52 cards are on the foundations, BLOCKED when play cannot go on,
+        None while it can."""
+        if self.foundation_cards == DECK_SIZE:
+            return Outcome.WON
+        if is_blocked(self):
+            return Outcome.BLOCKED
+        return None
+
+    def is_face_up(self, pile: str, index: int) -> bool:
+        """Whether the card at `index` (from the bottom) of `pile` shows its face."""
+        if pile == "s":
+            return False
+        if pile == "r":
+            return self.rules.reserve_face_up or index == len(self.reserve) - 1
+        return True
+
+    def layout(self, reveal: bool = False) -> dict[str, list[str]]:
+        """Every pile by notation name, its cards bottom to top as `7H`; face-down cards are
+        `??` unless `reveal`. The stock's last card is the next one drawn."""
+        return {
+            name: [
+                str(card) if reveal or self.is_face_up(name, index) else "??"
+                for index, card in enumerate(self._piles[name])
+            ]
+            for name in PILE_ORDER
+        }
+
+    def top(self, pile: str) -> Card | None:
+        """The top card of a pile, or None when it is empty (the stock's top is hidden but given)."""
+        cards = self._pile(pile)
+        return cards[-1] if cards else None
+
+    def __str__(self) -> str:
+        return picture(self)
+
+    # --- the rules ----------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move: to the foundations, then to the tableau, then the draw."""
+        moves: list[Move] = []
+        sources = [(name, self._piles[name], self._group_sizes(name)) for name in _SOURCES]
+        for name, pile, _ in sources:
+            if pile and self._foundation_accepts(pile[-1]):
+                moves.append(Move(name, f"f{pile[-1].suit.index + 1}"))
+        for dst_index, dst_pile in enumerate(self.tableau):
+            dst = f"t{dst_index + 1}"
+            for name, pile, sizes in sources:
+                if name == dst:
+                    continue
+                from_tableau = name[0] == "t"
+                for count in sizes:
+                    if self._fits_tableau(pile, count, from_tableau, dst_pile):
+                        moves.append(Move(name, dst, count))
+        if self._reason_draw() is None:
+            moves.append(DRAW)
+        return moves
+
+    def verify_move(self, move: Move) -> None:
+        """Raise IllegalMoveError, saying why, unless `move` is legal now."""
+        reason = self._reason(move)
+        if reason is not None:
+            raise IllegalMoveError(f"{str(move)!r} is not legal: {reason}")
+
+    def can_move(self, move: Move) -> bool:
+        """Whether `move` is legal now."""
+        return self._reason(move) is None
+
+    def play(self, move: Move | str) -> list[Move]:
+        """Play a Move, or text in the notation of DESIGN.md section 4 (several moves allowed).
+
+        Returns the moves played, in canonical form. Raises NotationError when the text does
+        not read (nothing changes), IllegalMoveError at the first illegal move (the moves
+        before it stand and are in the error's `played`).
+        """
+        if isinstance(move, Move):
+            self.verify_move(move)
+            self._do(move)
+            return [move]
+        commands = notation.parse(move)
+        if any(isinstance(c, notation.ActionCommand) and c.action is notation.Action.HINT for c in commands):
+            raise NotationError(f"{move.strip()!r}: 'h' asks for a hint, which is not a move")
+        played: list[Move] = []
+        for command in commands:
+            try:
+                played.extend(self._carry_out(command))
+            except IllegalMoveError as error:
+                raise IllegalMoveError(str(error), played) from None
+            except NotationError as error:
+                if played:
+                    raise IllegalMoveError(str(error), played) from None
+                raise
+        return played
+
+    def can_undo(self) -> bool:
+        """Whether there is a move to take back."""
+        return bool(self.history)
+
+    def undo(self) -> Move:
+        """Take back the last move, with the reserve fills it caused; return it."""
+        if not self.history:
+            raise IllegalMoveError("'u' is not legal: no move has been played yet")
+        step = self.history[-1]
+        if step.before is None:
+            self._rebuild_history()
+            step = self.history[-1]
+        assert step.before is not None
+        self._restore(step.before)
+        self.history.pop()
+        return step.move
+
+    def hint(self) -> Move | None:
+        """A simple next move, or None: to a foundation, then from the reserve, the waste, the
+        tableau, then the draw. (The solver's hint replaces this.)"""
+        moves = self.legal_moves()
+        last = self.history[-1].move if self.history else None
+        for wanted in (
+            lambda m: m.dst.startswith("f"),
+            lambda m: m.src == "r",
+            lambda m: m.src == "w",
+            lambda m: m.src.startswith("t") and not (last and (m.src, m.dst) == (last.dst, last.src)),
+            lambda m: m.is_draw,
+        ):
+            for move in moves:
+                if wanted(move):
+                    return move
+        return None
+
+    # --- carrying out commands ----------------------------------------------------------
+
+    def _carry_out(self, command: notation.Command) -> list[Move]:
+        if isinstance(command, notation.ActionCommand):
+            if command.action is notation.Action.DRAW:
+                self.verify_move(DRAW)
+                self._do(DRAW)
+                return [DRAW]
+            if command.action is notation.Action.UNDO:
+                self.undo()
+                return []
+            return self._auto_foundations()
+        if isinstance(command, notation.CardCommand):
+            src, count = self._locate(command.card, command.text)
+            return [self._resolve(src, command.dst, count, command.text)]
+        self._pile(command.src, command.text)
+        return [self._resolve(command.src, command.dst, command.count, command.text)]
+
+    def _auto_foundations(self) -> list[Move]:
+        played: list[Move] = []
+        while True:
+            move = next((m for m in self.legal_moves() if m.dst.startswith("f")), None)
+            if move is None:
+                return played
+            self._do(move)
+            played.append(move)
+
+    def _locate(self, card: Card, text: str) -> tuple[str, int]:
+        """Where a named card can be moved from, and how many cards move with it."""
+        for name in ("r", "w"):
+            if self._top_or_none(name) == card:
+                return name, 1
+        for index, column in enumerate(self.tableau):
+            if card in column:
+                return f"t{index + 1}", len(column) - column.index(card)
+        if any(card in pile for pile in self.foundations):
+            raise IllegalMoveError(f"{text!r} is not legal: {card} is already on a foundation")
+        if card in self.waste:
+            raise IllegalMoveError(f"{text!r} is not legal: {card} is in the waste under {self.waste[-1]}")
+        if self.rules.reserve_face_up and card in self.reserve:
+            raise IllegalMoveError(f"{text!r} is not legal: {card} is in the reserve under {self.reserve[-1]}")
+        raise IllegalMoveError(f"{text!r} is not legal: {card} is not in play yet (it is face down)")
+
+    def _resolve(self, src: str, dst: str | None, count: int | None, text: str) -> Move:
+        """The one move that a command means, played; IllegalMoveError when there is none."""
+        candidates = [
+            move for move in self.legal_moves()
+            if move.src == src
+            and (count is None or move.count == count)
+            and (dst is None or move.dst == dst or (dst == "f" and move.dst.startswith("f")))
+        ]
+        if dst is None and candidates:
+            candidates = [min(candidates, key=self._preference)]
+        if dst is not None and len(candidates) > 1 and count is None:
+            # Canonical text leaves out ":1", so a bare pile pair means one card when it can.
+            candidates = [move for move in candidates if move.count == 1] or candidates
+        if dst is not None and len(candidates) > 1:
+            sizes = " or ".join(f"{src}{dst}:{move.count}" for move in candidates)
+            raise NotationError(f"{text!r} could move {len(candidates)} different groups: say {sizes}")
+        if not candidates:
+            raise IllegalMoveError(f"{text!r} is not legal: {self._explain(src, dst, count)}")
+        self._do(candidates[0])
+        return candidates[0]
+
+    def _preference(self, move: Move) -> tuple[int, int, int]:
+        """Best place first: a foundation, then a built column, then an empty column."""
+        if move.dst.startswith("f"):
+            return (0, 0, 0)
+        empty = not self._piles[move.dst]
+        return (2 if empty else 1, -move.count, int(move.dst[1:]))
+
+    def _explain(self, src: str, dst: str | None, count: int | None) -> str:
+        """Why nothing matches a command, and what is legal instead."""
+        sizes = self._group_sizes(src)
+        if not self._piles[src]:
+            reason = f"{src} is empty"
+        elif count is not None and count not in sizes:
+            reason = self._reason_group(src, count) or f"{count} cards cannot move from {src}"
+        elif dst is None:
+            reason = f"{self._piles[src][-1]} has nowhere to go"
+        else:
+            move = Move(src, dst if dst != "f" else f"f{self._piles[src][-1].suit.index + 1}",
+                        count or (sizes[0] if sizes else 1))
+            reason = self._reason(move) or "no group fits"
+        return f"{reason}; {self._alternatives(src)}"
+
+    def _alternatives(self, src: str) -> str:
+        legal = self.legal_moves()
+        from_src = [str(m) for m in legal if m.src == src]
+        if from_src:
+            return "legal from " + src + ": " + ", ".join(from_src[:_SHOWN_ALTERNATIVES])
+        shown = ", ".join(str(m) for m in legal[:_SHOWN_ALTERNATIVES])
+        more = " …" if len(legal) > _SHOWN_ALTERNATIVES else ""
+        return f"legal moves: {shown}{more}" if legal else "no move is legal"
+
+    # --- the rules in detail ------------------------------------------------------------
+
+    def _reason(self, move: Move) -> str | None:
+        """None when the move is legal, else why not."""
+        if move.is_draw:
+            return self._reason_draw()
+        if move.dst in ("s", "w") or move.dst.startswith("r"):
+            return f"cards never go to {move.dst}"
+        for pile in (move.src, move.dst):
+            if pile not in self._piles:
+                return f"this game has no pile {pile}"
+        if move.src.startswith("f"):
+            return "cards never leave the foundations"
+        if not self._piles[move.src]:
+            return f"{move.src} is empty"
+        reason = self._reason_group(move.src, move.count)
+        if reason is not None:
+            return reason
+        if move.dst.startswith("f"):
+            return self._reason_foundation(move)
+        return self._reason_tableau(move.src, move.count, self._piles[move.dst])
+
+    def _reason_draw(self) -> str | None:
+        if self.stock:
+            return None
+        if not self.waste:
+            return "the stock and the waste are both empty"
+        if self.redeals_left == 0:
+            return "the stock is empty and no redeal is left"
+        return None
+
+    def _reason_group(self, src: str, count: int) -> str | None:
+        if count in self._group_sizes(src):
+            return None
+        pile = self._piles[src]
+        if not src.startswith("t"):
+            return f"only the top card of {src} can move"
+        if count > len(pile):
+            return f"{src} has only {len(pile)} card{'s' if len(pile) != 1 else ''}"
+        if self.rules.groups is Groups.TOP_OR_WHOLE:
+            return f"only the top card or the whole column of {src} can move"
+        return f"the top {count} cards of {src} are not a built sequence"
+
+    def _reason_foundation(self, move: Move) -> str | None:
+        if move.count != 1:
+            return "cards go to a foundation one at a time"
+        card = self._piles[move.src][-1]
+        index = int(move.dst[1:]) - 1
+        if SUITS[index] is not card.suit:
+            return f"{move.dst} builds {SUITS[index].name.lower()}, not {card}"
+        if not self._foundation_accepts(card):
+            pile = self.foundations[index]
+            wanted = next_rank(pile[-1].rank) if pile else self.base_rank
+            if len(pile) == 13:
+                return f"{move.dst} is complete"
+            return f"{move.dst} needs the {Card(wanted, card.suit)}, not {card}"
+        return None
+
+    def _reason_tableau(self, src: str, count: int, dst_pile: list[Card]) -> str | None:
+        pile = self._piles[src]
+        if self._fits_tableau(pile, count, src[0] == "t", dst_pile):
+            return None
+        if not dst_pile:
+            return "moving a whole column into an empty column is not a move"
+        return f"{pile[-count]} cannot go on {dst_pile[-1]} (columns build down {self.rules.build.value})"
+
+    def _fits_tableau(self, pile: list[Card], count: int, from_tableau: bool, dst_pile: list[Card]) -> bool:
+        """Whether the top `count` cards of `pile` may go on the column `dst_pile`."""
+        if not dst_pile:
+            return not (from_tableau and count == len(pile))
+        return self._builds_on(pile[-count], dst_pile[-1])
+
+    def _foundation_accepts(self, card: Card) -> bool:
+        pile = self.foundations[card.suit.index]
+        if not pile:
+            return card.rank == self.base_rank
+        return len(pile) < 13 and card.rank == next_rank(pile[-1].rank)
+
+    def _builds_on(self, card: Card, onto: Card) -> bool:
+        if card.rank != previous_rank(onto.rank):
+            return False
+        build = self.rules.build
+        if build is Build.ALTERNATE:
+            return card.is_red != onto.is_red
+        if build is Build.SUIT:
+            return card.suit is onto.suit
+        return True
+
+    def _group_sizes(self, src: str) -> list[int]:
+        """How many cards may move together from a pile."""
+        pile = self._piles[src]
+        if not pile:
+            return []
+        if not src.startswith("t"):
+            return [1]
+        run = 1
+        while run < len(pile) and self._builds_on(pile[-run], pile[-run - 1]):
+            run += 1
+        if self.rules.groups is Groups.ANY:
+            return list(range(1, run + 1))
+        return [1, len(pile)] if run == len(pile) and len(pile) > 1 else [1]
+
+    # --- changing the position ----------------------------------------------------------
+
+    def _do(self, move: Move) -> None:
+        """Carry out a move already known to be legal."""
+        before = self._position()
+        fills: tuple[str, ...] = ()
+        if move.is_draw:
+            if not self.stock:
+                self.stock.extend(reversed(self.waste))
+                self.waste.clear()
+                self.redeals_used += 1
+                if self.rules.die is Die.PASS:
+                    self.die_roll = self._roll(self.redeals_used)
+            for _ in range(min(self.draw_count, len(self.stock))):
+                self.waste.append(self.stock.pop())
+        else:
+            src, dst = self._piles[move.src], self._piles[move.dst]
+            dst.extend(src[-move.count:])
+            del src[-move.count:]
+            if not src and move.src.startswith("t") and self.rules.fill_from_reserve and self.reserve:
+                src.append(self.reserve.pop())
+                fills = (move.src,)
+        self.history.append(Step(move, before, fills))
+
+    def _position(self) -> Position:
+        piles = tuple(tuple(self._piles[name]) for name in PILE_ORDER)
+        return (piles, self.redeals_used, self.die_roll)
+
+    def _restore(self, position: Position) -> None:
+        piles, self.redeals_used, self.die_roll = position
+        for name, cards in zip(PILE_ORDER, piles, strict=True):
+            self._piles[name][:] = cards
+
+    def _rebuild_history(self) -> None:
+        """Replay the game from its deck to recover the positions that undo needs."""
+        fresh = CanfieldGame(self.rules, list(self.cards), self.deal)
+        for step in self.history:
+            fresh._do(step.move)
+        self._restore(fresh._position())
+        self.history = fresh.history
+
+    def _roll(self, pass_index: int) -> int:
+        """The Die of Justice: the roll for a pass, fixed by the deal so that everyone on the
+        same deal rolls the same (the game's one roll is pass 0's)."""
+        index = pass_index if self.rules.die is Die.PASS else 0
+        source = f"deal {self.deal}" if self.deal is not None else "cards " + "".join(map(str, self.cards))
+        return random.Random(f"die of justice: {source}: pass {index}").randint(1, 6)
+
+    # --- helpers ------------------------------------------------------------------------
+
+    def _pile(self, name: str, text: str | None = None) -> list[Card]:
+        if name not in self._piles:
+            quoted = repr(text) if text else repr(name)
+            raise IllegalMoveError(f"{quoted} is not legal: this game has no pile {name}")
+        return self._piles[name]
+
+    def _top_or_none(self, name: str) -> Card | None:
+        pile = self._piles[name]
+        return pile[-1] if pile else None
+
+
+def new_game(name: str = "canfield", *, deal: int | None = None, cards: list[Card] | list[str] | None = None,
+             **options: object) -> CanfieldGame:
+    """A new game of `name`: PySolFC's game number `deal`, or an explicit deck `cards` (first
+    dealt first: base card(s), reserve bottom to top, t1..t4, stock top down), or a random
+    game number. Options: draw=1..6, redeals=None|k, groups="top-or-whole"|"any",
+    die="off"|"game"|"pass"."""
+    rules = make_rules(name, **options)
+    if cards is not None and deal is not None:
+        raise ValueError("give a deal number or the cards, not both")
+    if cards is not None:
+        deck = [card if isinstance(card, Card) else Card.parse(card) for card in cards]
+        return CanfieldGame(rules, deck)
+    if deal is None:
+        deal = random_deal()
+    return CanfieldGame(rules, dealt_cards(name, deal), deal)

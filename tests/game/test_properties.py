@@ -1,0 +1,128 @@
+"""Property tests over random deals and random legal playouts, for every game and option."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.game import GAMES, DealError, IllegalMoveError, Move, NotationError, new_game
+from bot.game.canfield import CanfieldGame
+from bot.game.cards import full_deck
+
+OPTIONS = st.fixed_dictionaries(
+    {},
+    optional={
+        "draw": st.integers(1, 6),
+        "redeals": st.none() | st.integers(0, 3),
+        "groups": st.sampled_from(["top-or-whole", "any"]),
+        "die": st.sampled_from(["off", "game", "pass"]),
+    },
+)
+GAME_SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+DEALS = st.integers(1, 10**12)
+
+
+def all_cards(game: CanfieldGame) -> Counter:
+    return Counter(card for pile in game.layout(reveal=True).values() for card in pile)
+
+
+def position(game: CanfieldGame) -> tuple:
+    return (game.layout(reveal=True), game.redeals_used, game.die_roll, game.draw_count, [str(m) for m in game.moves])
+
+
+def playout(game: CanfieldGame, rng: random.Random, steps: int) -> None:
+    """Random legal moves, checking the invariants at every step."""
+    expected = Counter(str(card) for card in full_deck())
+    for _ in range(steps):
+        moves = game.legal_moves()
+        if not moves:
+            break
+        assert len(set(moves)) == len(moves)
+        move = rng.choice(moves)
+        before = position(game)
+        assert game.can_move(move)
+        assert game.play(move) == [move]
+        assert all_cards(game) == expected
+        after = position(game)
+        game.undo()
+        assert position(game) == before
+        assert game.play(str(move)) == [move]
+        assert position(game) == after
+        if rng.random() < 0.1:
+            game.undo()
+            assert position(game) == before
+
+
+@given(name=st.sampled_from(sorted(GAMES)), deal=DEALS, options=OPTIONS, seed=st.integers(0, 2**32))
+@GAME_SETTINGS
+def test_random_playouts_keep_every_card_and_undo_exactly(name: str, deal: int, options: dict, seed: int) -> None:
+    game = new_game(name, deal=deal, **options)
+    playout(game, random.Random(seed), 120)
+
+
+@given(name=st.sampled_from(sorted(GAMES)), deal=DEALS, options=OPTIONS, seed=st.integers(0, 2**32))
+@GAME_SETTINGS
+def test_moves_not_in_legal_moves_are_refused_and_change_nothing(name: str, deal: int, options: dict,
+                                                                  seed: int) -> None:
+    game = new_game(name, deal=deal, **options)
+    rng = random.Random(seed)
+    piles = ["s", "w", "r", "f1", "f2", "f3", "f4", "t1", "t2", "t3", "t4"]
+    for _ in range(40):
+        legal = set(game.legal_moves())
+        for _ in range(25):
+            src = rng.choice(piles[1:])
+            candidate = Move(src, rng.choice([p for p in piles[1:] if p != src]), rng.randint(1, 4))
+            if candidate in legal:
+                continue
+            before = position(game)
+            assert not game.can_move(candidate)
+            try:
+                game.play(candidate)
+            except IllegalMoveError as error:
+                assert str(candidate) in str(error)
+            else:
+                raise AssertionError(f"{candidate} was played though not legal")
+            assert position(game) == before
+        if not legal:
+            break
+        game.play(rng.choice(sorted(legal, key=str)))
+
+
+@given(text=st.text(max_size=12), deal=DEALS)
+@settings(max_examples=300, deadline=None)
+def test_garbled_or_illegal_text_changes_nothing(text: str, deal: int) -> None:
+    game = new_game("canfield", deal=deal)
+    before = position(game)
+    try:
+        played = game.play(text)
+    except (NotationError, IllegalMoveError) as error:
+        assert str(error)
+        played = getattr(error, "played", [])
+        assert game.moves == played  # the moves before the illegal one stand, nothing else
+        for _ in played:
+            game.undo()
+        assert position(game) == before
+    else:
+        assert [str(m) for m in game.moves] == [str(m) for m in played]
+
+
+@given(deal=st.integers(1, 10**20))
+@settings(max_examples=100, deadline=None)
+def test_every_pysolfc_game_number_deals_a_full_deck(deal: int) -> None:
+    for name in ("canfield", "storehouse"):
+        game = new_game(name, deal=deal)
+        assert sorted(Counter(all_cards(game)).values()) == [1] * 52
+        assert len(game.reserve) == 13 and len(game.stock) == 34 - (3 if name == "storehouse" else 0)
+
+
+@given(deal=st.integers(-10, 0) | st.integers(10**20 + 1, 10**21))
+def test_deal_numbers_outside_pysolfc_are_refused(deal: int) -> None:
+    try:
+        new_game("canfield", deal=deal)
+    except DealError as error:
+        assert str(deal) in str(error)
+    else:
+        raise AssertionError(f"deal {deal} was accepted")
