@@ -219,7 +219,8 @@ class CanfieldGame:
         """Raise IllegalMoveError, saying why, unless `move` is legal now."""
         reason = self._reason(move)
         if reason is not None:
-            raise IllegalMoveError(f"{str(move)!r} is not legal: {reason}")
+            alternatives = self._alternatives(move.src) if move.src in self._piles else self._alternatives("")
+            raise IllegalMoveError(f"{str(move)!r} is not legal: {reason}; {alternatives}")
 
     def can_move(self, move: Move) -> bool:
         """Whether `move` is legal now."""
@@ -228,28 +229,32 @@ class CanfieldGame:
     def play(self, move: Move | str) -> list[Move]:
         """Play a Move, or text in the notation of DESIGN.md section 4 (several moves allowed).
 
-        Returns the moves played, in canonical form. Raises NotationError when the text does
-        not read (nothing changes), IllegalMoveError at the first illegal move (the moves
-        before it stand and are in the error's `played`).
+        Returns the moves this call added that still stand, in canonical form. Raises
+        NotationError when the text does not read (nothing changes), IllegalMoveError at the
+        first illegal move (the moves before it stand and are in the error's `played`). A `u`
+        in the text takes back a move, perhaps one played before this call: whoever keeps the
+        move list should then compare it with `moves`.
         """
         if isinstance(move, Move):
             self.verify_move(move)
             self._do(move)
             return [move]
+        if not isinstance(move, str):
+            raise NotationError(f"{move!r} is neither a move nor text")
         commands = notation.parse(move)
         if any(isinstance(c, notation.ActionCommand) and c.action is notation.Action.HINT for c in commands):
             raise NotationError(f"{move.strip()!r}: 'h' asks for a hint, which is not a move")
-        played: list[Move] = []
+        low = len(self.history)
         for command in commands:
             try:
-                played.extend(self._carry_out(command))
-            except IllegalMoveError as error:
+                self._carry_out(command)
+            except ValueError as error:
+                played = self.moves[low:]
+                if isinstance(error, NotationError) and not played:
+                    raise
                 raise IllegalMoveError(str(error), played) from None
-            except NotationError as error:
-                if played:
-                    raise IllegalMoveError(str(error), played) from None
-                raise
-        return played
+            low = min(low, len(self.history))
+        return self.moves[low:]
 
     def can_undo(self) -> bool:
         """Whether there is a move to take back."""

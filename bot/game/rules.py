@@ -10,7 +10,7 @@ from typing import Any
 class Build(Enum):
     """How tableau columns build down."""
 
-    ALTERNATE = "alternate colour"
+    ALTERNATE = "in alternate colours"
     SUIT = "in suit"
     ANY = "regardless of suit"
 

@@ -156,3 +156,15 @@ def test_canonical_moves_read_back() -> None:
     for text in ["r t2", "t1t3:0", "7h", "x"]:
         with pytest.raises(ValueError, match="canonical"):
             parse_move(text)
+
+
+def test_an_undo_in_the_text_takes_back_a_move_and_play_returns_what_stands() -> None:
+    game = fresh()
+    assert game.play("t1t2 u") == []
+    assert game.moves == []
+    game.play("d d")
+    assert game.play("u t1t2") == [Move("t1", "t2")]
+    assert [str(m) for m in game.moves] == ["d", "t1t2"]
+    with pytest.raises(IllegalMoveError) as error:
+        game.play("u u u")
+    assert error.value.played == [] and game.moves == []

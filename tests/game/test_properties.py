@@ -8,7 +8,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.game import GAMES, DealError, IllegalMoveError, Move, NotationError, new_game
+from bot.game import GAMES, DealError, IllegalMoveError, Move, NotationError, Outcome, new_game
 from bot.game.canfield import CanfieldGame
 from bot.game.cards import full_deck
 
@@ -54,6 +54,21 @@ def playout(game: CanfieldGame, rng: random.Random, steps: int) -> None:
         if rng.random() < 0.1:
             game.undo()
             assert position(game) == before
+        if rng.random() < 0.1:
+            check_outcome(game)
+
+
+def check_outcome(game: CanfieldGame) -> None:
+    """`outcome` agrees with the position and leaves it exactly as it was."""
+    before = position(game)
+    outcome = game.outcome
+    assert position(game) == before
+    if outcome is Outcome.WON:
+        assert game.foundation_cards == 52 and game.score == 352
+    elif outcome is Outcome.BLOCKED:
+        assert all(move.is_draw for move in game.legal_moves())
+    else:
+        assert game.legal_moves()
 
 
 @given(name=st.sampled_from(sorted(GAMES)), deal=DEALS, options=OPTIONS, seed=st.integers(0, 2**32))
