@@ -23,7 +23,7 @@ test: $(BIN)/activate
 	$(BIN)/python -m pytest
 
 bench: $(BIN)/activate
-	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python -m benchmarks.engine && $(BIN)/python -m benchmarks.render
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -1,6 +1,6 @@
 """Engine speed: random playouts of canfield, timing `legal_moves()` + `play()` on one core.
 
-Run: .venv/bin/python benchmarks/engine.py [--games N] [--moves M]
+Run from the project root: .venv/bin/python -m benchmarks.engine [--games N] [--moves M]
 Prints a table of moves per second, for each game and for the end-of-game check.
 """
 

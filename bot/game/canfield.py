@@ -166,6 +166,12 @@ class CanfieldGame:
             return Outcome.BLOCKED
         return None
 
+    def foundation_base(self, pile: str) -> Card:
+        """The card a foundation starts with (its suit at the base rank), such as `JC` for f1."""
+        if not pile.startswith("f") or pile not in self._piles:
+            raise ValueError(f"{pile!r} is not a foundation of {self.name}")
+        return Card(self.base_rank, SUITS[int(pile[1:]) - 1])
+
     def is_face_up(self, pile: str, index: int) -> bool:
         """Whether the card at `index` (from the bottom) of `pile` shows its face."""
         if pile == "s":

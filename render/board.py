@@ -1,0 +1,283 @@
+"""A game's board as a PNG: `render(game, theme=..., highlight=...) -> bytes`.
+
+A pure function of the game's visible state: it reads the public face of the engine (layout,
+counts, score, last move), places the piles as the game's `BoardLayout` says, pastes cached
+sprites and draws the labels, header, highlights and banner. Safe to call from any thread.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from bot.game import DRAW, Card, Move, Outcome
+from bot.game.canfield import CanfieldGame
+from bot.game.cards import rank_name
+from render.fonts import font
+from render.layouts import BoardLayout, Fan, Spot, layout_for
+from render.sprites import SHADOW, CardSize, card_back, card_face, empty_slot
+from render.themes import Theme, get_theme
+
+STANDARD_CARD = CardSize(90, 126)
+PNG_COMPRESS_LEVEL = 1  # zlib level: 1 is several times faster than 6 for a few KB more
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    """Sizes in pixels of a full-size board (Discord shows it at about 400-550 px wide)."""
+
+    card: CardSize = STANDARD_CARD
+    gap: int = 12
+    margin: int = 16
+    header: int = 76
+    label: int = 28
+    fan: int = 34  # downward fan offset when columns are short
+    tight_fan: int = 29  # the least offset, when columns grow long: the top strip still shows
+    waste_fan: int = 30
+    depth_step: int = 2  # how far each edge of a stacked pile peeks out
+    min_rows: int = 6  # the board is at least this many fanned cards tall, so it does not jump
+
+    def x(self, column: float) -> int:
+        """The left edge of a pile in `column`."""
+        return self.margin + round(column * (self.card.width + self.gap))
+
+    def y(self, row: int) -> int:
+        """The top edge of a pile in `row`."""
+        return self.header + self.label + row * (self.card.height + self.gap + self.label)
+
+    def width(self, layout: BoardLayout) -> int:
+        """The board's width."""
+        return self.x(layout.columns) - self.gap + self.margin
+
+
+GEOMETRY = Geometry()
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """Where one visible card (or an empty pile's outline) was put."""
+
+    x: int
+    y: int
+    text: str  # the card as in game.layout(), "??" face down, "" an empty pile
+
+
+def render(game: CanfieldGame, *, theme: str = "classic", highlight: Move | None = None,
+           player: str | None = None) -> bytes:
+    """The board as PNG bytes. The last move is always outlined (source and target);
+    `highlight` outlines another move too, such as a hint; `player` names the player."""
+    image = render_image(game, theme=theme, highlight=highlight, player=player)
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return buffer.getvalue()
+
+
+def render_image(game: CanfieldGame, *, theme: str = "classic", highlight: Move | None = None,
+                 player: str | None = None, geometry: Geometry = GEOMETRY) -> Image.Image:
+    """The board as a Pillow RGB image (what `render` encodes)."""
+    return _Painter(game, get_theme(theme), geometry).paint(highlight, player)
+
+
+class _Painter:
+    """Draws one board; lives for one render."""
+
+    def __init__(self, game: CanfieldGame, theme: Theme, geometry: Geometry) -> None:
+        self.game = game
+        self.theme = theme
+        self.geo = geometry
+        self.board = layout_for(game.name)
+        self.piles = game.layout()
+        self.fan = self._column_fan()
+        self.placed: dict[str, list[Placed]] = {}
+        self.image = Image.new("RGB", (geometry.width(self.board), self._height()), theme.felt)
+        self.draw = ImageDraw.Draw(self.image, "RGBA")
+
+    def paint(self, highlight: Move | None, player: str | None) -> Image.Image:
+        """Everything, bottom layer first."""
+        self._header(player)
+        for spot in self.board.spots:
+            self._label(spot)
+            self._pile(spot)
+        if self.game.history:
+            self._outline(self.game.history[-1].move, self.theme.moved_from, self.theme.moved_to, played=True)
+        if highlight is not None:
+            self._outline(highlight, self.theme.hinted, self.theme.hinted, played=False)
+        outcome = self.game.outcome
+        if outcome is not None:
+            self._banner(outcome)
+        return self.image
+
+    # --- sizes -------------------------------------------------------------------------
+
+    def _column_fan(self) -> int:
+        """One fan offset for every column: tighter when a column grows long."""
+        longest = max(len(cards) for name, cards in self.piles.items() if self._spot(name).fan is Fan.DOWN)
+        roomy = self.geo.fan * (self.geo.min_rows + 1)
+        if longest <= self.geo.min_rows + 2:
+            return self.geo.fan
+        return max(self.geo.tight_fan, roomy // (longest - 1))
+
+    def _height(self) -> int:
+        bottom = self.geo.y(1) + self.geo.card.height + (self.geo.min_rows - 1) * self.geo.fan
+        for spot in self.board.spots:
+            count = len(self.piles[spot.pile])
+            if spot.fan is Fan.DOWN and count > 1:
+                bottom = max(bottom, self.geo.y(spot.row) + self.geo.card.height + (count - 1) * self.fan)
+        return bottom + self.geo.margin
+
+    def _spot(self, pile: str) -> Spot:
+        return next(spot for spot in self.board.spots if spot.pile == pile)
+
+    # --- piles -------------------------------------------------------------------------
+
+    def _pile(self, spot: Spot) -> None:
+        cards = self.piles[spot.pile]
+        x, y = self.geo.x(spot.column), self.geo.y(spot.row)
+        placed: list[Placed] = []
+        if not cards:
+            self._paste(self._empty(spot.pile), x, y)
+            placed.append(Placed(x, y, ""))
+        elif spot.fan is Fan.DOWN:
+            for index, text in enumerate(cards):
+                placed.append(self._card(text, x, y + index * self.fan))
+        elif spot.fan is Fan.DOWN3:
+            for index, text in enumerate(cards[-3:]):
+                placed.append(self._card(text, x, y + index * self.geo.waste_fan))
+        else:
+            if spot.fan is Fan.STACK:
+                layers = min(3, (len(cards) + 3) // 5)
+                for layer in range(layers, 0, -1):
+                    step = layer * self.geo.depth_step
+                    self._paste(card_back(self.theme, self.geo.card), x + step, y + step)
+            placed.append(self._card(cards[-1], x, y))
+        self.placed[spot.pile] = placed
+
+    def _card(self, text: str, x: int, y: int) -> Placed:
+        sprite = card_back(self.theme, self.geo.card) if text == "??" else card_face(
+            Card.parse(text), self.theme, self.geo.card)
+        self._paste(sprite, x, y)
+        return Placed(x, y, text)
+
+    def _empty(self, pile: str) -> Image.Image:
+        if pile.startswith("f"):
+            base = self.game.foundation_base(pile)
+            return empty_slot(self.theme, self.geo.card, rank_name(base.rank) + base.suit.symbol,
+                              _visible_on(self.theme.suits[base.suit], self.theme))
+        if pile == "s":
+            return empty_slot(self.theme, self.geo.card, "↻" if self.game.can_move(DRAW) else "")
+        return empty_slot(self.theme, self.geo.card)
+
+    def _paste(self, sprite: Image.Image, x: int, y: int) -> None:
+        self.image.paste(sprite, (x - SHADOW, y - SHADOW), sprite)
+
+    # --- words -------------------------------------------------------------------------
+
+    def _label(self, spot: Spot) -> None:
+        text = spot.pile
+        if spot.counted:
+            text += f" · {len(self.piles[spot.pile])}"
+        x, y = self.geo.x(spot.column), self.geo.y(spot.row) - self.geo.label + 2
+        label_font = font(19)
+        width = round(label_font.getlength(text))
+        self.draw.rounded_rectangle((x, y, x + width + 14, y + self.geo.label - 6), radius=9, fill=self.theme.tag)
+        self.draw.text((x + 7, y + (self.geo.label - 6) // 2), text, font=label_font, fill=self.theme.text,
+                       anchor="lm")
+
+    def _header(self, player: str | None) -> None:
+        game, theme, geo = self.game, self.theme, self.geo
+        width = self.image.width
+        self.draw.rectangle((0, 0, width, geo.header - 8), fill=theme.felt_edge)
+        title_font, deal_font = font(28), font(22, bold=False)
+        self.draw.text((geo.margin, 22), game.title, font=title_font, fill=theme.text, anchor="lm")
+        deal = f"#{game.deal}" if game.deal is not None else "custom deal"
+        deal_x = geo.margin + round(title_font.getlength(game.title)) + 12
+        self.draw.text((deal_x, 24), deal, font=deal_font, fill=theme.muted, anchor="lm")
+        score = f"score {_signed(game.score)}"
+        self.draw.text((width - geo.margin, 22), score, font=title_font, fill=theme.text, anchor="rm")
+        left = game.redeals_left
+        if left is None:
+            passes = f"pass {game.pass_number} · ∞ redeals"
+        elif left == 0 and game.redeals_used == 0:
+            passes = "one pass"
+        else:
+            passes = f"pass {game.pass_number} · {left} redeal{'s' if left != 1 else ''} left"
+        details = f"{passes} · base {rank_name(game.base_rank)} · "
+        small = font(20, bold=False)
+        x = geo.margin
+        if game.die_roll is not None:
+            details += "die"
+            self.draw.text((x, 53), details, font=small, fill=theme.muted, anchor="lm")
+            x += round(small.getlength(details)) + 6
+            self._die(x, 42, 22, game.die_roll)
+            x += 22 + 6
+            details = ""
+        details += f"draw {game.draw_count}"
+        self.draw.text((x, 53), details, font=small, fill=theme.muted, anchor="lm")
+        if player:
+            self.draw.text((width - geo.margin, 53), _shorten(player, 28), font=font(20), fill=theme.text,
+                           anchor="rm")
+
+    def _die(self, x: int, y: int, size: int, roll: int) -> None:
+        """A die face showing `roll`: the Die of Justice."""
+        self.draw.rounded_rectangle((x, y, x + size, y + size), radius=4, fill=self.theme.face,
+                                    outline=self.theme.face_edge)
+        pips = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (0, 2), (2, 0), (2, 2)],
+                5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)], 6: [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)]}
+        step, r = size / 4, max(1.5, size / 11)
+        for column, row in pips[roll]:
+            cx, cy = x + step * (column + 1), y + step * (row + 1)
+            self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(30, 30, 34))
+
+    # --- highlights --------------------------------------------------------------------
+
+    def _outline(self, move: Move, from_colour: tuple[int, int, int], to_colour: tuple[int, int, int],
+                 played: bool) -> None:
+        """Outline a move's two ends: once played, the source's new top and the cards put down;
+        before (a hint), the cards to move and the place they go."""
+        count = self.game.draw_count if move.is_draw else move.count
+        moved_from, moved_to = (1, count) if played else (count, 1)
+        self._ring(self._area(move.src, moved_from), from_colour, 2)
+        self._ring(self._area(move.dst, moved_to), to_colour, 3)
+
+    def _area(self, pile: str, count: int) -> tuple[int, int, int, int] | None:
+        placed = self.placed.get(pile)
+        if not placed:
+            return None
+        first = placed[max(0, len(placed) - count)]
+        last = placed[-1]
+        return first.x, first.y, last.x + self.geo.card.width, last.y + self.geo.card.height
+
+    def _ring(self, area: tuple[int, int, int, int] | None, colour: tuple[int, int, int], width: int) -> None:
+        if area is None:
+            return
+        x0, y0, x1, y1 = area
+        radius = self.geo.card.radius + 3
+        self.draw.rounded_rectangle((x0 - 5, y0 - 5, x1 + 4, y1 + 4), radius=radius + 2, outline=(*colour, 90),
+                                    width=width + 3)
+        self.draw.rounded_rectangle((x0 - 3, y0 - 3, x1 + 2, y1 + 2), radius=radius, outline=colour, width=width)
+
+    def _banner(self, outcome: Outcome) -> None:
+        won = outcome is Outcome.WON
+        text = f"Won! {self.game.score} points" if won else f"Blocked: no move can help · {_signed(self.game.score)}"
+        colour = self.theme.won if won else self.theme.blocked
+        middle = (self.geo.y(1) + self.image.height) // 2
+        box = (self.geo.margin, middle - 34, self.image.width - self.geo.margin, middle + 34)
+        self.draw.rounded_rectangle(box, radius=14, fill=(*colour, 235), outline=(255, 255, 255, 160), width=2)
+        size = 34 if won else 26
+        self.draw.text(((box[0] + box[2]) // 2, middle), text, font=font(size), fill=(255, 255, 255), anchor="mm")
+
+
+def _visible_on(colour: tuple[int, int, int], theme: Theme) -> tuple[int, int, int]:
+    """The colour itself where it stands out on the felt, else the theme's muted text colour."""
+    distance = sum((a - b) ** 2 for a, b in zip(colour, theme.felt, strict=True)) ** 0.5
+    return colour if distance >= 60 else theme.muted
+
+
+def _signed(number: int) -> str:
+    return f"−{-number}" if number < 0 else str(number)
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

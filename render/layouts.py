@@ -1,0 +1,74 @@
+"""Where each pile sits on the board: one layout description per game, no drawing code.
+
+Positions are in card slots (column) and card rows (row); `fan` says how a pile shows its
+cards. A new game (the two-deck games, the race board) adds a `BoardLayout` here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Fan(Enum):
+    """How a pile shows its cards."""
+
+    TOP = "top card only"
+    STACK = "top card, with the depth of the pile at its edge"
+    DOWN = "every card, fanned downward"
+    DOWN3 = "the top three, fanned downward"
+
+
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """One pile on the board: its notation name, its place, how it fans, and whether its
+    label shows how many cards it holds."""
+
+    pile: str
+    column: float
+    row: int
+    fan: Fan
+    counted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLayout:
+    """A game's board: its width in card slots and its piles."""
+
+    columns: float
+    spots: tuple[Spot, ...]
+
+
+def _canfield(reserve_fan: Fan) -> BoardLayout:
+    """Stock, reserve and waste on the left; foundations over the four columns on the right."""
+    right = 2.25  # the right block starts a quarter slot further out, to set it apart
+    return BoardLayout(
+        columns=right + 4,
+        spots=(
+            Spot("s", 0, 0, Fan.STACK, counted=True),
+            Spot("r", 1, 0, reserve_fan, counted=True),
+            Spot("w", 0, 1, Fan.DOWN3, counted=True),
+            *(Spot(f"f{i + 1}", right + i, 0, Fan.TOP) for i in range(4)),
+            *(Spot(f"t{i + 1}", right + i, 1, Fan.DOWN) for i in range(4)),
+        ),
+    )
+
+
+CANFIELD = _canfield(Fan.STACK)
+SUPERIOR_CANFIELD = _canfield(Fan.DOWN)  # the whole reserve is face up: show it all
+
+LAYOUTS: dict[str, BoardLayout] = {
+    "canfield": CANFIELD,
+    "superior-canfield": SUPERIOR_CANFIELD,
+    "rainbow-canfield": CANFIELD,
+    "storehouse": CANFIELD,
+    "canfield-draw1": CANFIELD,
+    "canfield-one-pass": CANFIELD,
+}
+
+
+def layout_for(game_name: str) -> BoardLayout:
+    """The board layout of a game; ValueError, quoting the name, when there is none."""
+    if game_name not in LAYOUTS:
+        raise ValueError(f"no board layout for {game_name!r}")
+    return LAYOUTS[game_name]

@@ -1,0 +1,83 @@
+"""Board images: every game, state and theme renders; goldens hold; threads agree."""
+
+from __future__ import annotations
+
+import io
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from PIL import Image
+
+from bot.game import GAMES, Move, new_game, to_snapshot
+from render import THEMES, render, render_image
+from render.board import GEOMETRY
+from render.layouts import layout_for
+from tests.render.golden import FOLDER, GOLDEN, difference, golden_image
+from tests.samples import STATES, sample_game
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+@pytest.mark.parametrize("state", STATES)
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_game_renders_in_every_state_and_theme(name: str, state: str, theme: str) -> None:
+    game = sample_game(name, state)
+    before = to_snapshot(game)
+    data = render(game, theme=theme, player="Zoë")
+    assert data.startswith(PNG_SIGNATURE)
+    image = Image.open(io.BytesIO(data))
+    assert image.mode == "RGB"
+    assert image.width == GEOMETRY.width(layout_for(name)) == 658
+    assert 582 <= image.height <= 1000
+    assert to_snapshot(game) == before  # rendering changes nothing in the game
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_pile_of_every_game_has_a_place_on_the_board(name: str) -> None:
+    piles = set(new_game(name, deal=1).layout())
+    assert {spot.pile for spot in layout_for(name).spots} == piles
+
+
+def test_the_board_grows_with_long_columns_and_stays_put_for_short_ones() -> None:
+    short = render_image(new_game("canfield", deal=5))
+    game = sample_game("superior-canfield", "fresh")  # its whole reserve fans down
+    tall = render_image(game)
+    assert tall.height > short.height
+
+
+def test_the_last_move_and_a_hint_are_outlined() -> None:
+    game = new_game("canfield", deal=1)
+    plain = render_image(game)
+    hinted = render_image(game, highlight=Move("t2", "t3"))
+    assert difference(plain, hinted)[1] > 0.002
+    game.play("t2t3")
+    moved = render_image(game)
+    game.undo()
+    assert difference(plain, render_image(game)) == (0.0, 0.0)
+    assert difference(plain, moved)[1] > 0.002
+
+
+def test_an_unknown_theme_is_refused() -> None:
+    with pytest.raises(ValueError, match="'neon'"):
+        render(new_game("canfield", deal=1), theme="neon")
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_golden_images(name: str) -> None:
+    stored = Image.open(FOLDER / f"{name}.png")
+    mean, share = difference(golden_image(name), stored)
+    assert mean < 1.0 and share < 0.005, (
+        f"{name} looks different (mean {mean:.2f}, {share:.2%} of pixels): if the change is meant, "
+        "look at the new boards and run `.venv/bin/python -m tests.render.golden`"
+    )
+
+
+def test_parallel_renders_from_several_threads_give_identical_bytes() -> None:
+    games = [sample_game("canfield", state) for state in STATES] * 3
+    themes = sorted(THEMES) * 3
+    expected = [render(game, theme=theme) for game, theme in zip(games, themes, strict=False)]
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        for _ in range(3):
+            results = list(pool.map(lambda args: render(args[0], theme=args[1]), zip(games, themes, strict=False)))
+            assert results == expected

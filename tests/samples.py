@@ -1,0 +1,95 @@
+"""Games in known states, for render tests, golden images and benchmarks: fresh, mid-game,
+won and blocked, for every game of the engine. Each is reached by legal play."""
+
+from __future__ import annotations
+
+import random
+
+from bot.game import Outcome, new_game
+from bot.game.canfield import CanfieldGame
+from bot.game.cards import ACE, Card, Suit, full_deck, next_rank
+
+STATES = ("fresh", "mid", "won", "blocked")
+
+
+def sample_game(name: str, state: str, deal: int = 12345, **options: object) -> CanfieldGame:
+    """A game of `name` in `state` (one of STATES)."""
+    if state == "fresh":
+        return new_game(name, deal=deal, **options)
+    if state == "mid":
+        return mid_game(name, deal, **options)
+    if state == "won":
+        return won_game(name, **options)
+    if state == "blocked":
+        return blocked_game(name, **options)
+    raise ValueError(f"unknown state {state!r}")
+
+
+def mid_game(name: str, deal: int = 12345, moves: int = 40, **options: object) -> CanfieldGame:
+    """A seeded random playout that prefers real moves to draws, stopping short of the end."""
+    game = new_game(name, deal=deal, **options)
+    rng = random.Random(deal)
+    for _ in range(moves):
+        legal = game.legal_moves()
+        real = [move for move in legal if not move.is_draw]
+        game.play(rng.choice(real) if real and rng.random() < 0.75 else rng.choice(legal))
+        if game.outcome is not None:  # stay in play: take back the move that ended it
+            game.undo()
+            break
+    return game
+
+
+def _base_rank(name: str) -> int:
+    return 2 if name == "storehouse" else ACE
+
+
+def _bases(name: str) -> list[Card]:
+    rank = _base_rank(name)
+    suits = list(Suit) if name == "storehouse" else [Suit.CLUBS]
+    return [Card(rank, suit) for suit in suits]
+
+
+def won_game(name: str, **options: object) -> CanfieldGame:
+    """A deck laid so that every card goes to a foundation as it comes: the reserve holds the
+    clubs, the columns the next spades, hearts and diamonds, the stock the rest in order,
+    in groups turned so that each draw shows the next card wanted. Then it is played out."""
+    base = _base_rank(name)
+    bases = _bases(name)
+    order = [Card(rank, suit) for suit in Suit for rank in _ranks_from(base)]
+    rest = [card for card in order if card not in bases]
+    reserve_top_down, rest = rest[:13], rest[13:]
+    columns, stock = rest[:4], rest[4:]
+    draw = new_game(name, deal=1, **options).draw_count
+    stock_top_down = [card for i in range(0, len(stock), draw) for card in reversed(stock[i:i + draw])]
+    cards = [*bases, *reversed(reserve_top_down), *columns, *stock_top_down]
+    game = new_game(name, cards=[str(card) for card in cards], **options)
+    while game.outcome is None:
+        if not game.play("a"):
+            game.play("d")
+    assert game.outcome is Outcome.WON
+    return game
+
+
+def blocked_game(name: str, **options: object) -> CanfieldGame:
+    """Kings on the columns and every card that could ever move hidden in the reserve under
+    an unplayable top: no stock card can go anywhere, so the game is blocked at once."""
+    bases = _bases(name)
+    wanted = {Card(_base_rank(name), suit) for suit in Suit} - set(bases)
+    wanted |= {Card(next_rank(card.rank), card.suit) for card in bases}
+    queens = {Card(12, suit) for suit in Suit}
+    kings = [Card(13, suit) for suit in (Suit.SPADES, Suit.CLUBS, Suit.HEARTS, Suit.DIAMONDS)]
+    top = Card(5, Suit.DIAMONDS)
+    hidden = sorted(wanted | queens, key=str)
+    spare = [c for c in full_deck() if c not in {*hidden, *kings, top, *bases}]
+    reserve = hidden + spare[: 12 - len(hidden)] + [top]
+    stock = spare[12 - len(hidden):]
+    game = new_game(name, cards=[str(c) for c in [*bases, *reserve, *kings, *stock]], **options)
+    assert game.outcome is Outcome.BLOCKED
+    return game
+
+
+def _ranks_from(base: int) -> list[int]:
+    ranks = [base]
+    while len(ranks) < 13:
+        ranks.append(next_rank(ranks[-1]))
+    return ranks
