@@ -99,6 +99,13 @@ class CanfieldGame:
         self._piles.update({f"f{i + 1}": pile for i, pile in enumerate(self.foundations)})
         self._piles.update({f"t{i + 1}": pile for i, pile in enumerate(self.tableau)})
 
+    def copy(self) -> CanfieldGame:
+        """An independent game in the same position with the same history."""
+        twin = CanfieldGame(self.rules, list(self.cards), self.deal)
+        twin._restore(self._position())
+        twin.history = list(self.history)
+        return twin
+
     # --- what a player sees -------------------------------------------------------------
 
     @property

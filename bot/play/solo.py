@@ -1,0 +1,322 @@
+"""Solo games: what a player does, whatever the front end (Discord, the terminal).
+
+Every change goes the same way: under the game's lock, apply it to the game, store the new
+moves and state (one version on), and only then answer. A game is rebuilt from the store on
+demand and kept in a small cache; the store is the truth.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from bot.game import (
+    CanfieldGame,
+    IllegalMoveError,
+    Move,
+    NotationError,
+    Outcome,
+    SnapshotError,
+    from_record,
+    from_snapshot,
+    new_game,
+    to_snapshot,
+)
+from bot.game.notation import Action, ActionCommand, parse
+from bot.store import NewGame, Store, StoredGame, VersionConflict
+
+DEFAULT_CACHE = 256
+
+
+class PlayError(Exception):
+    """Something a player tried that cannot be done; the message says what, shortly."""
+
+
+class NoGameHere(PlayError):
+    """The player has no game in play in this channel."""
+
+
+class NotYourGame(PlayError):
+    """Someone pressed a button of another player's game."""
+
+
+class GameOver(PlayError):
+    """The game has ended: no more moves."""
+
+
+class DamagedGame(PlayError):
+    """The stored game cannot be rebuilt."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Who is playing: a Discord user, or the terminal's player."""
+
+    id: int
+    name: str
+
+
+@dataclass(slots=True)
+class Table:
+    """A game in play with what the store knows of it."""
+
+    id: int
+    user_id: int
+    guild_id: int | None
+    channel_id: int | None
+    version: int
+    status: str
+    game: CanfieldGame
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The answer to one action: the game after it (a private copy, safe to render in another
+    thread), a short message, and what to outline on the board."""
+
+    game_id: int
+    version: int
+    status: str
+    game: CanfieldGame
+    message: str
+    ok: bool = True
+    played: list[Move] = field(default_factory=list)
+    highlight: Move | None = None
+    stale: bool = False
+    started: bool = False
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game has ended (won, blocked or resigned)."""
+        return self.status != "playing"
+
+
+class SoloPlay:
+    """Start, play, undo, hint and resign solo games, every change stored before it is told."""
+
+    def __init__(self, store: Store, *, cache_size: int = DEFAULT_CACHE) -> None:
+        self.store = store
+        self.cache_size = cache_size
+        self._tables: OrderedDict[int, Table] = OrderedDict()
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    # --- starting and finding games ----------------------------------------------------
+
+    async def start(self, player: Player, *, guild_id: int | None, channel_id: int | None,
+                    name: str = "canfield", deal: int | None = None, **options: object) -> Reply:
+        """A new game for the player in this channel, or the one already running there.
+        ValueError (from the engine) for an unknown game, deal or option."""
+        running = await self.store.running_game(player.id, channel_id)
+        if running is not None:
+            table = await self._table(running.id)
+            return self._reply(table, "You already have a game here: here it is. /resign ends it.")
+        game = new_game(name, deal=deal, **options)
+        await self.store.upsert_player(player.id, player.name)
+        stored = await self.store.create_game(NewGame(
+            guild_id=guild_id, channel_id=channel_id, user_id=player.id, name=game.name, options=game.options,
+            deal=game.deal, cards=None if game.deal is not None else "".join(map(str, game.cards)),
+            snapshot=to_snapshot(game), score=game.score,
+        ))
+        table = self._remember(_table_from(stored, game))
+        return self._reply(table, f"New game of {game.title}, deal #{game.deal}. Good luck!", started=True)
+
+    async def running(self, player: Player, channel_id: int | None) -> Reply:
+        """The player's game in this channel; NoGameHere when there is none."""
+        stored = await self.store.running_game(player.id, channel_id)
+        if stored is None:
+            raise NoGameHere("You have no game in this channel: start one with /play.")
+        table = await self._table(stored.id)
+        return self._reply(table, "")
+
+    async def board(self, game_id: int, player: Player) -> Reply:
+        """The game as it stands, for its owner."""
+        table = await self._table(game_id)
+        self._check_owner(table, player)
+        return self._reply(table, "")
+
+    # --- changing games ----------------------------------------------------------------
+
+    async def move(self, game_id: int, player: Player, text: str, *, version: int | None = None) -> Reply:
+        """Play moves given as text (any notation of DESIGN.md section 4, several at once).
+
+        With `version` (a button's), a board that is out of date is not played on: the reply
+        is the current board, marked stale.
+        """
+        try:
+            commands = parse(text)
+        except NotationError as error:
+            table = await self._table(game_id)
+            self._check_owner(table, player)
+            return self._reply(table, str(error), ok=False)
+        if all(isinstance(c, ActionCommand) and c.action is Action.UNDO for c in commands) and len(commands) == 1:
+            return await self.undo(game_id, player, version=version)
+        if any(isinstance(c, ActionCommand) and c.action is Action.HINT for c in commands):
+            if len(commands) > 1:
+                table = await self._table(game_id)
+                return self._reply(table, "Ask for a hint on its own: h", ok=False)
+            return await self.hint(game_id, player)
+        return await self._change(game_id, player, version, lambda game: game.play(text))
+
+    async def play(self, game_id: int, player: Player, move: Move, *, version: int | None = None) -> Reply:
+        """Play one Move (a button's two-tap)."""
+        return await self._change(game_id, player, version, lambda game: game.play(move))
+
+    async def undo(self, game_id: int, player: Player, *, version: int | None = None) -> Reply:
+        """Take back the last move."""
+        def take_back(game: CanfieldGame) -> list[Move]:
+            game.undo()
+            return []
+        return await self._change(game_id, player, version, take_back, done="Took back {undone}.")
+
+    async def resign(self, game_id: int, player: Player, *, version: int | None = None) -> Reply:
+        """End the game now; its score stands."""
+        async with self._lock(game_id):
+            table = await self._table(game_id)
+            self._check_owner(table, player)
+            stale = self._stale(table, version)
+            if stale:
+                return stale
+            self._check_playing(table)
+            table = await self._save(table, "resigned")
+            return self._reply(table, f"You resigned. Score {table.game.score}.")
+
+    async def hint(self, game_id: int, player: Player) -> Reply:
+        """A suggested move, outlined on the board; nothing changes."""
+        table = await self._table(game_id)
+        self._check_owner(table, player)
+        self._check_playing(table)
+        move = table.game.hint()
+        message = f"Hint: {move}" if move is not None else "No move left to suggest."
+        return self._reply(table, message, highlight=move)
+
+    # --- the one path every change takes ------------------------------------------------
+
+    async def _change(self, game_id: int, player: Player, version: int | None, action,
+                      done: str = "") -> Reply:
+        async with self._lock(game_id):
+            table = await self._table(game_id)
+            self._check_owner(table, player)
+            stale = self._stale(table, version)
+            if stale:
+                return stale
+            self._check_playing(table)
+            game = table.game
+            before = list(game.moves)
+            undone = str(before[-1]) if before else ""
+            try:
+                played = action(game)
+                error = None
+            except IllegalMoveError as problem:
+                played, error = problem.played, str(problem)
+            except NotationError as problem:
+                return self._reply(table, str(problem), ok=False)
+            if game.moves == before:
+                return self._reply(table, error or "Nothing to do.", ok=False)
+            status = {Outcome.WON: "won", Outcome.BLOCKED: "blocked", None: "playing"}[game.outcome]
+            try:
+                table = await self._save(table, status)
+            except BaseException:
+                self._forget(game_id)  # the in-memory game is ahead of the store: rebuild it
+                raise
+            message = error or done.format(undone=undone) or _played_message(played)
+            if status == "won":
+                message += f" You won! Score {game.score}."
+            elif status == "blocked":
+                message += f" No move can help now: the game is over. Score {game.score}."
+            return self._reply(table, message.strip(), ok=error is None, played=played)
+
+    async def _save(self, table: Table, status: str) -> Table:
+        game = table.game
+        try:
+            stored = await self.store.save_game(
+                table.id, expected_version=table.version, moves=[str(m) for m in game.moves],
+                snapshot=to_snapshot(game), status=status, score=game.score)
+        except VersionConflict:
+            # Another process moved first: drop our copy; the player sees the stored game.
+            self._forget(table.id)
+            raise PlayError("This game changed elsewhere at the same moment: look at the board again.") from None
+        table.version, table.status = stored.version, stored.status
+        return table
+
+    # --- helpers -----------------------------------------------------------------------
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    async def _table(self, game_id: int) -> Table:
+        table = self._tables.get(game_id)
+        if table is not None:
+            self._tables.move_to_end(game_id)
+            return table
+        stored = await self.store.get_game(game_id)
+        if stored is None:
+            raise NoGameHere(f"There is no game {game_id}.")
+        return self._remember(_table_from(stored, rebuild(stored)))
+
+    def _remember(self, table: Table) -> Table:
+        self._tables[table.id] = table
+        self._tables.move_to_end(table.id)
+        while len(self._tables) > self.cache_size:
+            old_id, _ = self._tables.popitem(last=False)
+            lock = self._locks.get(old_id)
+            if lock is not None and not lock.locked():
+                del self._locks[old_id]
+        return table
+
+    def _forget(self, game_id: int) -> None:
+        self._tables.pop(game_id, None)
+
+    @staticmethod
+    def _check_owner(table: Table, player: Player) -> None:
+        if table.user_id != player.id:
+            raise NotYourGame("That is not your game: start your own with /play.")
+
+    @staticmethod
+    def _check_playing(table: Table) -> None:
+        if table.status != "playing":
+            raise GameOver(f"This game is over ({table.status}, score {table.game.score}): start another with /play.")
+
+    def _stale(self, table: Table, version: int | None) -> Reply | None:
+        if version is None or version == table.version:
+            return None
+        return self._reply(table, "That board was out of date: here is the current one.", ok=False, stale=True)
+
+    @staticmethod
+    def _reply(table: Table, message: str, **details: object) -> Reply:
+        return Reply(game_id=table.id, version=table.version, status=table.status, game=table.game.copy(),
+                     message=message, **details)  # type: ignore[arg-type]
+
+
+def rebuild(stored: StoredGame) -> CanfieldGame:
+    """The game a stored row describes: from its snapshot, else by replaying its moves.
+    DamagedGame when neither works."""
+    if stored.snapshot:
+        try:
+            game = from_snapshot(stored.snapshot)
+            if [str(m) for m in game.moves] == stored.moves:
+                return game
+        except SnapshotError:
+            pass
+    try:
+        return from_record({"game": stored.name, "options": stored.options, "deal": stored.deal,
+                            "cards": _cards(stored.cards), "moves": stored.moves})
+    except SnapshotError as error:
+        raise DamagedGame(f"Game {stored.id} is damaged in storage and cannot be rebuilt ({error}).") from None
+
+
+def _cards(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    return [text[i:i + 2] for i in range(0, len(text), 2)]
+
+
+def _table_from(stored: StoredGame, game: CanfieldGame) -> Table:
+    return Table(id=stored.id, user_id=stored.user_id, guild_id=stored.guild_id, channel_id=stored.channel_id,
+                 version=stored.version, status=stored.status, game=game)
+
+
+def _played_message(played: list[Move]) -> str:
+    if not played:
+        return ""
+    return "Played " + " ".join(str(move) for move in played) + "."

@@ -1,0 +1,144 @@
+"""Solo play on a real SQLite file: start, move, undo, hint, resign, resume, races, damage."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import pytest
+
+from bot.game import Move, to_snapshot
+from bot.play import DamagedGame, GameOver, NoGameHere, NotYourGame, Player, PlayError, SoloPlay
+from bot.store import NewGame, open_store
+from tests.samples import won_game
+
+ALICE, BOB = Player(1, "alice"), Player(2, "bob")
+HERE = {"guild_id": 5, "channel_id": 10}
+
+
+@pytest.fixture
+async def play(tmp_path):
+    store = await open_store(str(tmp_path / "pe.sqlite3"))
+    yield SoloPlay(store)
+    await store.close()
+
+
+async def test_start_move_and_every_move_is_stored_before_the_reply(play: SoloPlay) -> None:
+    reply = await play.start(ALICE, **HERE, deal=1)
+    assert reply.started and reply.version == 0 and reply.game.deal == 1
+    again = await play.start(ALICE, **HERE, deal=99)
+    assert again.game_id == reply.game_id and not again.started and "already have a game" in again.message
+    moved = await play.move(reply.game_id, ALICE, "d rt4")
+    assert moved.ok and [str(m) for m in moved.played] == ["d", "rt4"] and moved.version == 1
+    stored = await play.store.get_game(reply.game_id)
+    assert stored.moves == ["d", "rt4"] and stored.version == 1 and stored.snapshot == to_snapshot(moved.game)
+
+
+async def test_bad_input_answers_and_changes_nothing(play: SoloPlay) -> None:
+    game_id = (await play.start(ALICE, **HERE, deal=1)).game_id
+    for text in ("xyz", "rt1", "u"):
+        reply = await play.move(game_id, ALICE, text)
+        assert not reply.ok and reply.message and reply.version == 0
+    assert (await play.store.get_game(game_id)).version == 0
+
+
+async def test_a_partly_legal_message_stores_the_moves_before_the_bad_one(play: SoloPlay) -> None:
+    game_id = (await play.start(ALICE, **HERE, deal=1)).game_id
+    reply = await play.move(game_id, ALICE, "d rt1 d")
+    assert not reply.ok and "'rt1' is not legal" in reply.message and [str(m) for m in reply.played] == ["d"]
+    assert (await play.store.get_game(game_id)).moves == ["d"]
+
+
+async def test_undo_hint_and_resign(play: SoloPlay) -> None:
+    game_id = (await play.start(ALICE, **HERE, deal=1)).game_id
+    await play.move(game_id, ALICE, "rt4")
+    undone = await play.undo(game_id, ALICE)
+    assert undone.ok and "Took back rt4" in undone.message and undone.game.moves == []
+    hint = await play.hint(game_id, ALICE)
+    assert hint.highlight is not None and hint.game.can_move(hint.highlight) and hint.version == undone.version
+    resigned = await play.resign(game_id, ALICE)
+    assert resigned.status == "resigned" and resigned.finished
+    with pytest.raises(GameOver):
+        await play.move(game_id, ALICE, "d")
+    with pytest.raises(NoGameHere):
+        await play.running(ALICE, 10)
+
+
+async def test_only_the_owner_plays_and_stale_boards_are_refused(play: SoloPlay) -> None:
+    game_id = (await play.start(ALICE, **HERE, deal=1)).game_id
+    with pytest.raises(NotYourGame):
+        await play.move(game_id, BOB, "d")
+    with pytest.raises(NotYourGame):
+        await play.play(game_id, BOB, Move("s", "w"))
+    await play.play(game_id, ALICE, Move("s", "w"), version=0)
+    stale = await play.play(game_id, ALICE, Move("s", "w"), version=0)
+    assert stale.stale and not stale.ok and stale.version == 1
+    assert (await play.store.get_game(game_id)).moves == ["d"]
+
+
+async def test_a_game_resumes_after_the_database_is_reopened(tmp_path) -> None:
+    path = str(tmp_path / "pe.sqlite3")
+    store = await open_store(path)
+    play = SoloPlay(store)
+    game_id = (await play.start(ALICE, **HERE, deal=7)).game_id
+    board = (await play.move(game_id, ALICE, "d d")).game
+    real = next(str(m) for m in board.legal_moves() if not m.is_draw)
+    before = (await play.move(game_id, ALICE, real)).game.layout(reveal=True)
+    await store.close()
+    store = await open_store(path)
+    again = await SoloPlay(store).running(ALICE, 10)
+    assert again.game_id == game_id and again.game.layout(reveal=True) == before
+    assert [str(m) for m in again.game.moves] == ["d", "d", real]
+    undone = await SoloPlay(store).undo(game_id, ALICE)  # undo works on a rebuilt game too
+    assert [str(m) for m in undone.game.moves] == ["d", "d"]
+    await store.close()
+
+
+async def test_two_moves_at_once_apply_in_order_each_once(play: SoloPlay) -> None:
+    game_id = (await play.start(ALICE, **HERE, deal=1)).game_id
+    replies = await asyncio.gather(*(play.play(game_id, ALICE, Move("s", "w"), version=0) for _ in range(4)))
+    assert sum(r.ok for r in replies) == 1 and sum(r.stale for r in replies) == 3
+    replies = await asyncio.gather(*(play.move(game_id, ALICE, "d") for _ in range(3)))
+    assert all(r.ok for r in replies) and sorted(r.version for r in replies) == [2, 3, 4]
+    assert (await play.store.get_game(game_id)).moves == ["d"] * 4
+
+
+async def test_two_processes_on_one_game_cannot_both_apply_the_same_version(tmp_path) -> None:
+    path = str(tmp_path / "pe.sqlite3")
+    first_store, second_store = await open_store(path), await open_store(path)
+    first, second = SoloPlay(first_store), SoloPlay(second_store)
+    game_id = (await first.start(ALICE, **HERE, deal=1)).game_id
+    await second.board(game_id, ALICE)  # second caches version 0
+    await first.move(game_id, ALICE, "d")
+    with pytest.raises(PlayError, match="changed elsewhere"):
+        await second.move(game_id, ALICE, "rt4")
+    retried = await second.move(game_id, ALICE, "rt4")  # rebuilt from the store, then played
+    assert retried.ok and [str(m) for m in retried.game.moves] == ["d", "rt4"]
+    await first_store.close()
+    await second_store.close()
+
+
+async def test_a_damaged_snapshot_is_rebuilt_from_the_moves_and_a_damaged_game_says_so(tmp_path) -> None:
+    path = tmp_path / "pe.sqlite3"
+    store = await open_store(str(path))
+    game_id = (await SoloPlay(store).start(ALICE, **HERE, deal=1)).game_id
+    await SoloPlay(store).move(game_id, ALICE, "d rt4")
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE games SET snapshot = 'garbage' WHERE id = ?", (game_id,))
+    rebuilt = await SoloPlay(store).board(game_id, ALICE)
+    assert [str(m) for m in rebuilt.game.moves] == ["d", "rt4"]
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE games SET moves = 'd rt1 zz' WHERE id = ?", (game_id,))
+    with pytest.raises(DamagedGame, match="damaged"):
+        await SoloPlay(store).board(game_id, ALICE)
+    await store.close()
+
+
+async def test_a_won_game_is_stored_as_won(play: SoloPlay) -> None:
+    solved = won_game("canfield")
+    stored = await play.store.create_game(NewGame(
+        guild_id=5, channel_id=10, user_id=ALICE.id, name="canfield", options=solved.options, deal=None,
+        cards="".join(str(card) for card in solved.cards), snapshot=None, score=-12))
+    final = await play.move(stored.id, ALICE, " ".join(str(m) for m in solved.moves))
+    assert final.status == "won" and "You won! Score 352." in final.message
+    assert (await play.store.get_game(stored.id)).status == "won"
