@@ -23,7 +23,7 @@ test: $(BIN)/activate
 	$(BIN)/python -m pytest
 
 bench: $(BIN)/activate
-	$(BIN)/python -m benchmarks.engine && $(BIN)/python -m benchmarks.render
+	$(BIN)/python -m benchmarks.engine && $(BIN)/python -m benchmarks.render && $(BIN)/python -m benchmarks.moves
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -7,16 +7,12 @@ import sys
 
 from bot.game import GAMES
 
-NOT_BUILT = """Patient Exorcism: the Discord bot itself is not built yet (it is issue [3/8]).
-What works today is the rules engine; play it in the terminal:
-    .venv/bin/python -m bot play canfield
-or `make play GAME=storehouse`. Games: """ + ", ".join(GAMES)
-
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     """Read the command line."""
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     commands = parser.add_subparsers(dest="command")
+    commands.add_parser("health", help="exit 0 when a running bot has touched its health file lately")
     play = commands.add_parser("play", help="play a game in the terminal")
     play.add_argument("game", nargs="?", default="canfield", choices=sorted(GAMES))
     play.add_argument("--deal", type=int, help="PySolFC game number (default: random)")
@@ -24,25 +20,54 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     play.add_argument("--redeals", help="number of redeals, or 'unlimited'")
     play.add_argument("--groups", choices=["top-or-whole", "any"])
     play.add_argument("--die", choices=["off", "game", "pass"], help="the Die of Justice")
+    play.add_argument("--db", default=":memory:", help="keep games in this SQLite file (default: in memory)")
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.command == "health":
+        return health()
     if args.command != "play":
-        print(NOT_BUILT)
-        return 0
+        from bot.app import run
+        from bot.config import ConfigError, load_config
+
+        try:
+            config = load_config()
+        except ConfigError as error:
+            print(error, file=sys.stderr)
+            return 2
+        return run(config)
     from bot.terminal import main as play_main
 
     options: dict[str, object] = {k: v for k in ("draw", "groups", "die") if (v := getattr(args, k)) is not None}
     if args.redeals is not None:
         options["redeals"] = None if args.redeals == "unlimited" else int(args.redeals)
     try:
-        return play_main(args.game, args.deal, options)
+        return play_main(args.game, args.deal, options, args.db)
     except ValueError as error:
         print(f"cannot start the game: {error}", file=sys.stderr)
         return 2
+
+
+def health() -> int:
+    """0 when the bot touched its health file within the last two minutes, else 1."""
+    import time
+
+    from bot.config import HEALTHY_WITHIN, health_file
+
+    path = health_file()
+    try:
+        age = time.time() - path.stat().st_mtime
+    except OSError:
+        print(f"unhealthy: no health file {path}")
+        return 1
+    if age > HEALTHY_WITHIN:
+        print(f"unhealthy: {path} last touched {age:.0f} s ago")
+        return 1
+    print(f"healthy: {path} touched {age:.0f} s ago")
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,61 +1,88 @@
-"""Play a game in the terminal: `python -m bot play [game]`. A thin front end on the engine."""
+"""Play in the terminal: `python -m bot play [game]`, through the same play layer as Discord.
+
+Type moves as in Discord; `h` for a hint, `save [file]` writes the board as a PNG, `q` quits.
+Games are kept in an in-memory store unless `--db` names a file (then an unfinished game
+resumes next time).
+"""
 
 from __future__ import annotations
 
+import asyncio
 import sys
+from pathlib import Path
 from typing import TextIO
 
-from bot.game import IllegalMoveError, NotationError, new_game
-from bot.game.canfield import CanfieldGame
 from bot.game.notation import EXAMPLES
+from bot.play import Player, PlayError, Reply, SoloPlay
+from bot.store import open_store
 
 HELP = f"""Type moves and press Enter; {EXAMPLES}.
-Piles: s stock, w waste, r reserve, f1-f4 foundations, t1-t4 columns. h hint, q quit, ? this help."""
+Piles: s stock, w waste, r reserve, f1-f4 foundations, t1-t4 columns.
+h hint, save [file.png] writes the board as an image, q quit, ? this help."""
+TERMINAL_PLAYER = Player(0, "terminal")
 
 
-def play_in_terminal(game: CanfieldGame, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
-    """Read moves from `stdin` until the game ends, the input ends or the player types `q`;
-    return the final score."""
-    print(HELP, file=stdout)
-    print(f"\n{game}", file=stdout)
-    while game.outcome is None:
+async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
+                           player: Player = TERMINAL_PLAYER) -> Reply:
+    """Read lines from `stdin` and play them until the game ends, the input ends or `q`;
+    return the last reply."""
+    def say(text: str = "") -> None:
+        print(text, file=stdout, flush=True)
+
+    say(HELP)
+    if reply.message:
+        say(reply.message)
+    say(f"\n{reply.game}")
+    while not reply.finished:
         print("> ", end="", file=stdout, flush=True)
-        line = stdin.readline()
-        if not line or line.strip().lower() in ("q", "quit", "exit"):
-            break
+        line = await asyncio.to_thread(stdin.readline)
         text = line.strip()
+        if not line or text.lower() in ("q", "quit", "exit"):
+            break
         if not text:
             continue
         if text == "?":
-            print(HELP, file=stdout)
+            say(HELP)
             continue
-        if text.lower() == "h":
-            hint = game.hint()
-            print(f"hint: {hint}" if hint else "hint: nothing to do", file=stdout)
+        if text.split()[0].lower() == "save":
+            path = Path(text.split(maxsplit=1)[1] if len(text.split()) > 1 else "board.png")
+            from render import render
+
+            png = await asyncio.to_thread(render, reply.game, highlight=reply.highlight, player=player.name)
+            path.write_bytes(png)
+            say(f"wrote {path} ({len(png):,} bytes)")
             continue
         try:
-            played = game.play(text)
-        except IllegalMoveError as error:
-            if error.played:
-                print(f"played {' '.join(map(str, error.played))}", file=stdout)
-            print(error, file=stdout)
-            if not error.played:
-                continue
-        except NotationError as error:
-            print(error, file=stdout)
+            reply = await solo.move(reply.game_id, player, text)
+        except PlayError as error:
+            say(str(error))
             continue
-        else:
-            if played:
-                print(f"played {' '.join(map(str, played))}", file=stdout)
-        print(f"\n{game}", file=stdout)
-    outcome = game.outcome
-    verdict = {None: "stopped", "won": "The demon is exorcised! You won", "blocked": "blocked: no move can help"}
-    print(f"{verdict[outcome.value if outcome else None]}. Score {game.score}.", file=stdout)
-    return game.score
+        if reply.message:
+            say(reply.message)
+        if reply.ok or reply.played:
+            say(f"\n{reply.game}")
+    if reply.status == "won":
+        say(f"The demon is exorcised! You won. Score {reply.game.score}.")
+    elif reply.finished:
+        say(f"Game over ({reply.status}). Score {reply.game.score}.")
+    else:
+        say(f"Stopped. Score {reply.game.score}.")
+    return reply
 
 
-def main(name: str, deal: int | None, options: dict[str, object]) -> int:
-    """Start a game from the command line and play it."""
-    game = new_game(name, deal=deal, **options)
-    play_in_terminal(game)
+async def play_in_terminal(name: str, deal: int | None, options: dict[str, object], database: str = ":memory:",
+                           stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> Reply:
+    """Start (or resume) a game in a store and play it from the terminal."""
+    store = await open_store(database)
+    try:
+        solo = SoloPlay(store)
+        reply = await solo.start(TERMINAL_PLAYER, guild_id=None, channel_id=None, name=name, deal=deal, **options)
+        return await terminal_session(solo, reply, stdin, stdout)
+    finally:
+        await store.close()
+
+
+def main(name: str, deal: int | None, options: dict[str, object], database: str = ":memory:") -> int:
+    """Command-line entry: play one game."""
+    asyncio.run(play_in_terminal(name, deal, options, database))
     return 0

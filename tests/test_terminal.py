@@ -6,42 +6,67 @@ import io
 import subprocess
 import sys
 
-from bot.game import Outcome, new_game
-from bot.terminal import play_in_terminal
-from tests.game.test_wolter import WON, replay
+from PIL import Image
+
+from bot.play import Player, SoloPlay
+from bot.store import NewGame, open_store
+from bot.terminal import TERMINAL_PLAYER, play_in_terminal, terminal_session
+from tests.samples import won_game
 
 
-def test_a_won_game_typed_in_the_terminal_exorcises_the_demon() -> None:
-    solved = replay(WON[0])
-    assert solved.outcome is Outcome.WON
+async def test_a_won_game_typed_in_the_terminal_exorcises_the_demon(tmp_path) -> None:
+    solved = won_game("canfield")
+    store = await open_store(str(tmp_path / "t.sqlite3"))
+    stored = await store.create_game(NewGame(
+        guild_id=None, channel_id=None, user_id=TERMINAL_PLAYER.id, name="canfield", options=solved.options,
+        deal=None, cards="".join(map(str, solved.cards)), snapshot=None, score=-12))
+    solo = SoloPlay(store)
+    reply = await solo.board(stored.id, TERMINAL_PLAYER)
     typed = "\n".join(str(move) for move in solved.moves) + "\n"
-    game = new_game("canfield", cards=[str(card) for card in solved.cards], groups="any")
     out = io.StringIO()
-    assert play_in_terminal(game, io.StringIO(typed), out) == 352
-    assert "The demon is exorcised! You won. Score 352." in out.getvalue()
+    final = await terminal_session(solo, reply, io.StringIO(typed), out)
+    assert final.status == "won" and "The demon is exorcised! You won. Score 352." in out.getvalue()
+    assert (await store.get_game(stored.id)).status == "won"
+    await store.close()
 
 
-def test_bad_input_is_answered_and_changes_nothing() -> None:
-    game = new_game("canfield", deal=1)
+async def test_bad_input_is_answered_and_changes_nothing_and_save_writes_a_png(tmp_path) -> None:
     out = io.StringIO()
-    play_in_terminal(game, io.StringIO("xyz\nrt1\n\nh\nq\n"), out)
+    board = tmp_path / "board.png"
+    reply = await play_in_terminal("canfield", 1, {}, stdin=io.StringIO(f"xyz\nrt1\n\nh\nsave {board}\nq\n"),
+                                   stdout=out)
     text = out.getvalue()
     assert "cannot read 'xyz'" in text
     assert "'rt1' is not legal: QC cannot go on KS" in text
-    assert "hint: " in text and "stopped. Score -12." in text
-    assert game.moves == []
+    assert "Hint: " in text and "Stopped. Score -12." in text
+    assert reply.game.moves == []
+    assert Image.open(board).size[0] == 658
 
 
-def test_python_m_bot_says_plainly_that_the_bot_is_not_built_yet() -> None:
-    result = subprocess.run([sys.executable, "-m", "bot"], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0 and "not built yet" in result.stdout
+async def test_a_game_in_a_file_resumes(tmp_path) -> None:
+    database = str(tmp_path / "t.sqlite3")
+    await play_in_terminal("canfield", 1, {}, database, io.StringIO("d\nq\n"), io.StringIO())
+    out = io.StringIO()
+    reply = await play_in_terminal("canfield", 1, {}, database, io.StringIO("q\n"), out)
+    assert [str(m) for m in reply.game.moves] == ["d"] and "already have a game" in out.getvalue()
+    assert Player(0, "terminal") == TERMINAL_PLAYER
+
+
+def test_python_m_bot_without_a_token_says_so_in_one_line(tmp_path) -> None:
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    result = subprocess.run([sys.executable, "-m", "bot"], capture_output=True, text=True, timeout=60, env=env,
+                            cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "DISCORD_TOKEN is not set: put the bot's token in the environment or in .env (see .env.example)."]
+    assert "Traceback" not in result.stdout + result.stderr
 
 
 def test_python_m_bot_play_reads_from_standard_input() -> None:
     result = subprocess.run([sys.executable, "-m", "bot", "play", "storehouse", "--deal", "1"], input="d\nq\n",
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0
-    assert "Storehouse · deal 1" in result.stdout and "played d" in result.stdout
+    assert "Storehouse · deal 1" in result.stdout and "Played d." in result.stdout
     bad = subprocess.run([sys.executable, "-m", "bot", "play", "--deal", "0"], capture_output=True, text=True,
                          timeout=60)
     assert bad.returncode == 2 and "deal 0" in bad.stderr

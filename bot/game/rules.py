@@ -123,3 +123,34 @@ def _enum_value(kind: type[Enum], value: object, option: str) -> Any:
             return member
     choices = ", ".join(repr(member.value) for member in kind)
     raise UnknownGameError(f"{option}={value!r}: choose one of {choices}")
+
+
+def describe(rules: Rules) -> str:
+    """The rules in a few plain sentences, written from the values themselves."""
+    title = TITLES[rules.name]
+    if rules.base_rank is None:
+        base = "from the base rank (the rank of the first card dealt to them)"
+    else:
+        base = f"from the four {rules.base_rank}s they start with"
+    reserve = "all face up" if rules.reserve_face_up else "its top card face up"
+    groups = ("the top card or the whole column moves" if rules.groups is Groups.TOP_OR_WHOLE
+              else "any built group moves")
+    if rules.fill_from_reserve:
+        spaces = "an emptied column is filled from the reserve at once; once the reserve is empty, with any card"
+    else:
+        spaces = "an empty column takes any card, when you choose"
+    draw = "the Die of Justice (a d6) sets how many cards each draw turns, " + (
+        "once a game" if rules.die is Die.GAME else "afresh each pass") if rules.die is not Die.OFF else (
+        f"the stock turns {rules.draw} card{'s' if rules.draw != 1 else ''} at a time")
+    if rules.redeals is None:
+        redeals = "unlimited redeals"
+    elif rules.redeals == 0:
+        redeals = "one pass through the stock, no redeal"
+    else:
+        redeals = f"{rules.redeals} redeal{'s' if rules.redeals != 1 else ''}"
+    return (
+        f"**{title}**: build the four foundations up in suit {base}, wrapping from king to ace, "
+        f"13 cards each. A 13-card reserve, {reserve}; four columns build down {rules.build.value}, "
+        f"wrapping from ace to king; {groups}; {spaces}. Then {draw}, with {redeals}. "
+        "Score: 50 a finished foundation, 100 for a win, 1 a foundation card, −1 a card left in the reserve."
+    )

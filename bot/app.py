@@ -1,0 +1,91 @@
+"""The Discord bot: an AutoShardedBot that opens the store, loads the cogs and syncs commands."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from pathlib import Path
+
+import discord
+from discord.ext import commands
+
+from bot.config import Config
+from bot.play import SoloPlay
+from bot.store import Store, open_store
+
+log = logging.getLogger("bot")
+
+
+class PatientExorcismBot(commands.AutoShardedBot):
+    """The bot. `setup_hook` opens the store, adds the cogs and button handlers, syncs commands."""
+
+    store: Store
+    solo: SoloPlay
+
+    def __init__(self, config: Config) -> None:
+        intents = discord.Intents.default()
+        intents.message_content = config.message_content
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.config = config
+
+    async def setup_hook(self) -> None:
+        """Open the store, register cogs and the buttons that survive restarts, sync commands."""
+        from bot.cogs.solo import SoloCog
+        from bot.views.board import BoardButton, PickSelect
+
+        self.store = await open_store(self.config.database_url)
+        self.solo = SoloPlay(self.store)
+        await self.add_cog(SoloCog(self))
+        self.add_dynamic_items(BoardButton, PickSelect)
+        if self.config.dev_guild_id is not None:
+            guild = discord.Object(self.config.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info("synced %d commands%s", len(synced),
+                 f" to server {self.config.dev_guild_id}" if self.config.dev_guild_id else " globally")
+        self._heartbeat_task = asyncio.create_task(self._heartbeat())
+
+    async def _heartbeat(self) -> None:
+        """Touch the health file every 30 seconds while connected (the Docker healthcheck reads it)."""
+        path = Path(self.config.health_file)
+        await self.wait_until_ready()
+        while not self.is_closed():
+            if self.is_ready():
+                try:
+                    path.write_text(f"{time.time():.0f}\n")
+                except OSError as error:
+                    log.warning("cannot write the health file %s: %s", path, error)
+            await asyncio.sleep(30)
+
+    async def on_ready(self) -> None:
+        """Say who we are once connected."""
+        log.info("connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+
+    async def close(self) -> None:
+        """Disconnect, then close the store."""
+        await super().close()
+        store = getattr(self, "store", None)
+        if store is not None:
+            await store.close()
+
+
+def run(config: Config) -> int:
+    """Run the bot until it stops; return the process exit code. A rejected token is one
+    clear line, never a traceback."""
+    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if config.api_base:
+        discord.http.Route.BASE = config.api_base
+    bot = PatientExorcismBot(config)
+    try:
+        bot.run(config.token, log_handler=None)
+    except discord.LoginFailure:
+        print("Discord rejected DISCORD_TOKEN: check the token in the environment or .env.", flush=True)
+        return 2
+    except discord.PrivilegedIntentsRequired:
+        print("MESSAGE_CONTENT is on but the message-content intent is not enabled for this bot in the "
+              "Discord developer portal: enable it there or set MESSAGE_CONTENT=false.", flush=True)
+        return 2
+    return 0

@@ -1,0 +1,210 @@
+"""Solo games in Discord: slash commands and text moves, thin adapters onto bot.play."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.game import GAMES, TITLES
+from bot.game.notation import EXAMPLES
+from bot.game.rules import describe, make_rules
+from bot.play import Player, PlayError, Reply
+from bot.views.board import board_answer, player_of
+from bot.views.respond import Answer, answer
+
+if TYPE_CHECKING:
+    from bot.app import PatientExorcismBot
+
+log = logging.getLogger(__name__)
+
+HELP = f"""**Patient Exorcism**: your own game of Canfield (Demon), right here.
+• `/play [game] [deal]` starts a game (or shows yours); `/board` shows it again.
+• Move with the buttons: tap a pile to send its top card to its best place, or pick cards in the menu and then tap \
+where they go. Draw, Auto (all to the foundations), Undo, Hint, Resign.
+• Or type: `/move rt2 wf d`, or mention me: `@Patient Exorcism t1t3:2`. {EXAMPLES}.
+• Piles: `s` stock, `w` waste, `r` reserve, `f1`-`f4` foundations, `t1`-`t4` columns. `/rules` explains the game.
+Boards are private unless you ask for `public`."""
+
+WORDS = {"play": "start", "new": "start", "board": "board", "show": "board", "help": "help", "rules": "rules",
+         "resign": "resign", "hint": "hint", "h": "hint", "undo": "undo", "u": "undo"}
+
+
+class SoloCog(commands.Cog):
+    """/play, /move, /board, /undo, /hint, /resign, /rules, /help, and moves by mention or prefix."""
+
+    def __init__(self, bot: PatientExorcismBot) -> None:
+        self.bot = bot
+
+    @property
+    def solo(self):
+        """The play layer."""
+        return self.bot.solo
+
+    # --- slash commands ----------------------------------------------------------------
+
+    @app_commands.command(name="play", description="Start a game of patience here (or show the one you have)")
+    @app_commands.describe(game="which game (default canfield)", deal="a PySolFC game number (default: random)",
+                           draw="cards turned by each draw, 1-6", die="the Die of Justice",
+                           public="show the board to the whole channel")
+    @app_commands.choices(die=[app_commands.Choice(name=n, value=n) for n in ("off", "game", "pass")])
+    async def play(self, interaction: discord.Interaction, game: str = "canfield",
+                   deal: app_commands.Range[int, 1, 99_999_999_999_999_999_999] | None = None,
+                   draw: app_commands.Range[int, 1, 6] | None = None, die: str | None = None,
+                   public: bool = False) -> None:
+        """Start a game."""
+        options = {key: value for key, value in (("draw", draw), ("die", die)) if value is not None}
+
+        async def work() -> Answer:
+            player = player_of(interaction.user)
+            try:
+                reply = await self.solo.start(player, guild_id=interaction.guild_id,
+                                              channel_id=interaction.channel_id, name=game, deal=deal, **options)
+            except ValueError as error:  # an unknown game, deal or option
+                raise PlayError(f"Cannot start that game: {error}") from None
+            return await board_answer(reply, player)
+
+        await answer(interaction, work(), ephemeral=not public)
+
+    @play.autocomplete("game")
+    async def game_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """Game names matching what is typed so far."""
+        typed = current.lower()
+        return [app_commands.Choice(name=f"{TITLES[name]} ({name})", value=name)
+                for name in GAMES if typed in name or typed in TITLES[name].lower()][:25]
+
+    @app_commands.command(name="move", description="Play moves as text, such as rt2 wf d")
+    @app_commands.describe(moves="one or more moves: rt2, wf, t1t3:2, 7h, d, a, u", public="show the board to all")
+    async def move(self, interaction: discord.Interaction, moves: str, public: bool = False) -> None:
+        """Play typed moves."""
+        await self._on_running(interaction, lambda reply, player: self.solo.move(reply.game_id, player, moves),
+                               public)
+
+    @app_commands.command(name="board", description="Show your game's board again")
+    async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
+        """Show the board."""
+        await self._on_running(interaction, None, public)
+
+    @app_commands.command(name="undo", description="Take back your last move")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        """Undo."""
+        await self._on_running(interaction, lambda reply, player: self.solo.undo(reply.game_id, player))
+
+    @app_commands.command(name="hint", description="Suggest a move")
+    async def hint(self, interaction: discord.Interaction) -> None:
+        """Hint."""
+        await self._on_running(interaction, lambda reply, player: self.solo.hint(reply.game_id, player))
+
+    @app_commands.command(name="resign", description="End your game now; its score stands")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        """Resign."""
+        await self._on_running(interaction, lambda reply, player: self.solo.resign(reply.game_id, player))
+
+    @app_commands.command(name="rules", description="How a game is played")
+    async def rules(self, interaction: discord.Interaction, game: str = "canfield") -> None:
+        """Explain the rules."""
+        text = describe(make_rules(game)) if game in GAMES else f"No game {game!r}; games: {', '.join(GAMES)}."
+        await interaction.response.send_message(text, ephemeral=True)
+
+    rules.autocomplete("game")(game_names)
+
+    @app_commands.command(name="help", description="How to play with Patient Exorcism")
+    async def help(self, interaction: discord.Interaction) -> None:
+        """Explain the bot."""
+        await interaction.response.send_message(HELP, ephemeral=True)
+
+    async def _on_running(self, interaction: discord.Interaction, action, public: bool = False) -> None:
+        """Do `action` on the player's running game here and show the board."""
+        async def work() -> Answer:
+            player = player_of(interaction.user)
+            reply: Reply = await self.solo.running(player, interaction.channel_id)
+            if action is not None:
+                reply = await action(reply, player)
+            return await board_answer(reply, player)
+
+        await answer(interaction, work(), ephemeral=not public)
+
+    # --- text: by mention, or by prefix with the message-content intent -----------------
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        """Moves and a few words in a message that mentions the bot or starts with the prefix."""
+        if message.author.bot or self.bot.user is None:
+            return
+        text = await self._text_for_us(message)
+        if text is None:
+            return
+        player = player_of(message.author)
+        try:
+            result = await self._text_command(player, message, text)
+        except PlayError as error:
+            await message.reply(str(error), mention_author=False)
+            return
+        except Exception:
+            log.exception("message %s failed", message.id)
+            await message.reply("Something went wrong on our side; your game is safe.", mention_author=False)
+            return
+        files = [result.file] if result.file else []
+        await message.reply(result.text or None, files=files, view=result.view or discord.utils.MISSING,
+                            mention_author=False)
+
+    async def _text_for_us(self, message: discord.Message) -> str | None:
+        content = message.content.strip()
+        assert self.bot.user is not None
+        for mention in (f"<@{self.bot.user.id}>", f"<@!{self.bot.user.id}>"):
+            if content.startswith(mention):
+                return content[len(mention):].strip()
+        if self.bot.config.message_content:
+            prefix = await self._prefix(message.guild)
+            if content.startswith(prefix) and len(content) > len(prefix):
+                return content[len(prefix):].strip()
+        return None
+
+    async def _prefix(self, guild: discord.Guild | None) -> str:
+        if guild is None:
+            return self.bot.config.prefix
+        return (await self.bot.store.get_settings(guild.id)).get("prefix", self.bot.config.prefix)
+
+    async def _text_command(self, player: Player, message: discord.Message, text: str) -> Answer:
+        word = WORDS.get(text.lower().split()[0] if text.split() else "help")
+        if word == "help":
+            return Answer(HELP)
+        if word == "rules":
+            return Answer(describe(make_rules("canfield")))
+        channel_id, guild_id = message.channel.id, message.guild.id if message.guild else None
+        if word == "start":
+            parts = text.split()[1:]
+            name = parts[0] if parts and parts[0] in GAMES else "canfield"
+            try:
+                reply = await self.solo.start(player, guild_id=guild_id, channel_id=channel_id, name=name)
+            except ValueError as error:
+                raise PlayError(f"Cannot start that game: {error}") from None
+            return await board_answer(reply, player)
+        reply = await self.solo.running(player, channel_id)
+        if word == "board":
+            pass
+        elif word == "resign":
+            reply = await self.solo.resign(reply.game_id, player)
+        elif word == "hint":
+            reply = await self.solo.hint(reply.game_id, player)
+        elif word == "undo":
+            reply = await self.solo.undo(reply.game_id, player)
+        else:
+            reply = await self.solo.move(reply.game_id, player, text)
+        return await board_answer(reply, player)
+
+    # --- settings ------------------------------------------------------------------------
+
+    @app_commands.command(name="prefix", description="Set this server's prefix for typed moves (default !)")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def prefix(self, interaction: discord.Interaction, prefix: app_commands.Range[str, 1, 5]) -> None:
+        """Change the prefix (it needs the message-content intent to work)."""
+        assert interaction.guild_id is not None
+        await self.bot.store.set_setting(interaction.guild_id, "prefix", prefix.strip())
+        note = "" if self.bot.config.message_content else " (typed moves need the message-content intent; " \
+            "until then, mention me)"
+        await interaction.response.send_message(f"Prefix set to `{prefix.strip()}`{note}.", ephemeral=True)

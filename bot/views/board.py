@@ -1,0 +1,221 @@
+"""The board message: its PNG, its buttons and its pick menu, as discord.ui DynamicItems.
+
+A button's custom_id carries the game id, the game's version and what it does (and, after a
+pick, the picked cards), so buttons work after a restart and an out-of-date board is noticed.
+The buttons only ask the engine (`can_move`, `legal_moves`) and call the play layer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.game import CanfieldGame, Move
+from bot.play import Player, Reply
+from bot.views.respond import Answer, answer
+from render import render
+
+if TYPE_CHECKING:
+    from bot.app import PatientExorcismBot
+
+PREFIX = "pe"
+TAP_PILES = ("w", "r", "t1", "t2", "t3", "t4")
+TARGETS = ("f", "t1", "t2", "t3", "t4")
+ACTIONS = ("draw", "auto", "undo", "hint", "resign", "cancel", *TAP_PILES, "f")
+BUTTON_TEMPLATE = re.compile(
+    rf"{PREFIX}:(?P<game>[0-9]{{1,19}}):(?P<version>[0-9]{{1,9}}):(?P<action>{'|'.join(ACTIONS)})"
+    r"(?::(?P<picked>[wrt][1-9]?\.[0-9]{1,2}))?"
+)
+PICK_TEMPLATE = re.compile(rf"{PREFIX}:(?P<game>[0-9]{{1,19}}):(?P<version>[0-9]{{1,9}}):pick")
+MAX_OPTIONS = 25
+
+
+@dataclass(frozen=True, slots=True)
+class Picked:
+    """Cards picked for a two-tap move: `count` cards from pile `src`."""
+
+    src: str
+    count: int
+
+    @classmethod
+    def parse(cls, text: str | None) -> Picked | None:
+        """Read `t3.2`; None for no pick."""
+        if not text:
+            return None
+        src, count = text.split(".")
+        return cls(src, int(count))
+
+    def __str__(self) -> str:
+        return f"{self.src}.{self.count}"
+
+
+def board_png(reply: Reply, *, theme: str = "classic", player: str | None = None) -> bytes:
+    """The board image of a reply (runs in a worker thread)."""
+    return render(reply.game, theme=theme, highlight=reply.highlight, player=player)
+
+
+async def board_answer(reply: Reply, player: Player, *, picked: Picked | None = None,
+                       message: str | None = None) -> Answer:
+    """The whole board message for a reply: text, PNG (rendered off the event loop), buttons."""
+    png = await asyncio.to_thread(board_png, reply, player=player.name)
+    file = discord.File(io.BytesIO(png), filename="board.png")
+    text = reply.message if message is None else message
+    return Answer(text=text, file=file, view=board_view(reply, picked))
+
+
+def board_view(reply: Reply, picked: Picked | None = None) -> discord.ui.View:
+    """The buttons and the pick menu for a board; illegal ones are disabled."""
+    game, game_id, version = reply.game, reply.game_id, reply.version
+    view = discord.ui.View(timeout=None)
+    over = reply.finished
+    legal = [] if over else game.legal_moves()
+    sources = {move.src for move in legal if not move.is_draw}
+    foundation_moves = any(move.dst.startswith("f") for move in legal)
+
+    def button(action: str, label: str, row: int, *, enabled: bool, style=discord.ButtonStyle.secondary) -> None:
+        view.add_item(BoardButton(game_id, version, action, picked, label=label, style=style,
+                                  disabled=over or not enabled, row=row))
+
+    if picked is None:
+        stock = len(game.stock)
+        button("draw", f"Draw ({stock})" if stock else "Redeal ↻", 0,
+               enabled=any(move.is_draw for move in legal), style=discord.ButtonStyle.primary)
+        button("auto", "Auto ▲", 0, enabled=foundation_moves)
+        button("undo", "Undo", 0, enabled=game.can_undo())
+        button("hint", "Hint", 0, enabled=True)
+        button("resign", "Resign", 0, enabled=True, style=discord.ButtonStyle.danger)
+        for pile in TAP_PILES:
+            button(pile, _pile_label(game, pile), _row(pile), enabled=pile in sources)
+    else:
+        button("cancel", "Cancel pick", 0, enabled=True)
+        for pile in TAP_PILES:
+            target = pile if pile.startswith("t") else None
+            can = target is not None and target != picked.src and game.can_move(Move(picked.src, target, picked.count))
+            button(pile, _pile_label(game, pile), _row(pile), enabled=can, style=_go(can))
+        can_found = picked.count == 1 and any(m.src == picked.src and m.dst.startswith("f") for m in legal)
+        button("f", "→ foundation", 1, enabled=can_found, style=_go(can_found))
+    options = _pick_options(game, legal)
+    if options and not over:
+        view.add_item(PickSelect(game_id, version, options, picked))
+    return view
+
+
+def _row(pile: str) -> int:
+    return 2 if pile.startswith("t") else 1
+
+
+def _go(enabled: bool) -> discord.ButtonStyle:
+    return discord.ButtonStyle.success if enabled else discord.ButtonStyle.secondary
+
+
+def _pile_label(game: CanfieldGame, pile: str) -> str:
+    cards = game.layout()[pile]
+    top = cards[-1] if cards and cards[-1] != "??" else ("–" if not cards else "?")
+    return f"{pile} · {top}"
+
+
+def _pick_options(game: CanfieldGame, legal: list[Move]) -> list[discord.SelectOption]:
+    """One option per group of cards that some move can take, foundations aside."""
+    groups = sorted({(move.src, move.count) for move in legal if not move.is_draw},
+                    key=lambda group: (group[0] != "w", group[0] != "r", group))
+    layout = game.layout()
+    options = []
+    for src, count in groups[:MAX_OPTIONS]:
+        cards = " ".join(layout[src][-count:])
+        options.append(discord.SelectOption(label=f"{cards} from {src}", value=str(Picked(src, count))))
+    return options
+
+
+class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
+    """One board button: an action, or a pile (a tap, or the target of a picked group)."""
+
+    def __init__(self, game_id: int, version: int, action: str, picked: Picked | None = None, *,
+                 label: str = "…", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 disabled: bool = False, row: int | None = None) -> None:
+        custom_id = f"{PREFIX}:{game_id}:{version}:{action}" + (f":{picked}" if picked else "")
+        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled, custom_id=custom_id,
+                                           row=row))
+        self.game_id, self.version, self.action, self.picked = game_id, version, action, picked
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> BoardButton:
+        """Rebuild the button from its custom_id (after a restart too)."""
+        return cls(int(match["game"]), int(match["version"]), match["action"], Picked.parse(match["picked"]),
+                   label=item.label or "…", style=item.style, disabled=item.disabled)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        """Carry out the button's action through the play layer and show the new board."""
+        await answer(interaction, self._work(interaction), edit=True)
+
+    async def _work(self, interaction: discord.Interaction) -> Answer:
+        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+        solo, player = bot.solo, player_of(interaction.user)
+        game_id, version, action, picked = self.game_id, self.version, self.action, self.picked
+        if action == "hint":
+            return await board_answer(await solo.hint(game_id, player), player)
+        if action == "cancel":
+            return await board_answer(await solo.board(game_id, player), player, message="")
+        if action == "undo":
+            return await board_answer(await solo.undo(game_id, player, version=version), player)
+        if action == "resign":
+            return await board_answer(await solo.resign(game_id, player, version=version), player)
+        if action in ("draw", "auto"):
+            text = "d" if action == "draw" else "a"
+            return await board_answer(await solo.move(game_id, player, text, version=version), player)
+        if picked is None:  # a tap: the pile's top card to its best place
+            return await board_answer(await solo.move(game_id, player, action, version=version), player)
+        target = "f" if action == "f" else action
+        text = f"{picked.src}{target}" + (f":{picked.count}" if target != "f" else "")
+        return await board_answer(await solo.move(game_id, player, text, version=version), player)
+
+
+class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLATE):
+    """The pick menu: choose cards to move, then tap the pile they go to."""
+
+    def __init__(self, game_id: int, version: int, options: list[discord.SelectOption] | None = None,
+                 picked: Picked | None = None) -> None:
+        placeholder = f"Picked {picked}: now tap where it goes" if picked else "Pick cards to move, then a pile…"
+        options = options or [discord.SelectOption(label="…", value="none")]
+        for option in options:
+            option.default = picked is not None and option.value == str(picked)
+        super().__init__(discord.ui.Select(custom_id=f"{PREFIX}:{game_id}:{version}:pick", placeholder=placeholder,
+                                           options=options, row=3))
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: re.Match[str], /) -> PickSelect:
+        """Rebuild the menu from its custom_id."""
+        return cls(int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        """Show the board with the picked cards ready to move."""
+        await answer(interaction, self._work(interaction), edit=True)
+
+    async def _work(self, interaction: discord.Interaction) -> Answer:
+        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+        player = player_of(interaction.user)
+        reply = await bot.solo.board(self.game_id, player)
+        values: list[Any] = (interaction.data or {}).get("values", [])  # type: ignore[assignment]
+        if reply.version != self.version:
+            return await board_answer(reply, player, message="That board was out of date: here is the current one.")
+        try:
+            picked = Picked.parse(str(values[0])) if values else None
+        except ValueError:
+            picked = None
+        if picked is None or picked.src not in TAP_PILES:
+            return await board_answer(reply, player, message="Pick cards from the menu first.")
+        cards = " ".join(reply.game.layout()[picked.src][-picked.count:])
+        return await board_answer(reply, player, picked=picked, message=f"Picked {cards} from {picked.src}: "
+                                  "tap the pile it goes to.")
+
+
+def player_of(user: discord.abc.User) -> Player:
+    """The play layer's player for a Discord user."""
+    return Player(user.id, getattr(user, "display_name", None) or user.name)
