@@ -287,16 +287,24 @@ class CanfieldGame:
         return step.move
 
     def hint(self) -> Move | None:
-        """A simple next move, or None: to a foundation, then from the reserve, the waste, the
-        tableau, then the draw. (The solver's hint replaces this.)"""
+        """A legal move that makes progress, or None: a card to a foundation, then the reserve's
+        top to a column, a column emptied for the reserve to refill, the waste's top to a
+        column, a draw, and only then another column move that does not undo the last one.
+        (The solver's hint replaces this.)"""
         moves = self.legal_moves()
         last = self.history[-1].move if self.history else None
+
+        def empties_for_reserve(move: Move) -> bool:
+            return (move.src.startswith("t") and move.count == len(self._piles[move.src])
+                    and bool(self.reserve) and self.rules.fill_from_reserve)
+
         for wanted in (
             lambda m: m.dst.startswith("f"),
             lambda m: m.src == "r",
+            empties_for_reserve,
             lambda m: m.src == "w",
-            lambda m: m.src.startswith("t") and not (last and (m.src, m.dst) == (last.dst, last.src)),
             lambda m: m.is_draw,
+            lambda m: m.src.startswith("t") and not (last and (m.src, m.dst) == (last.dst, last.src)),
         ):
             for move in moves:
                 if wanted(move):
