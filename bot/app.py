@@ -8,7 +8,9 @@ import time
 from pathlib import Path
 
 import discord
+import yarl
 from discord.ext import commands
+from discord.gateway import DiscordWebSocket
 
 from bot.config import Config
 from bot.play import SoloPlay
@@ -34,6 +36,10 @@ class PatientExorcismBot(commands.AutoShardedBot):
         from bot.cogs.solo import SoloCog
         from bot.views.board import BoardButton, PickSelect
 
+        if self.config.api_base:
+            # Reconnects fall back to DEFAULT_GATEWAY: make that the gateway this API names too.
+            _, url, _ = await self.http.get_bot_gateway()
+            DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         self.store = await open_store(self.config.database_url)
         self.solo = SoloPlay(self.store)
         await self.add_cog(SoloCog(self))

@@ -1,0 +1,217 @@
+"""Our bot, end to end: the real discord.py client in `python -m bot`, against the fake Discord."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import sqlite3
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from .fakediscord import DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE, FakeDiscord, StoredMessage
+from .harness import BotProcess, BotRunner
+
+COMMANDS = {"play", "move", "board", "undo", "hint", "resign", "rules", "help", "prefix"}
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+async def start(bots: BotRunner, tmp_path: Path, **env: str) -> BotProcess:
+    """Start `python -m bot` with its own database file."""
+    return await bots.start_bot("bot", env={"DATABASE_URL": f"sqlite:///{tmp_path / 'pe.sqlite3'}",
+                                            "HEALTH_FILE": str(tmp_path / "alive"), **env})
+
+
+def board_of(message: StoredMessage) -> Image.Image:
+    attachment = message.attachment("board.png")
+    assert attachment.data.startswith(PNG_SIGNATURE)
+    return Image.open(io.BytesIO(attachment.data))
+
+
+def button(message: StoredMessage, label_start: str):
+    return next(b for b in message.buttons if (b.label or "").startswith(label_start))
+
+
+def stored_moves(tmp_path: Path) -> list[tuple[int, str, int]]:
+    with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
+        return db.execute("SELECT user_id, moves, version FROM games ORDER BY id").fetchall()
+
+
+async def play(fake: FakeDiscord, user="alice", **options) -> StoredMessage:
+    reply = await fake.slash_command(user, "play", options)
+    message = await reply.wait_response()
+    assert reply.latency is not None and reply.latency < 3
+    assert message is not None
+    return message
+
+
+async def test_play_gives_a_private_board_with_buttons(fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    assert set(fake.command_names()) >= COMMANDS
+    message = await play(fake, deal=1)
+    assert message.ephemeral and "New game of Canfield, deal #1" in message.content
+    assert board_of(message).size[0] == 658
+    labels = {b.label for b in message.buttons}
+    assert {"Draw (34)", "Auto ▲", "Undo", "Hint", "Resign", "r · QC", "t2 · 2S"} <= labels
+    assert button(message, "Undo").disabled and not button(message, "Draw").disabled
+    assert message.selects and message.selects[0].custom_id.endswith(":0:pick")
+    assert stored_moves(tmp_path) == [(fake.alice.id, "", 0)]
+
+
+async def test_draw_and_a_pile_button_update_the_image(fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    message = await play(fake, deal=1)
+    first = board_of(message).tobytes()
+    reply = await fake.click("alice", message, label="Draw (34)")
+    updated = await reply.wait_response()
+    assert reply.response_type == UPDATE_MESSAGE and reply.latency < 3
+    assert updated.id == message.id and updated.content == "Played d."
+    assert board_of(updated).tobytes() != first and button(updated, "Draw").label == "Draw (31)"
+    assert not button(updated, "Undo").disabled
+    reply = await fake.click("alice", updated, label="r · QC")  # a tap: the reserve's top to its best place
+    after_tap = await reply.wait_response()
+    assert after_tap.content == "Played rt4." and button(after_tap, "r · ").label == "r · AD"
+    assert stored_moves(tmp_path) == [(fake.alice.id, "d rt4", 2)]
+
+
+async def test_pick_then_tap_a_target_moves_a_chosen_group(fake: FakeDiscord, bots: BotRunner,
+                                                            tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    message = await play(fake, deal=1)
+    select = message.selects[0]
+    reply = await fake.select("alice", message, select.custom_id, ["t2.1"])
+    picked = await reply.wait_response()
+    assert "Picked 2S from t2" in picked.content
+    assert [b.label for b in picked.buttons if not b.disabled] == ["Cancel pick", "t3 · 3H"]
+    reply = await fake.click("alice", picked, label="t3 · 3H")
+    moved = await reply.wait_response()
+    assert moved.content == "Played t2t3." and stored_moves(tmp_path)[0][1] == "t2t3"
+
+
+async def test_a_text_move_by_mention_works_and_a_garbled_one_changes_nothing(fake: FakeDiscord, bots: BotRunner,
+                                                                            tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    await play(fake, deal=1)
+    sent = await fake.message("alice", f"{fake.bot_user.mention} d rt4", mentions_bot=True)
+    answer = await fake.wait_for_bot_message(after=sent)
+    assert answer.content == "Played d rt4." and board_of(answer).size[0] == 658
+    sent = await fake.message("alice", f"{fake.bot_user.mention} zz9", mentions_bot=True)
+    answer = await fake.wait_for_bot_message(after=sent)
+    assert answer.content.startswith("cannot read 'zz9'")
+    sent = await fake.message("alice", f"{fake.bot_user.mention} rt1", mentions_bot=True)
+    answer = await fake.wait_for_bot_message(after=sent)
+    assert answer.content.startswith("'rt1' is not legal: AD cannot go on KS")
+    reply = await fake.slash_command("alice", "move", {"moves": "t9 t9 t9"})
+    answer = await reply.wait_response()
+    assert answer.ephemeral and "t9" in answer.content
+    assert stored_moves(tmp_path) == [(fake.alice.id, "d rt4", 1)]
+    sent = await fake.message("bob", f"{fake.bot_user.mention} d", mentions_bot=True)
+    answer = await fake.wait_for_bot_message(after=sent)
+    assert "no game in this channel" in answer.content
+
+
+async def test_someone_elses_button_is_refused_privately(fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    message = await play(fake, deal=1, public=True)
+    assert not message.ephemeral
+    reply = await fake.click("bob", message, label="Draw (34)")
+    refusal = await reply.wait_response()
+    assert refusal.ephemeral and "not your game" in refusal.content and refusal.id != message.id
+    assert message.version == 0 and stored_moves(tmp_path) == [(fake.alice.id, "", 0)]
+
+
+async def test_old_buttons_work_after_the_bot_is_killed_and_restarted(fake: FakeDiscord, bots: BotRunner,
+                                                                      tmp_path: Path) -> None:
+    bot = await start(bots, tmp_path)
+    message = await play(fake, deal=1)
+    message = await (await fake.click("alice", message, label="Draw (34)")).wait_response()
+    await bot.kill()
+    await bot.restart()
+    reply = await fake.click("alice", message, label="Draw (31)")
+    after = await reply.wait_response()
+    assert after.content == "Played d." and reply.latency < 3
+    assert stored_moves(tmp_path) == [(fake.alice.id, "d d", 2)]
+
+
+async def test_an_out_of_date_board_is_answered_with_the_current_one(fake: FakeDiscord, bots: BotRunner,
+                                                                     tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    old = await play(fake, deal=1)
+    current = await (await fake.slash_command("alice", "board", {})).wait_response()
+    await (await fake.click("alice", current, label="Draw (34)")).wait_response()
+    reply = await fake.click("alice", old, label="Draw (34)")
+    answer = await reply.wait_response()
+    assert "out of date" in answer.content and button(answer, "Draw").label == "Draw (31)"
+    assert stored_moves(tmp_path) == [(fake.alice.id, "d", 1)]
+
+
+async def test_two_clicks_at_once_apply_exactly_once(fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    message = await play(fake, deal=1)
+    custom_id = button(message, "Draw").custom_id
+    clicks = await asyncio.gather(*(fake.click("alice", message, custom_id) for _ in range(3)))
+    await asyncio.gather(*(click.wait_response() for click in clicks))
+    assert all(click.latency < 3 for click in clicks)
+    said = [click.callbacks[0].data.get("content", "") for click in clicks]  # what each click was answered
+    assert sum(text == "Played d." for text in said) == 1
+    assert sum("out of date" in text for text in said) == 2
+    assert stored_moves(tmp_path) == [(fake.alice.id, "d", 1)]
+
+
+async def test_a_slow_path_still_answers_inside_three_seconds(fake: FakeDiscord, bots: BotRunner,
+                                                              tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    message = await play(fake, deal=1)
+    blocker = sqlite3.connect(tmp_path / "pe.sqlite3", timeout=1)
+    blocker.execute("BEGIN EXCLUSIVE")  # the bot's commit must wait for this lock
+    reply = await fake.click("alice", message, label="Draw (34)")
+    await asyncio.sleep(3.2)
+    blocker.rollback()
+    blocker.close()
+    await reply.wait(timeout=1)
+    assert reply.response_type == DEFERRED_UPDATE_MESSAGE and reply.latency < 3 and not reply.failed
+    answer = await reply.wait_for(lambda r: r.message is not None and r.message.content == "Played d.", timeout=5)
+    assert answer
+    assert stored_moves(tmp_path) == [(fake.alice.id, "d", 1)]
+
+
+async def test_a_rate_limited_answer_is_retried_and_lands(fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    rule = fake.rate_limit("POST", "/interactions/*/*/callback", count=1, retry_after=0.2)
+    message = await play(fake, deal=1)
+    assert rule.hits == 1 and "New game" in message.content
+
+
+async def test_game_names_autocomplete_and_rules_and_help(fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    choices = await fake.autocomplete("alice", "play", {"game": "store"}, focused="game")
+    assert choices == [{"name": "Storehouse (storehouse)", "value": "storehouse"}]
+    rules = await (await fake.slash_command("alice", "rules", {"game": "storehouse"})).wait_response()
+    assert rules.ephemeral and "four 2s" in rules.content
+    helped = await (await fake.slash_command("alice", "help", {})).wait_response()
+    assert "/play" in helped.content
+    bad = await (await fake.slash_command("alice", "play", {"game": "chess"})).wait_response()
+    assert bad.ephemeral and "unknown game 'chess'" in bad.content
+
+
+async def test_undo_hint_and_resign_by_button(fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    message = await play(fake, deal=1)
+    message = await (await fake.click("alice", message, label="Draw (34)")).wait_response()
+    message = await (await fake.click("alice", message, label="Undo")).wait_response()
+    assert message.content == "Took back d." and button(message, "Undo").disabled
+    message = await (await fake.click("alice", message, label="Hint")).wait_response()
+    assert message.content.startswith("Hint: ")
+    message = await (await fake.click("alice", message, label="Resign")).wait_response()
+    assert "You resigned" in message.content and all(b.disabled for b in message.buttons)
+    assert stored_moves(tmp_path)[0][1] == ""
+
+
+async def test_a_rejected_token_ends_with_one_clear_line(fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    from .harness import BotExited
+
+    with pytest.raises(BotExited) as exited:
+        await start(bots, tmp_path, DISCORD_TOKEN="wrong-token")
+    log = str(exited.value)
+    assert "Discord rejected DISCORD_TOKEN" in log and "Traceback" not in log and "wrong-token" not in log
