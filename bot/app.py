@@ -66,6 +66,9 @@ class PatientExorcismBot(commands.AutoShardedBot):
                     log.warning("cannot write the health file %s: %s", path, error)
             await asyncio.sleep(30)
 
+    async def on_message(self, message: discord.Message) -> None:
+        """No prefix commands: text moves are read by the solo cog's listener."""
+
     async def on_ready(self) -> None:
         """Say who we are once connected."""
         log.info("connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))

@@ -156,7 +156,8 @@ class SoloPlay:
                 table = await self._table(game_id)
                 return self._reply(table, "Ask for a hint on its own: h", ok=False)
             return await self.hint(game_id, player)
-        return await self._change(game_id, player, version, lambda game: game.play(text))
+        nothing = "Nothing can go to a foundation now." if text.strip().lower() == "a" else "Nothing to do."
+        return await self._change(game_id, player, version, lambda game: game.play(text), nothing=nothing)
 
     async def play(self, game_id: int, player: Player, move: Move, *, version: int | None = None) -> Reply:
         """Play one Move (a button's two-tap)."""
@@ -193,7 +194,7 @@ class SoloPlay:
     # --- the one path every change takes ------------------------------------------------
 
     async def _change(self, game_id: int, player: Player, version: int | None, action,
-                      done: str = "") -> Reply:
+                      done: str = "", nothing: str = "Nothing to do.") -> Reply:
         async with self._lock(game_id):
             table = await self._table(game_id)
             self._check_owner(table, player)
@@ -212,7 +213,7 @@ class SoloPlay:
             except NotationError as problem:
                 return self._reply(table, str(problem), ok=False)
             if game.moves == before:
-                return self._reply(table, error or "Nothing to do.", ok=False)
+                return self._reply(table, error or nothing, ok=False)
             status = {Outcome.WON: "won", Outcome.BLOCKED: "blocked", None: "playing"}[game.outcome]
             try:
                 table = await self._save(table, status)

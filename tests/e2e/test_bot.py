@@ -215,3 +215,22 @@ async def test_a_rejected_token_ends_with_one_clear_line(fake: FakeDiscord, bots
         await start(bots, tmp_path, DISCORD_TOKEN="wrong-token")
     log = str(exited.value)
     assert "Discord rejected DISCORD_TOKEN" in log and "Traceback" not in log and "wrong-token" not in log
+
+
+async def test_typed_moves_with_the_prefix_when_message_content_is_on(fake: FakeDiscord, bots: BotRunner,
+                                                                     tmp_path: Path) -> None:
+    await start(bots, tmp_path, MESSAGE_CONTENT="true")
+    await play(fake, deal=1)
+    sent = await fake.message("alice", "!d")
+    answer = await fake.wait_for_bot_message(after=sent)
+    assert answer.content == "Played d."
+    changed = await (await fake.slash_command("alice", "prefix", {"prefix": "?"})).wait_response()
+    assert "Prefix set to `?`" in changed.content
+    sent = await fake.message("alice", "?rt4")
+    answer = await fake.wait_for_bot_message(after=sent)
+    assert answer.content == "Played rt4."
+    await fake.message("alice", "!d")  # the old prefix no longer moves anything
+    await fake.message("alice", "just chatting")
+    sent = await fake.message("alice", f"{fake.bot_user.mention} board", mentions_bot=True)
+    answer = await fake.wait_for_bot_message(after=sent)
+    assert answer.attachment("board.png") and stored_moves(tmp_path) == [(fake.alice.id, "d rt4", 2)]
