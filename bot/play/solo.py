@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.game import (
@@ -68,6 +69,10 @@ class Table:
     version: int
     status: str
     game: CanfieldGame
+    kind: str = "solo"
+    match_id: int | None = None
+    round: int | None = None
+    undo_allowed: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +90,10 @@ class Reply:
     highlight: Move | None = None
     stale: bool = False
     started: bool = False
+    kind: str = "solo"
+    match_id: int | None = None
+    round: int | None = None
+    undo_allowed: bool = True
 
     @property
     def finished(self) -> bool:
@@ -98,6 +107,9 @@ class SoloPlay:
     def __init__(self, store: Store, *, cache_size: int = DEFAULT_CACHE) -> None:
         self.store = store
         self.cache_size = cache_size
+        # Called once when a game ends (won, blocked or resigned), after it is stored; each
+        # returns a sentence to add to the player's answer (matches use it to score rounds).
+        self.finish_hooks: list[Callable[[Table], Awaitable[str]]] = []
         self._tables: OrderedDict[int, Table] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
 
@@ -105,21 +117,30 @@ class SoloPlay:
 
     async def start(self, player: Player, *, guild_id: int | None, channel_id: int | None,
                     name: str = "canfield", deal: int | None = None, **options: object) -> Reply:
-        """A new game for the player in this channel, or the one already running there.
+        """A new solo game for the player in this channel, or the one already running there.
         ValueError (from the engine) for an unknown game, deal or option."""
-        running = await self.store.running_game(player.id, channel_id)
+        running = await self.store.running_game(player.id, channel_id, kind="solo")
         if running is not None:
             table = await self._table(running.id)
             return self._reply(table, "You already have a game here: here it is. /resign ends it.")
+        return await self.create(player, guild_id=guild_id, channel_id=channel_id, name=name, deal=deal,
+                                 options=options)
+
+    async def create(self, player: Player, *, guild_id: int | None, channel_id: int | None, name: str,
+                     deal: int | None, options: dict[str, object], kind: str = "solo", match_id: int | None = None,
+                     round: int | None = None, undo_allowed: bool = True, message: str | None = None) -> Reply:
+        """Store a new game and return its first board (for solo games, matches' rounds, dailies)."""
         game = new_game(name, deal=deal, **options)
         await self.store.upsert_player(player.id, player.name)
         stored = await self.store.create_game(NewGame(
             guild_id=guild_id, channel_id=channel_id, user_id=player.id, name=game.name, options=game.options,
             deal=game.deal, cards=None if game.deal is not None else "".join(map(str, game.cards)),
-            snapshot=to_snapshot(game), score=game.score,
+            snapshot=to_snapshot(game), score=game.score, kind=kind, match_id=match_id, round=round,
+            undo_allowed=undo_allowed,
         ))
         table = self._remember(_table_from(stored, game))
-        return self._reply(table, f"New game of {game.title}, deal #{game.deal}. Good luck!", started=True)
+        text = message if message is not None else f"New game of {game.title}, deal #{game.deal}. Good luck!"
+        return self._reply(table, text, started=True)
 
     async def running(self, player: Player, channel_id: int | None) -> Reply:
         """The player's game in this channel; NoGameHere when there is none."""
@@ -168,6 +189,9 @@ class SoloPlay:
         def take_back(game: CanfieldGame) -> list[Move]:
             game.undo()
             return []
+        table = await self._table(game_id)
+        if not table.undo_allowed and table.user_id == player.id:
+            raise PlayError("Undo is off in this game (fair play).")
         return await self._change(game_id, player, version, take_back, done="Took back {undone}.")
 
     async def resign(self, game_id: int, player: Player, *, version: int | None = None) -> Reply:
@@ -180,7 +204,8 @@ class SoloPlay:
                 return stale
             self._check_playing(table)
             table = await self._save(table, "resigned")
-            return self._reply(table, f"You resigned. Score {table.game.score}.")
+            extra = await self._finished(table)
+            return self._reply(table, f"You resigned. Score {table.game.score}.{extra}")
 
     async def hint(self, game_id: int, player: Player) -> Reply:
         """A suggested move, outlined on the board; nothing changes."""
@@ -225,7 +250,14 @@ class SoloPlay:
                 message += f" You won! Score {game.score}."
             elif status == "blocked":
                 message += f" No move can help now: the game is over. Score {game.score}."
+            if status != "playing":
+                message += await self._finished(table)
             return self._reply(table, message.strip(), ok=error is None, played=played)
+
+    async def _finished(self, table: Table) -> str:
+        """Run the finish hooks of a game that has just ended; their sentences, joined."""
+        said = [await hook(table) for hook in self.finish_hooks]
+        return "".join(f" {text}" for text in said if text)
 
     async def _save(self, table: Table, status: str) -> Table:
         game = table.game
@@ -286,7 +318,8 @@ class SoloPlay:
     @staticmethod
     def _reply(table: Table, message: str, **details: object) -> Reply:
         return Reply(game_id=table.id, version=table.version, status=table.status, game=table.game.copy(),
-                     message=message, **details)  # type: ignore[arg-type]
+                     message=message, kind=table.kind, match_id=table.match_id, round=table.round,
+                     undo_allowed=table.undo_allowed, **details)  # type: ignore[arg-type]
 
 
 def rebuild(stored: StoredGame) -> CanfieldGame:
@@ -314,7 +347,8 @@ def _cards(text: str | None) -> list[str] | None:
 
 def _table_from(stored: StoredGame, game: CanfieldGame) -> Table:
     return Table(id=stored.id, user_id=stored.user_id, guild_id=stored.guild_id, channel_id=stored.channel_id,
-                 version=stored.version, status=stored.status, game=game)
+                 version=stored.version, status=stored.status, game=game, kind=stored.kind,
+                 match_id=stored.match_id, round=stored.round, undo_allowed=stored.undo_allowed)
 
 
 def _played_message(played: list[Move]) -> str:

@@ -35,6 +35,11 @@ class StoredGame:
     score: int = 0
     created_at: float = 0.0
     updated_at: float = 0.0
+    kind: str = "solo"
+    match_id: int | None = None
+    round: int | None = None
+    undo_allowed: bool = True
+    finished_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +55,76 @@ class NewGame:
     cards: str | None
     snapshot: str | None
     score: int
+    kind: str = "solo"  # solo, match (a round) or daily
+    match_id: int | None = None
+    round: int | None = None
+    undo_allowed: bool = True
+
+
+class TeamError(StoreError):
+    """A team name already taken, a member already in a team, no such team."""
+
+
+@dataclass(frozen=True, slots=True)
+class Team:
+    """A server's team."""
+
+    id: int
+    guild_id: int
+    name: str
+    members: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NewMatch:
+    """What it takes to open a match."""
+
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    game: str
+    options: dict[str, Any]
+    target: int
+    teams: bool
+    undo: bool
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A match: its settings, its state, and where its scoreboard is."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    game: str
+    options: dict[str, Any]
+    target: int
+    teams: bool
+    undo: bool
+    seed: int
+    status: str  # lobby, running, finished, cancelled, expired
+    message_id: int | None
+    winner_user_id: int | None
+    winner_team_id: int | None
+    created_at: float
+    started_at: float | None
+    finished_at: float | None
+    last_activity: float
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPlayer:
+    """A player in a match, with the points and rounds of their finished rounds."""
+
+    user_id: int
+    name: str
+    team_id: int | None
+    points: int
+    rounds: int
+    left: bool
+    game_id: int | None  # the round in play, if any
 
 
 class Store(Protocol):
@@ -67,13 +142,15 @@ class Store(Protocol):
     async def get_game(self, game_id: int) -> StoredGame | None:
         """The game with this id, or None."""
 
-    async def running_game(self, user_id: int, channel_id: int | None) -> StoredGame | None:
-        """The newest game still in play of this player in this channel, or None."""
+    async def running_game(self, user_id: int, channel_id: int | None, kind: str | None = None
+                           ) -> StoredGame | None:
+        """The game in play of this player in this channel that moved last (of one kind, if
+        given), or None."""
 
     async def save_game(self, game_id: int, *, expected_version: int, moves: list[str], snapshot: str | None,
                         status: str, score: int) -> StoredGame:
-        """Store the game's new moves and state, one version on; VersionConflict when the
-        stored version is not `expected_version` (nothing is written then)."""
+        """Store the game's new moves and state, one version on (and when it ends, the time);
+        VersionConflict when the stored version is not `expected_version` (nothing is written)."""
 
     async def count_games(self) -> int:
         """How many games are stored."""
@@ -86,3 +163,58 @@ class Store(Protocol):
 
     async def set_setting(self, guild_id: int, key: str, value: str) -> None:
         """Change one of a server's settings."""
+
+    # --- teams and matches (bot/store/sqlite_matches.py) ---------------------------------
+
+    async def create_team(self, guild_id: int, name: str, user_id: int) -> Team:
+        """A new team with its creator in it; TeamError if the name is taken or the creator
+        is already in a team on this server."""
+
+    async def join_team(self, guild_id: int, name: str, user_id: int) -> Team:
+        """Put a member in a team; TeamError if there is no such team or they are in another."""
+
+    async def leave_team(self, guild_id: int, user_id: int) -> Team | None:
+        """Take a member out of their team (an emptied team is deleted); the team, or None."""
+
+    async def team_of(self, guild_id: int, user_id: int) -> Team | None:
+        """The member's team on this server, or None."""
+
+    async def get_team(self, team_id: int) -> Team | None:
+        """The team with this id, with its members, or None."""
+
+    async def list_teams(self, guild_id: int) -> list[Team]:
+        """The server's teams with their members, by name."""
+
+    async def create_match(self, new: NewMatch, now: float) -> Match:
+        """Open a match (status lobby)."""
+
+    async def get_match(self, match_id: int) -> Match | None:
+        """The match with this id, or None."""
+
+    async def set_match_message(self, match_id: int, message_id: int) -> None:
+        """Remember the match's lobby and scoreboard message."""
+
+    async def add_match_player(self, match_id: int, user_id: int, team_id: int | None, now: float) -> None:
+        """Put a player in a match (again, if they had left)."""
+
+    async def leave_match(self, match_id: int, user_id: int, now: float) -> None:
+        """Mark a player as gone from a match."""
+
+    async def match_players(self, match_id: int) -> list[MatchPlayer]:
+        """The match's players with the points and rounds of their finished rounds."""
+
+    async def change_match_status(self, match_id: int, old: str, new: str, now: float,
+                                  winner_user_id: int | None = None, winner_team_id: int | None = None) -> bool:
+        """Move a match from status `old` to `new` (with its winner); False, and nothing
+        written, when it is no longer in `old` (so only one caller can finish a match)."""
+
+    async def touch_match(self, match_id: int, now: float) -> None:
+        """Note activity in a match (a move in one of its rounds)."""
+
+    async def idle_matches(self, before: float) -> list[Match]:
+        """Matches in the lobby or running with no activity since `before`."""
+
+    async def open_matches(self) -> list[Match]:
+        """Matches in the lobby or running."""
+
+    # --- daily challenges, leaderboards, stats (bot/store/sqlite_stats.py) ----------------

@@ -11,9 +11,11 @@ from typing import Any
 import aiosqlite
 
 from bot.store.base import STATUSES, NewGame, StoredGame, StoreError, VersionConflict
+from bot.store.sqlite_matches import MatchQueries
+from bot.store.sqlite_stats import StatsQueries
 
 _GAME_COLUMNS = ("id, guild_id, channel_id, user_id, name, options, deal, cards, moves, snapshot, version, status, "
-                 "score, created_at, updated_at")
+                 "score, created_at, updated_at, kind, match_id, round, undo_allowed, finished_at")
 
 
 def migrations() -> list[tuple[int, str, str]]:
@@ -27,8 +29,8 @@ def migrations() -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
-class SqliteStore:
-    """Games, players and settings in one SQLite file."""
+class SqliteStore(MatchQueries, StatsQueries):
+    """Games, players, settings, teams, matches and daily attempts in one SQLite file."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -86,9 +88,11 @@ class SqliteStore:
         now = time.time()
         cursor = await self.db.execute(
             "INSERT INTO games (guild_id, channel_id, user_id, name, options, deal, cards, snapshot, score, "
-            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "created_at, updated_at, kind, match_id, round, undo_allowed) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (new.guild_id, new.channel_id, new.user_id, new.name, json.dumps(new.options, sort_keys=True),
-             new.deal, new.cards, new.snapshot, new.score, now, now),
+             new.deal, new.cards, new.snapshot, new.score, now, now, new.kind, new.match_id, new.round,
+             int(new.undo_allowed)),
         )
         await self.db.commit()
         game = await self.get_game(int(cursor.lastrowid or 0))
@@ -101,12 +105,13 @@ class SqliteStore:
             row = await cursor.fetchone()
         return _game(row) if row else None
 
-    async def running_game(self, user_id: int, channel_id: int | None) -> StoredGame | None:
-        """The newest game in play of this player in this channel."""
+    async def running_game(self, user_id: int, channel_id: int | None, kind: str | None = None
+                           ) -> StoredGame | None:
+        """The game in play of this player in this channel that moved last (of one kind)."""
         async with self.db.execute(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE user_id = ? AND channel_id IS ? AND status = 'playing' "
-            "ORDER BY id DESC LIMIT 1",
-            (user_id, channel_id),
+            "AND (? IS NULL OR kind = ?) ORDER BY updated_at DESC, id DESC LIMIT 1",
+            (user_id, channel_id, kind, kind),
         ) as cursor:
             row = await cursor.fetchone()
         return _game(row) if row else None
@@ -116,10 +121,12 @@ class SqliteStore:
         """Write the new state if the stored version is the expected one; one version on."""
         if status not in STATUSES:
             raise StoreError(f"unknown game status {status!r}")
+        now = time.time()
         cursor = await self.db.execute(
-            "UPDATE games SET moves = ?, snapshot = ?, status = ?, score = ?, version = version + 1, updated_at = ? "
+            "UPDATE games SET moves = ?, snapshot = ?, status = ?, score = ?, version = version + 1, updated_at = ?, "
+            "finished_at = CASE WHEN ? = 'playing' THEN NULL ELSE COALESCE(finished_at, ?) END "
             "WHERE id = ? AND version = ?",
-            (" ".join(moves), snapshot, status, score, time.time(), game_id, expected_version),
+            (" ".join(moves), snapshot, status, score, now, status, now, game_id, expected_version),
         )
         await self.db.commit()
         if cursor.rowcount != 1:
@@ -160,7 +167,7 @@ class SqliteStore:
 
 def _game(row: Any) -> StoredGame:
     (game_id, guild_id, channel_id, user_id, name, options, deal, cards, moves, snapshot, version, status, score,
-     created_at, updated_at) = row
+     created_at, updated_at, kind, match_id, round_number, undo_allowed, finished_at) = row
     try:
         parsed_options = json.loads(options)
     except (TypeError, ValueError):
@@ -169,5 +176,6 @@ def _game(row: Any) -> StoredGame:
         id=game_id, guild_id=guild_id, channel_id=channel_id, user_id=user_id, name=name,
         options=parsed_options if isinstance(parsed_options, dict) else {"corrupt": options},
         deal=deal, cards=cards, moves=moves.split() if moves else [], snapshot=snapshot, version=version,
-        status=status, score=score, created_at=created_at, updated_at=updated_at,
+        status=status, score=score, created_at=created_at, updated_at=updated_at, kind=kind, match_id=match_id,
+        round=round_number, undo_allowed=bool(undo_allowed), finished_at=finished_at,
     )

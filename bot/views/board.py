@@ -86,7 +86,7 @@ def board_view(reply: Reply, picked: Picked | None = None) -> discord.ui.View:
         button("draw", f"Draw ({stock})" if stock else "Redeal ↻", 0,
                enabled=any(move.is_draw for move in legal), style=discord.ButtonStyle.primary)
         button("auto", "Auto ▲", 0, enabled=foundation_moves)
-        button("undo", "Undo", 0, enabled=game.can_undo())
+        button("undo", "Undo", 0, enabled=game.can_undo() and reply.undo_allowed)
         button("hint", "Hint", 0, enabled=True)
         button("resign", "Resign", 0, enabled=True, style=discord.ButtonStyle.danger)
         for pile in TAP_PILES:
