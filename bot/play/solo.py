@@ -128,9 +128,11 @@ class SoloPlay:
 
     async def create(self, player: Player, *, guild_id: int | None, channel_id: int | None, name: str,
                      deal: int | None, options: dict[str, object], kind: str = "solo", match_id: int | None = None,
-                     round: int | None = None, undo_allowed: bool = True, message: str | None = None) -> Reply:
-        """Store a new game and return its first board (for solo games, matches' rounds, dailies)."""
-        game = new_game(name, deal=deal, **options)
+                     round: int | None = None, undo_allowed: bool = True, message: str | None = None,
+                     cards: list[str] | None = None) -> Reply:
+        """Store a new game (a PySolFC deal, or an explicit deck) and return its first board:
+        for solo games, matches' rounds and dailies."""
+        game = new_game(name, deal=deal, cards=cards, **options)
         await self.store.upsert_player(player.id, player.name)
         stored = await self.store.create_game(NewGame(
             guild_id=guild_id, channel_id=channel_id, user_id=player.id, name=game.name, options=game.options,

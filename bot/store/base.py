@@ -218,3 +218,107 @@ class Store(Protocol):
         """Matches in the lobby or running."""
 
     # --- daily challenges, leaderboards, stats (bot/store/sqlite_stats.py) ----------------
+
+    async def daily_attempt(self, day: str, game: str, user_id: int) -> DailyAttempt | None:
+        """The player's attempt at that day's daily of `game`, with its game's state, or None."""
+
+    async def claim_daily(self, day: str, game: str, user_id: int, guild_id: int | None, game_id: int) -> int:
+        """Record game `game_id` (just created, unplayed) as the player's attempt at that day's
+        daily; the id of the attempt's game. When they have an attempt already (two starts at
+        once), the new game is deleted and the existing attempt's game id is returned."""
+
+    async def daily_results(self, game: str, guild_id: int | None, first_day: str | None,
+                            last_day: str) -> list[DailyResult]:
+        """The attempts at the dailies of `game` from `first_day` (None: the first ever) to
+        `last_day`, played on this server (None: anywhere), with their games' state."""
+
+    async def daily_days(self, *, guild_id: int | None = None, user_id: int | None = None) -> list[DailyDay]:
+        """Every day each player made a daily attempt, and whether they won a daily that day, by
+        player and day: for the players with an attempt on this server (None: anywhere), or for one
+        player. A player's days are all theirs, on any server: a streak is personal."""
+
+    async def player_standings(self, guild_id: int | None, since: float | None) -> list[PlayerStanding]:
+        """Every player with a game finished, or a match won, on this server (None: all) since
+        `since` (None: ever): by points, then wins, then name."""
+
+    async def team_standings(self, guild_id: int | None, since: float | None) -> list[TeamStanding]:
+        """The server's teams (None: every server's) with their match points and matches won
+        since `since` (None: ever): by matches won, then points, then name."""
+
+    async def player_totals(self, user_id: int, guild_id: int | None) -> PlayerTotals:
+        """A player's finished games and matches on this server (None: all servers)."""
+
+
+# --- daily challenges, leaderboards, stats: what the queries above return ---------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DailyAttempt:
+    """A player's attempt at a day's daily, with its game's state."""
+
+    day: str
+    game: str
+    user_id: int
+    guild_id: int | None
+    game_id: int
+    status: str
+    score: int
+    finished_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class DailyResult:
+    """An attempt at a daily, as its leaderboard shows it."""
+
+    day: str
+    user_id: int
+    name: str
+    status: str
+    score: int
+    finished_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class DailyDay:
+    """A day on which a player made a daily attempt; `won` if they won a daily that day."""
+
+    user_id: int
+    name: str
+    day: str
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStanding:
+    """A player's line on the players' leaderboard."""
+
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    points: int
+    matches_won: int
+
+
+@dataclass(frozen=True, slots=True)
+class TeamStanding:
+    """A team's line on the teams' leaderboard."""
+
+    team_id: int
+    name: str
+    matches_won: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTotals:
+    """A player's finished games and matches: what their stats are made of."""
+
+    user_id: int
+    name: str | None
+    games: int
+    wins: int
+    best_score: int | None
+    average_score: float | None
+    matches_played: int
+    matches_won: int

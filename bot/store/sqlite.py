@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -32,8 +33,9 @@ def migrations() -> list[tuple[int, str, str]]:
 class SqliteStore(MatchQueries, StatsQueries):
     """Games, players, settings, teams, matches and daily attempts in one SQLite file."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, clock: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
+        self.clock = clock  # every time the store writes comes from here
         self._db: aiosqlite.Connection | None = None
 
     async def open(self) -> None:
@@ -79,13 +81,13 @@ class SqliteStore(MatchQueries, StatsQueries):
             await self.db.executescript("BEGIN;\n" + sql)
             await self.db.execute(
                 "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                (number, name, time.time()),
+                (number, name, self.clock()),
             )
             await self.db.commit()
 
     async def create_game(self, new: NewGame) -> StoredGame:
         """Store a new game and return it."""
-        now = time.time()
+        now = self.clock()
         cursor = await self.db.execute(
             "INSERT INTO games (guild_id, channel_id, user_id, name, options, deal, cards, snapshot, score, "
             "created_at, updated_at, kind, match_id, round, undo_allowed) "
@@ -121,7 +123,7 @@ class SqliteStore(MatchQueries, StatsQueries):
         """Write the new state if the stored version is the expected one; one version on."""
         if status not in STATUSES:
             raise StoreError(f"unknown game status {status!r}")
-        now = time.time()
+        now = self.clock()
         cursor = await self.db.execute(
             "UPDATE games SET moves = ?, snapshot = ?, status = ?, score = ?, version = version + 1, updated_at = ?, "
             "finished_at = CASE WHEN ? = 'playing' THEN NULL ELSE COALESCE(finished_at, ?) END "
@@ -146,7 +148,7 @@ class SqliteStore(MatchQueries, StatsQueries):
         await self.db.execute(
             "INSERT INTO players (user_id, name, updated_at) VALUES (?, ?, ?) "
             "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at",
-            (user_id, name, time.time()),
+            (user_id, name, self.clock()),
         )
         await self.db.commit()
 

@@ -2,10 +2,213 @@
 
 from __future__ import annotations
 
+import json
+import sqlite3
+from collections.abc import Callable
+from typing import Any
+
 import aiosqlite
+
+from bot.store.base import Match, MatchPlayer, NewMatch, Team, TeamError
+
+_MATCH_COLUMNS = ("id, guild_id, channel_id, host_id, game, options, target, teams, undo, seed, status, message_id, "
+                  "winner_user_id, winner_team_id, created_at, started_at, finished_at, last_activity")
 
 
 class MatchQueries:
     """Teams and matches; uses the store's open connection `self.db`."""
 
     db: aiosqlite.Connection
+    clock: Callable[[], float]
+
+    # --- teams -------------------------------------------------------------------------
+
+    async def create_team(self, guild_id: int, name: str, user_id: int) -> Team:
+        """A new team with its creator in it."""
+        if await self.team_of(guild_id, user_id) is not None:
+            raise TeamError("You are already in a team on this server: /team leave first.")
+        now = self.clock()
+        try:
+            cursor = await self.db.execute(
+                "INSERT INTO teams (guild_id, name, created_by, created_at) VALUES (?, ?, ?, ?)",
+                (guild_id, name, user_id, now))
+            await self.db.execute(
+                "INSERT INTO team_members (guild_id, user_id, team_id, joined_at) VALUES (?, ?, ?, ?)",
+                (guild_id, user_id, cursor.lastrowid, now))
+            await self.db.commit()
+        except sqlite3.IntegrityError:
+            await self.db.rollback()
+            raise TeamError(f"There is already a team called {name!r} here, or you joined one meanwhile.") from None
+        team = await self.get_team(int(cursor.lastrowid or 0))
+        assert team is not None
+        return team
+
+    async def join_team(self, guild_id: int, name: str, user_id: int) -> Team:
+        """Put a member in a team."""
+        async with self.db.execute("SELECT id FROM teams WHERE guild_id = ? AND name = ?", (guild_id, name)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            raise TeamError(f"There is no team called {name!r} here: /team list shows them.")
+        current = await self.team_of(guild_id, user_id)
+        if current is not None:
+            if current.id == row[0]:
+                return current
+            raise TeamError(f"You are in team {current.name!r}: /team leave first.")
+        try:
+            await self.db.execute(
+                "INSERT INTO team_members (guild_id, user_id, team_id, joined_at) VALUES (?, ?, ?, ?)",
+                (guild_id, user_id, row[0], self.clock()))
+            await self.db.commit()
+        except sqlite3.IntegrityError:
+            await self.db.rollback()
+            raise TeamError("You joined another team meanwhile.") from None
+        team = await self.get_team(row[0])
+        assert team is not None
+        return team
+
+    async def leave_team(self, guild_id: int, user_id: int) -> Team | None:
+        """Take a member out of their team; a team left empty is deleted."""
+        team = await self.team_of(guild_id, user_id)
+        if team is None:
+            return None
+        await self.db.execute("DELETE FROM team_members WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+        if len(team.members) == 1:
+            in_use = await self._scalar("SELECT COUNT(*) FROM match_players WHERE team_id = ?", (team.id,))
+            won = await self._scalar("SELECT COUNT(*) FROM matches WHERE winner_team_id = ?", (team.id,))
+            if not in_use and not won:  # a team with a history stays, for the leaderboards
+                await self.db.execute("DELETE FROM teams WHERE id = ?", (team.id,))
+        await self.db.commit()
+        return team
+
+    async def team_of(self, guild_id: int, user_id: int) -> Team | None:
+        """The member's team on this server."""
+        team_id = await self._scalar("SELECT team_id FROM team_members WHERE guild_id = ? AND user_id = ?",
+                                     (guild_id, user_id))
+        return None if team_id is None else await self.get_team(team_id)
+
+    async def get_team(self, team_id: int) -> Team | None:
+        """The team with this id, with its members."""
+        async with self.db.execute("SELECT id, guild_id, name FROM teams WHERE id = ?", (team_id,)) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        async with self.db.execute("SELECT user_id FROM team_members WHERE team_id = ? ORDER BY joined_at",
+                                   (team_id,)) as cursor:
+            members = tuple(user_id for (user_id,) in await cursor.fetchall())
+        return Team(row[0], row[1], row[2], members)
+
+    async def list_teams(self, guild_id: int) -> list[Team]:
+        """The server's teams, by name."""
+        async with self.db.execute("SELECT id FROM teams WHERE guild_id = ? ORDER BY name", (guild_id,)) as cursor:
+            ids = [team_id for (team_id,) in await cursor.fetchall()]
+        return [team for team_id in ids if (team := await self.get_team(team_id)) is not None]
+
+    # --- matches -----------------------------------------------------------------------
+
+    async def create_match(self, new: NewMatch, now: float) -> Match:
+        """Open a match in the lobby."""
+        cursor = await self.db.execute(
+            "INSERT INTO matches (guild_id, channel_id, host_id, game, options, target, teams, undo, seed, "
+            "created_at, last_activity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (new.guild_id, new.channel_id, new.host_id, new.game, json.dumps(new.options, sort_keys=True), new.target,
+             int(new.teams), int(new.undo), new.seed, now, now))
+        await self.db.commit()
+        match = await self.get_match(int(cursor.lastrowid or 0))
+        assert match is not None
+        return match
+
+    async def get_match(self, match_id: int) -> Match | None:
+        """The match with this id."""
+        async with self.db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)) as cursor:
+            row = await cursor.fetchone()
+        return _match(row) if row else None
+
+    async def set_match_message(self, match_id: int, message_id: int) -> None:
+        """Remember the match's scoreboard message."""
+        await self.db.execute("UPDATE matches SET message_id = ? WHERE id = ?", (message_id, match_id))
+        await self.db.commit()
+
+    async def add_match_player(self, match_id: int, user_id: int, team_id: int | None, now: float) -> None:
+        """Put a player in a match, or back in it."""
+        await self.db.execute(
+            "INSERT INTO match_players (match_id, user_id, team_id, joined_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (match_id, user_id) DO UPDATE SET left_at = NULL, team_id = excluded.team_id",
+            (match_id, user_id, team_id, now))
+        await self.db.execute("UPDATE matches SET last_activity = ? WHERE id = ?", (now, match_id))
+        await self.db.commit()
+
+    async def leave_match(self, match_id: int, user_id: int, now: float) -> None:
+        """Mark a player as gone."""
+        await self.db.execute("UPDATE match_players SET left_at = ? WHERE match_id = ? AND user_id = ?",
+                              (now, match_id, user_id))
+        await self.db.commit()
+
+    async def match_players(self, match_id: int) -> list[MatchPlayer]:
+        """The players, with the points and rounds of their finished rounds, in joining order."""
+        async with self.db.execute(
+            "SELECT mp.user_id, COALESCE(p.name, CAST(mp.user_id AS TEXT)), mp.team_id, "
+            "  (SELECT COALESCE(SUM(g.score), 0) FROM games g WHERE g.match_id = mp.match_id "
+            "     AND g.user_id = mp.user_id AND g.status != 'playing'), "
+            "  (SELECT COUNT(*) FROM games g WHERE g.match_id = mp.match_id "
+            "     AND g.user_id = mp.user_id AND g.status != 'playing'), "
+            "  mp.left_at IS NOT NULL, "
+            "  (SELECT g.id FROM games g WHERE g.match_id = mp.match_id AND g.user_id = mp.user_id "
+            "     AND g.status = 'playing' ORDER BY g.id DESC LIMIT 1) "
+            "FROM match_players mp LEFT JOIN players p ON p.user_id = mp.user_id "
+            "WHERE mp.match_id = ? ORDER BY mp.joined_at, mp.user_id",
+            (match_id,),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [MatchPlayer(user_id=row[0], name=row[1], team_id=row[2], points=row[3], rounds=row[4],
+                            left=bool(row[5]), game_id=row[6]) for row in rows]
+
+    async def change_match_status(self, match_id: int, old: str, new: str, now: float,
+                                  winner_user_id: int | None = None, winner_team_id: int | None = None) -> bool:
+        """Move a match from `old` to `new`, only if it is still in `old`."""
+        started = now if new == "running" else None
+        finished = now if new in ("finished", "cancelled", "expired") else None
+        cursor = await self.db.execute(
+            "UPDATE matches SET status = ?, started_at = COALESCE(?, started_at), "
+            "finished_at = COALESCE(?, finished_at), winner_user_id = COALESCE(?, winner_user_id), "
+            "winner_team_id = COALESCE(?, winner_team_id), last_activity = ? WHERE id = ? AND status = ?",
+            (new, started, finished, winner_user_id, winner_team_id, now, match_id, old))
+        await self.db.commit()
+        return cursor.rowcount == 1
+
+    async def touch_match(self, match_id: int, now: float) -> None:
+        """Note activity in a match."""
+        await self.db.execute("UPDATE matches SET last_activity = ? WHERE id = ?", (now, match_id))
+        await self.db.commit()
+
+    async def idle_matches(self, before: float) -> list[Match]:
+        """Matches in the lobby or running with no activity (and no move in a round) since `before`."""
+        async with self.db.execute(
+            f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE status IN ('lobby', 'running') AND last_activity < ? "
+            "AND NOT EXISTS (SELECT 1 FROM games g WHERE g.match_id = m.id AND g.updated_at >= ?)",
+            (before, before)) as cursor:
+            return [_match(row) for row in await cursor.fetchall()]
+
+    async def open_matches(self) -> list[Match]:
+        """Matches in the lobby or running."""
+        async with self.db.execute(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE status IN ('lobby', 'running') ORDER BY id") as cursor:
+            return [_match(row) for row in await cursor.fetchall()]
+
+    async def _scalar(self, sql: str, parameters: tuple[Any, ...]) -> Any:
+        async with self.db.execute(sql, parameters) as cursor:
+            row = await cursor.fetchone()
+        return row[0] if row else None
+
+
+def _match(row: Any) -> Match:
+    (match_id, guild_id, channel_id, host_id, game, options, target, teams, undo, seed, status, message_id,
+     winner_user_id, winner_team_id, created_at, started_at, finished_at, last_activity) = row
+    try:
+        parsed = json.loads(options)
+    except (TypeError, ValueError):
+        parsed = {}
+    return Match(id=match_id, guild_id=guild_id, channel_id=channel_id, host_id=host_id, game=game,
+                 options=parsed if isinstance(parsed, dict) else {}, target=target, teams=bool(teams),
+                 undo=bool(undo), seed=seed, status=status, message_id=message_id, winner_user_id=winner_user_id,
+                 winner_team_id=winner_team_id, created_at=created_at, started_at=started_at,
+                 finished_at=finished_at, last_activity=last_activity)

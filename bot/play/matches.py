@@ -1,0 +1,368 @@
+"""Matches to a target score (seed 000, "Competing Players"), alone or in teams.
+
+A host opens a match; players join (late joiners too); once started, each plays round after
+round at their own pace, round k dealing the same cards to everyone. A round's score counts the
+moment it ends (won, blocked or resigned: SoloPlay's finish hook calls us), and the next round
+is dealt. The first player (or team) to reach the target wins: the match's status moves from
+running to finished in one conditional write, so the win is announced exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.game import GAMES, TITLES
+from bot.game.rules import make_rules
+from bot.play.settings import load_settings
+from bot.play.solo import Player, PlayError, Reply, SoloPlay, Table
+from bot.store import Store
+from bot.store.base import Match, MatchPlayer, NewMatch, Team, TeamError
+
+EXPIRE_AFTER = 24 * 3600
+MAX_TARGET = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One line of a scoreboard: a player, or a team with its members."""
+
+    key: int  # user id, or team id in a team match
+    name: str
+    points: int
+    rounds: int
+    members: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Scoreboard:
+    """A match and where everyone stands, leader first."""
+
+    match: Match
+    players: list[MatchPlayer]
+    standings: list[Standing]
+    winner: Standing | None = None
+
+    @property
+    def leader(self) -> Standing | None:
+        """Whoever has the most points (None before anyone has scored)."""
+        return self.standings[0] if self.standings and self.standings[0].rounds else None
+
+    def as_text(self) -> str:
+        """The public scoreboard message."""
+        match = self.match
+        kind = "team match" if match.teams else "match"
+        die = match.options.get("die", "off")
+        lines = [f"**{TITLES.get(match.game, match.game)} {kind} #{match.id}**: first to **{match.target}** points "
+                 f"· Die of Justice {die} · undo {'on' if match.undo else 'off'}"]
+        status = {"lobby": "Waiting for players: press **Join**; the host presses **Start**.",
+                  "running": "Playing: round after round at your own pace. **My board** shows your round.",
+                  "finished": "Finished.", "cancelled": "Cancelled.",
+                  "expired": "Expired after 24 hours without a move."}
+        lines.append(status[match.status])
+        if not self.standings:
+            lines.append("No players yet.")
+        for place, standing in enumerate(self.standings, 1):
+            members = f" ({', '.join(standing.members)})" if standing.members else ""
+            marker = " ◀ leads" if standing is self.leader and match.status == "running" else ""
+            lines.append(f"`{place:>2}.` **{standing.name}**{members}: {standing.points} points, "
+                         f"{standing.rounds} round{'s' if standing.rounds != 1 else ''}{marker}")
+        if self.winner is not None:
+            lines.append(f"🏆 **{self.winner.name}** exorcised the demon.")
+        return "\n".join(lines)
+
+
+class MatchListener:
+    """What the Discord side hears from matches (all no-ops here)."""
+
+    async def scoreboard_changed(self, match_id: int) -> None:
+        """A match's standings or status changed: its scoreboard message needs an edit."""
+
+    async def match_won(self, scoreboard: Scoreboard) -> None:
+        """Someone reached the target: announce it (called exactly once per match)."""
+
+
+class MatchPlay:
+    """Open, join, start, play and finish matches."""
+
+    def __init__(self, store: Store, solo: SoloPlay, clock: Callable[[], float] = time.time,
+                 decks: Callable[[Match, int], list[str] | None] | None = None) -> None:
+        self.store = store
+        self.solo = solo
+        self.clock = clock
+        # Fixed decks for some rounds (a tournament's, or a test's); other rounds use deal numbers.
+        self.decks = decks
+        self.listeners: list[MatchListener] = []
+        self._locks: dict[int, asyncio.Lock] = {}
+        solo.finish_hooks.append(self._round_finished)
+
+    # --- the lobby -----------------------------------------------------------------------
+
+    async def open(self, host: Player, *, guild_id: int | None, channel_id: int, game: str = "canfield",
+                   target: int | None = None, teams: bool = False, die: str | None = None,
+                   undo: bool | None = None) -> Scoreboard:
+        """Open a match in the lobby; the server's settings fill in what is not given. The host
+        joins at once (in a team match, when they are in a team)."""
+        settings = await load_settings(self.store, guild_id)
+        if game not in GAMES:
+            raise PlayError(f"Unknown game {game!r}; games: {', '.join(GAMES)}.")
+        if teams and guild_id is None:
+            raise PlayError("Team matches are played on a server.")
+        target = target if target is not None else (settings.team_target_or_default if teams else settings.target)
+        if not 1 <= target <= MAX_TARGET:
+            raise PlayError(f"The target must be between 1 and {MAX_TARGET}, not {target}.")
+        die = die or settings.die
+        try:
+            options = make_rules(game, die=die).options()
+        except ValueError as error:
+            raise PlayError(str(error)) from None
+        now = self.clock()
+        await self.store.upsert_player(host.id, host.name)
+        match = await self.store.create_match(NewMatch(
+            guild_id=guild_id, channel_id=channel_id, host_id=host.id, game=game, options=options, target=target,
+            teams=teams, undo=settings.match_undo if undo is None else undo,
+            seed=random.SystemRandom().randint(1, 2**62)), now)
+        team = await self.store.team_of(guild_id, host.id) if teams and guild_id is not None else None
+        if not teams or team is not None:
+            await self.store.add_match_player(match.id, host.id, team.id if team else None, now)
+        return await self.scoreboard(match.id)
+
+    async def join(self, match_id: int, player: Player, team_name: str | None = None) -> Scoreboard:
+        """Join a match in the lobby or already running (then the first round is dealt at once).
+        In a team match the player plays for their team: the one they are in, or `team_name`."""
+        async with self._lock(match_id):
+            match = await self._match(match_id)
+            if match.status not in ("lobby", "running"):
+                raise PlayError(f"Match #{match_id} is {match.status}: open a new one with /match open.")
+            team = await self._team_for(match, player, team_name)
+            await self.store.upsert_player(player.id, player.name)
+            await self.store.add_match_player(match_id, player.id, team.id if team else None, self.clock())
+            if match.status == "running":
+                await self._deal_next_round(match, player)
+        await self._changed(match_id)
+        return await self.scoreboard(match_id)
+
+    async def leave(self, match_id: int, player: Player) -> Scoreboard:
+        """Leave a match; a round in play is resigned (its score counts)."""
+        async with self._lock(match_id):
+            match = await self._match(match_id)
+            mine = self._player(await self.store.match_players(match_id), player)
+            if mine is None or mine.left:
+                raise PlayError("You are not in this match.")
+            await self.store.leave_match(match_id, player.id, self.clock())
+        if mine.game_id is not None and match.status == "running":
+            await self.solo.resign(mine.game_id, player)
+        await self._changed(match_id)
+        return await self.scoreboard(match_id)
+
+    async def start(self, match_id: int, actor: Player, *, can_manage: bool = False) -> Scoreboard:
+        """Start the match (the host, or a member who can manage the server): everyone's first
+        round is dealt."""
+        async with self._lock(match_id):
+            match = await self._match(match_id)
+            if actor.id != match.host_id and not can_manage:
+                raise PlayError("Only the host, or a member with Manage Server, can start the match.")
+            players = [p for p in await self.store.match_players(match_id) if not p.left]
+            if match.status != "lobby":
+                raise PlayError(f"Match #{match_id} is {match.status} already.")
+            if not players:
+                raise PlayError("Nobody has joined yet.")
+            if not await self.store.change_match_status(match_id, "lobby", "running", self.clock()):
+                raise PlayError("The match changed meanwhile: look again.")
+            match = await self._match(match_id)
+            for player in players:
+                await self._deal_next_round(match, Player(player.user_id, player.name))
+        await self._changed(match_id)
+        return await self.scoreboard(match_id)
+
+    async def cancel(self, match_id: int, actor: Player, *, can_manage: bool = False) -> Scoreboard:
+        """Call the match off (the host, or a member who can manage the server)."""
+        async with self._lock(match_id):
+            match = await self._match(match_id)
+            if actor.id != match.host_id and not can_manage:
+                raise PlayError("Only the host, or a member with Manage Server, can cancel the match.")
+            if not await self.store.change_match_status(match_id, match.status, "cancelled", self.clock()) \
+                    or match.status not in ("lobby", "running"):
+                raise PlayError(f"Match #{match_id} is {match.status}: nothing to cancel.")
+        await self._changed(match_id)
+        return await self.scoreboard(match_id)
+
+    # --- playing ---------------------------------------------------------------------------
+
+    async def my_board(self, match_id: int, player: Player) -> Reply:
+        """The player's round in play (dealt now if they have none and the match runs)."""
+        match = await self._match(match_id)
+        mine = self._player(await self.store.match_players(match_id), player)
+        if mine is None or mine.left:
+            raise PlayError("You are not in this match: press Join first.")
+        if mine.game_id is not None:
+            return await self.solo.board(mine.game_id, player)
+        if match.status == "lobby":
+            raise PlayError("The match has not started yet: the host presses Start.")
+        if match.status != "running":
+            raise PlayError(f"Match #{match_id} is {match.status}.")
+        async with self._lock(match_id):
+            return await self._deal_next_round(match, player)
+
+    def deal_for_round(self, match: Match, round_number: int) -> int:
+        """Round k's PySolFC game number: the same for every player of the match."""
+        return random.Random(f"match {match.seed} round {round_number}").randint(1, 999_999_999)
+
+    async def scoreboard(self, match_id: int) -> Scoreboard:
+        """Where everyone stands, leader first."""
+        match = await self._match(match_id)
+        players = await self.store.match_players(match_id)
+        standings = await self._standings(match, players)
+        winner = None
+        if match.status == "finished":
+            key = match.winner_team_id if match.teams else match.winner_user_id
+            winner = next((s for s in standings if s.key == key), None)
+        return Scoreboard(match, players, standings, winner)
+
+    async def expire_idle(self) -> list[Scoreboard]:
+        """Expire matches with no move for 24 hours."""
+        expired = []
+        for match in await self.store.idle_matches(self.clock() - EXPIRE_AFTER):
+            if await self.store.change_match_status(match.id, match.status, "expired", self.clock()):
+                expired.append(await self.scoreboard(match.id))
+                await self._changed(match.id)
+        return expired
+
+    # --- the round's end: SoloPlay's finish hook ---------------------------------------------
+
+    async def _round_finished(self, table: Table) -> str:
+        if table.kind != "match" or table.match_id is None:
+            return ""
+        match_id, player = table.match_id, Player(table.user_id, "")
+        won_by: Scoreboard | None = None
+        async with self._lock(match_id):
+            await self.store.touch_match(match_id, self.clock())
+            board = await self.scoreboard(match_id)
+            match = board.match
+            mine = self._player(board.players, player)
+            if match.status != "running" or mine is None:
+                return f"Match #{match_id} is {match.status}." if match.status != "running" else ""
+            ahead = next((s for s in board.standings if s.key == (mine.team_id if match.teams else mine.user_id)), None)
+            text = f"Round {table.round} over: {table.game.score:+d} points, {mine.points} in all."
+            if match.teams and ahead is not None:
+                text += f" Team {ahead.name}: {ahead.points} of {match.target}."
+            if ahead is not None and ahead.points >= match.target and not mine.left:
+                winner_user = None if match.teams else mine.user_id
+                winner_team = mine.team_id if match.teams else None
+                if await self.store.change_match_status(match_id, "running", "finished", self.clock(),
+                                                        winner_user_id=winner_user, winner_team_id=winner_team):
+                    won_by = await self.scoreboard(match_id)
+                    text += " **The demon is exorcised!** You " + ("and your team " if match.teams else "") + \
+                        "win the match."
+            elif not mine.left:
+                await self._deal_next_round(match, Player(mine.user_id, mine.name))
+                text += f" Round {(table.round or 0) + 1} is dealt: press **Next round**."
+        if won_by is not None:
+            for listener in self.listeners:
+                await listener.match_won(won_by)
+        await self._changed(match_id)
+        return text
+
+    # --- helpers -----------------------------------------------------------------------------
+
+    async def _deal_next_round(self, match: Match, player: Player) -> Reply:
+        mine = self._player(await self.store.match_players(match.id), player)
+        if mine is not None and mine.game_id is not None:
+            return await self.solo.board(mine.game_id, player)
+        round_number = (mine.rounds if mine else 0) + 1
+        cards = self.decks(match, round_number) if self.decks else None
+        deal = None if cards else self.deal_for_round(match, round_number)
+        where = f"deal #{deal}" if deal else "a fixed deck"
+        return await self.solo.create(
+            player, guild_id=match.guild_id, channel_id=match.channel_id, name=match.game, deal=deal, cards=cards,
+            options=dict(match.options), kind="match", match_id=match.id, round=round_number,
+            undo_allowed=match.undo,
+            message=f"Match #{match.id}, round {round_number}: {where}, the same for every player.")
+
+    async def _standings(self, match: Match, players: list[MatchPlayer]) -> list[Standing]:
+        if not match.teams:
+            lines = [Standing(p.user_id, p.name + (" (left)" if p.left else ""), p.points, p.rounds)
+                     for p in players]
+        else:
+            by_team: dict[int, list[MatchPlayer]] = {}
+            for p in players:
+                if p.team_id is not None:
+                    by_team.setdefault(p.team_id, []).append(p)
+            lines = []
+            for team_id, members in by_team.items():
+                team = await self.store.get_team(team_id)
+                lines.append(Standing(team_id, team.name if team else f"team {team_id}",
+                                      sum(m.points for m in members), sum(m.rounds for m in members),
+                                      tuple(m.name for m in members)))
+        return sorted(lines, key=lambda s: (-s.points, -s.rounds, s.name.lower()))
+
+    async def _team_for(self, match: Match, player: Player, team_name: str | None) -> Team | None:
+        if not match.teams or match.guild_id is None:
+            return None
+        current = await self.store.team_of(match.guild_id, player.id)
+        if team_name is None:
+            if current is None:
+                raise PlayError("This is a team match: choose your team in the menu, or /team create one.")
+            return current
+        try:
+            return await self.store.join_team(match.guild_id, team_name, player.id)
+        except TeamError as error:
+            raise PlayError(str(error)) from None
+
+    async def _match(self, match_id: int) -> Match:
+        match = await self.store.get_match(match_id)
+        if match is None:
+            raise PlayError(f"There is no match #{match_id}.")
+        return match
+
+    @staticmethod
+    def _player(players: list[MatchPlayer], player: Player) -> MatchPlayer | None:
+        return next((p for p in players if p.user_id == player.id), None)
+
+    def _lock(self, match_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(match_id, asyncio.Lock())
+
+    async def _changed(self, match_id: int) -> None:
+        for listener in self.listeners:
+            await listener.scoreboard_changed(match_id)
+
+
+class TeamPlay:
+    """A server's teams: create, join, leave, list."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def create(self, guild_id: int, player: Player, name: str) -> Team:
+        """A new team with its creator in it."""
+        name = " ".join(name.split())
+        if not 1 <= len(name) <= 32:
+            raise PlayError("A team name has 1 to 32 characters.")
+        await self.store.upsert_player(player.id, player.name)
+        return await self._teams(self.store.create_team(guild_id, name, player.id))
+
+    async def join(self, guild_id: int, player: Player, name: str) -> Team:
+        """Join a team (a member is in at most one team per server)."""
+        await self.store.upsert_player(player.id, player.name)
+        return await self._teams(self.store.join_team(guild_id, " ".join(name.split()), player.id))
+
+    async def leave(self, guild_id: int, player: Player) -> Team:
+        """Leave your team."""
+        team = await self.store.leave_team(guild_id, player.id)
+        if team is None:
+            raise PlayError("You are not in a team on this server.")
+        return team
+
+    async def list(self, guild_id: int) -> list[Team]:
+        """The server's teams."""
+        return await self.store.list_teams(guild_id)
+
+    @staticmethod
+    async def _teams(action: Awaitable[Team]) -> Team:
+        try:
+            return await action
+        except TeamError as error:
+            raise PlayError(str(error)) from None

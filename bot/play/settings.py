@@ -1,0 +1,84 @@
+"""A server's settings: match defaults and where play is allowed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.game.rules import Die
+from bot.play.solo import PlayError
+from bot.store import Store
+
+DEFAULT_TARGET = 200
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """Match defaults and the channels that allow play (none listed: all do)."""
+
+    target: int = DEFAULT_TARGET
+    team_target: int | None = None  # None: twice the target, as seed 000 advises
+    die: str = "off"
+    match_undo: bool = False
+    play_channels: frozenset[int] = field(default_factory=frozenset)
+
+    @property
+    def team_target_or_default(self) -> int:
+        """The team target in force."""
+        return self.team_target if self.team_target is not None else 2 * self.target
+
+    def allows(self, channel_id: int | None) -> bool:
+        """Whether games may be played in this channel."""
+        return not self.play_channels or channel_id in self.play_channels
+
+    def as_text(self) -> str:
+        """The settings for people."""
+        channels = ", ".join(f"<#{c}>" for c in sorted(self.play_channels)) or "every channel"
+        return (f"Match target **{self.target}**, team target **{self.team_target_or_default}**, "
+                f"Die of Justice **{self.die}**, undo in matches **{'on' if self.match_undo else 'off'}**; "
+                f"play allowed in {channels}.")
+
+
+async def load_settings(store: Store, guild_id: int | None) -> ServerSettings:
+    """A server's settings (defaults outside a server, or for a value that does not read)."""
+    if guild_id is None:
+        return ServerSettings()
+    raw = await store.get_settings(guild_id)
+    try:
+        return ServerSettings(
+            target=int(raw.get("target", DEFAULT_TARGET)),
+            team_target=int(raw["team_target"]) if raw.get("team_target") else None,
+            die=raw.get("die", "off") if raw.get("die", "off") in {d.value for d in Die} else "off",
+            match_undo=raw.get("match_undo", "0") == "1",
+            play_channels=frozenset(int(c) for c in raw.get("play_channels", "").split(",") if c.strip()),
+        )
+    except ValueError:  # a damaged value: the defaults hold until an admin sets it again
+        return ServerSettings()
+
+
+async def change_settings(store: Store, guild_id: int, *, target: int | None = None, team_target: int | None = None,
+                          die: str | None = None, match_undo: bool | None = None, channel: int | None = None,
+                          allow: bool | None = None) -> ServerSettings:
+    """Change some settings; PlayError, saying why, for a value out of range."""
+    current = await load_settings(store, guild_id)
+    if target is not None:
+        if not 1 <= target <= 100_000:
+            raise PlayError(f"The target must be between 1 and 100000, not {target}.")
+        await store.set_setting(guild_id, "target", str(target))
+    if team_target is not None:
+        if not 1 <= team_target <= 100_000:
+            raise PlayError(f"The team target must be between 1 and 100000, not {team_target}.")
+        await store.set_setting(guild_id, "team_target", str(team_target))
+    if die is not None:
+        if die not in {d.value for d in Die}:
+            raise PlayError(f"The die rule is off, game or pass, not {die!r}.")
+        await store.set_setting(guild_id, "die", die)
+    if match_undo is not None:
+        await store.set_setting(guild_id, "match_undo", "1" if match_undo else "0")
+    if channel is not None:
+        channels = set(current.play_channels)
+        if allow is False:
+            channels.discard(channel)
+        else:
+            channels.add(channel)
+        await store.set_setting(guild_id, "play_channels", ",".join(str(c) for c in sorted(channels)))
+    return await load_settings(store, guild_id)

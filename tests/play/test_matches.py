@@ -1,0 +1,208 @@
+"""Matches and teams on a real SQLite file, with a clock the tests move."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.play import Player, PlayError, SoloPlay
+from bot.play.matches import EXPIRE_AFTER, MatchListener, MatchPlay, Scoreboard, TeamPlay
+from bot.play.settings import change_settings
+from bot.store import open_store
+from tests.samples import won_game
+
+ALICE, BOB, CAROL = Player(1, "Alice"), Player(2, "Bob"), Player(3, "Carol")
+GUILD, CHANNEL = 5, 10
+WON = won_game("canfield")
+WON_DECK = [str(card) for card in WON.cards]
+WINNING_LINE = " ".join(str(move) for move in WON.moves)
+
+
+class Clock:
+    """A clock that moves only when told; the store and the matches both read it."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Heard(MatchListener):
+    def __init__(self) -> None:
+        self.changed: list[int] = []
+        self.won: list[Scoreboard] = []
+
+    async def scoreboard_changed(self, match_id: int) -> None:
+        self.changed.append(match_id)
+
+    async def match_won(self, scoreboard: Scoreboard) -> None:
+        self.won.append(scoreboard)
+
+
+@pytest.fixture
+async def world(tmp_path):
+    clock = Clock()
+    store = await open_store(str(tmp_path / "pe.sqlite3"), clock)
+    solo = SoloPlay(store)
+    matches = MatchPlay(store, solo, clock, decks=lambda match, round_number: WON_DECK if match.target < 1000 else None)
+    heard = Heard()
+    matches.listeners.append(heard)
+    yield store, solo, matches, heard, clock
+    await store.close()
+
+
+async def round_game(matches: MatchPlay, match_id: int, player: Player) -> int:
+    return (await matches.my_board(match_id, player)).game_id
+
+
+async def test_a_match_to_100_is_won_by_the_first_to_reach_it_and_announced_once(world) -> None:
+    _, solo, matches, heard, _ = world
+    board = await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, target=100)
+    match_id = board.match.id
+    assert board.match.status == "lobby" and [p.user_id for p in board.players] == [ALICE.id]
+    await matches.join(match_id, BOB)
+    with pytest.raises(PlayError, match="Only the host"):
+        await matches.start(match_id, BOB)
+    board = await matches.start(match_id, ALICE)
+    assert board.match.status == "running"
+    bob_game = await round_game(matches, match_id, BOB)
+    resigned = await solo.resign(bob_game, BOB)  # Bob's round 1 ends at -12; his round 2 is dealt
+    assert "Round 1 over: -12 points, -12 in all." in resigned.message and "Round 2 is dealt" in resigned.message
+    alice_game = await round_game(matches, match_id, ALICE)
+    final = await solo.move(alice_game, ALICE, WINNING_LINE)
+    assert final.status == "won" and "The demon is exorcised!" in final.message
+    assert len(heard.won) == 1 and heard.won[0].winner.name == "Alice" and heard.won[0].winner.points == 352
+    board = await matches.scoreboard(match_id)
+    assert board.match.status == "finished" and board.match.winner_user_id == ALICE.id
+    assert [(s.name, s.points, s.rounds) for s in board.standings] == [("Alice", 352, 1), ("Bob", -12, 1)]
+    assert "exorcised the demon" in board.as_text()
+    bob_round2 = await round_game(matches, match_id, BOB)  # still his to finish, but the match is over
+    after = await solo.resign(bob_round2, BOB)
+    assert "Match #" in after.message and "finished" in after.message and len(heard.won) == 1
+
+
+async def test_two_rounds_crossing_the_target_together_announce_one_winner(world) -> None:
+    _, solo, matches, heard, _ = world
+    match_id = (await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, target=100)).match.id
+    await matches.join(match_id, BOB)
+    await matches.start(match_id, ALICE)
+    games = [await round_game(matches, match_id, p) for p in (ALICE, BOB)]
+    moves = WINNING_LINE.split()
+    for game_id, player in zip(games, (ALICE, BOB), strict=True):
+        await solo.move(game_id, player, " ".join(moves[:-1]))
+    finals = await asyncio.gather(solo.move(games[0], ALICE, moves[-1]), solo.move(games[1], BOB, moves[-1]))
+    assert all(reply.status == "won" for reply in finals)
+    assert sum("The demon is exorcised!" in reply.message for reply in finals) == 1
+    assert len(heard.won) == 1
+    board = await matches.scoreboard(match_id)
+    assert board.match.winner_user_id in (ALICE.id, BOB.id) and board.winner.points == 352
+
+
+async def test_team_members_pool_their_points_toward_the_team_target(world) -> None:
+    store, solo, matches, heard, _ = world
+    teams = TeamPlay(store)
+    red = await teams.create(GUILD, ALICE, "Red")
+    await teams.join(GUILD, BOB, "red")
+    with pytest.raises(PlayError, match="already in a team"):
+        await teams.create(GUILD, BOB, "Blue")
+    await teams.create(GUILD, CAROL, "Blue")
+    assert [(t.name, len(t.members)) for t in await teams.list(GUILD)] == [("Blue", 1), ("Red", 2)]
+    board = await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, teams=True, target=600)
+    match_id = board.match.id
+    await matches.join(match_id, BOB)
+    await matches.join(match_id, CAROL)
+    await matches.start(match_id, ALICE)
+    first = await solo.move(await round_game(matches, match_id, ALICE), ALICE, WINNING_LINE)
+    assert "Team Red: 352 of 600." in first.message and not heard.won
+    second = await solo.move(await round_game(matches, match_id, BOB), BOB, WINNING_LINE)
+    assert "You and your team win the match" in second.message
+    [won] = heard.won
+    assert won.winner.key == red.id and won.winner.points == 704 and won.winner.members == ("Alice", "Bob")
+    assert won.match.winner_team_id == red.id and won.match.winner_user_id is None
+
+
+async def test_a_team_match_needs_a_team_and_the_team_target_defaults_to_twice_the_target(world) -> None:
+    store, _, matches, _, _ = world
+    await change_settings(store, GUILD, target=150)
+    board = await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, teams=True)
+    assert board.match.target == 300 and board.players == []  # Alice has no team yet
+    with pytest.raises(PlayError, match="choose your team"):
+        await matches.join(board.match.id, ALICE)
+    await TeamPlay(store).create(GUILD, BOB, "Blue")
+    joined = await matches.join(board.match.id, ALICE, team_name="Blue")
+    assert [(p.name, p.team_id is not None) for p in joined.players] == [("Alice", True)]
+    await change_settings(store, GUILD, team_target=500)
+    assert (await matches.open(BOB, guild_id=GUILD, channel_id=CHANNEL, teams=True)).match.target == 500
+
+
+async def test_every_player_gets_the_same_deal_each_round_and_undo_is_off(world) -> None:
+    _, solo, matches, _, _ = world
+    match_id = (await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, target=5000)).match.id
+    await matches.join(match_id, BOB)
+    await matches.start(match_id, ALICE)
+    boards = [await matches.my_board(match_id, p) for p in (ALICE, BOB)]
+    assert boards[0].game.deal == boards[1].game.deal and boards[0].round == 1 and not boards[0].undo_allowed
+    await solo.move(boards[0].game_id, ALICE, "d")
+    with pytest.raises(PlayError, match="Undo is off"):
+        await solo.undo(boards[0].game_id, ALICE)
+    for player, board in zip((ALICE, BOB), boards, strict=True):
+        await solo.resign(board.game_id, player)
+    round2 = [await matches.my_board(match_id, p) for p in (ALICE, BOB)]
+    assert round2[0].round == 2 and round2[0].game.deal == round2[1].game.deal != boards[0].game.deal
+
+
+async def test_late_joiners_leavers_cancel_and_expiry(world) -> None:
+    _, solo, matches, heard, clock = world
+    match_id = (await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, target=5000)).match.id
+    await matches.start(match_id, ALICE)
+    board = await matches.join(match_id, BOB)  # a late joiner is dealt round 1 at once
+    bob = next(p for p in board.players if p.user_id == BOB.id)
+    assert bob.game_id is not None
+    board = await matches.leave(match_id, BOB)
+    assert next(p for p in board.players if p.user_id == BOB.id).left
+    with pytest.raises(PlayError, match="not in this match"):
+        await matches.my_board(match_id, BOB)
+    clock.now += EXPIRE_AFTER - 60
+    assert await matches.expire_idle() == []
+    await solo.move(await round_game(matches, match_id, ALICE), ALICE, "d")  # a move keeps it alive
+    clock.now += EXPIRE_AFTER - 60
+    assert await matches.expire_idle() == []
+    clock.now += 3 * EXPIRE_AFTER
+    [expired] = await matches.expire_idle()
+    assert expired.match.status == "expired" and match_id in heard.changed
+    with pytest.raises(PlayError, match="expired"):
+        await matches.join(match_id, CAROL)
+    other = (await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL)).match.id
+    with pytest.raises(PlayError, match="Only the host"):
+        await matches.cancel(other, BOB)
+    assert (await matches.cancel(other, BOB, can_manage=True)).match.status == "cancelled"
+
+
+async def test_bad_match_settings_are_refused(world) -> None:
+    _, _, matches, _, _ = world
+    with pytest.raises(PlayError, match="Unknown game"):
+        await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, game="chess")
+    with pytest.raises(PlayError, match="between 1 and"):
+        await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, target=0)
+    with pytest.raises(PlayError, match="no match #99"):
+        await matches.scoreboard(99)
+
+
+async def test_a_match_survives_a_restart(tmp_path) -> None:
+    path = str(tmp_path / "pe.sqlite3")
+    store = await open_store(path)
+    matches = MatchPlay(store, SoloPlay(store))
+    match_id = (await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, target=5000)).match.id
+    await matches.join(match_id, BOB)
+    await matches.start(match_id, ALICE)
+    game_id = (await matches.my_board(match_id, ALICE)).game_id
+    await store.close()
+    store = await open_store(path)
+    solo = SoloPlay(store)
+    matches = MatchPlay(store, solo)
+    assert (await matches.my_board(match_id, ALICE)).game_id == game_id
+    resigned = await solo.resign(game_id, ALICE)
+    assert "Round 1 over" in resigned.message and (await matches.my_board(match_id, ALICE)).round == 2
+    await store.close()
