@@ -14,6 +14,7 @@ from discord.gateway import DiscordWebSocket
 
 from bot.config import Config
 from bot.play import SoloPlay
+from bot.play.matches import MatchPlay, TeamPlay
 from bot.store import Store, open_store
 
 log = logging.getLogger("bot")
@@ -24,6 +25,8 @@ class PatientExorcismBot(commands.AutoShardedBot):
 
     store: Store
     solo: SoloPlay
+    matches: MatchPlay
+    teams: TeamPlay
 
     def __init__(self, config: Config) -> None:
         intents = discord.Intents.default()
@@ -33,8 +36,10 @@ class PatientExorcismBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Open the store, register cogs and the buttons that survive restarts, sync commands."""
+        from bot.cogs.matches import MatchesCog
         from bot.cogs.solo import SoloCog
         from bot.views.board import BoardButton, PickSelect
+        from bot.views.matches import MatchButton, TeamSelect
 
         if self.config.api_base:
             # Reconnects fall back to DEFAULT_GATEWAY: make that the gateway this API names too.
@@ -42,8 +47,11 @@ class PatientExorcismBot(commands.AutoShardedBot):
             DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         self.store = await open_store(self.config.database_url)
         self.solo = SoloPlay(self.store)
+        self.matches = MatchPlay(self.store, self.solo)
+        self.teams = TeamPlay(self.store)
         await self.add_cog(SoloCog(self))
-        self.add_dynamic_items(BoardButton, PickSelect)
+        await self.add_cog(MatchesCog(self))
+        self.add_dynamic_items(BoardButton, PickSelect, MatchButton, TeamSelect)
         if self.config.dev_guild_id is not None:
             guild = discord.Object(self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

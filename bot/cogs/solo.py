@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.checks import check_channel
 from bot.game import GAMES, TITLES
 from bot.game.notation import EXAMPLES
 from bot.game.rules import describe, make_rules
@@ -59,6 +60,7 @@ class SoloCog(commands.Cog):
         options = {key: value for key, value in (("draw", draw), ("die", die)) if value is not None}
 
         async def work() -> Answer:
+            await check_channel(self.bot, interaction)
             player = player_of(interaction.user)
             try:
                 reply = await self.solo.start(player, guild_id=interaction.guild_id,

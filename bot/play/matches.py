@@ -13,7 +13,7 @@ import asyncio
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.game import GAMES, TITLES
 from bot.game.rules import make_rules
@@ -199,7 +199,9 @@ class MatchPlay:
         if mine is None or mine.left:
             raise PlayError("You are not in this match: press Join first.")
         if mine.game_id is not None:
-            return await self.solo.board(mine.game_id, player)
+            reply = await self.solo.board(mine.game_id, player)
+            deal = f"deal #{reply.game.deal}" if reply.game.deal is not None else "a fixed deck"
+            return replace(reply, message=f"Match #{match_id}, round {reply.round}: {deal}.")
         if match.status == "lobby":
             raise PlayError("The match has not started yet: the host presses Start.")
         if match.status != "running":
@@ -359,6 +361,15 @@ class TeamPlay:
     async def list(self, guild_id: int) -> list[Team]:
         """The server's teams."""
         return await self.store.list_teams(guild_id)
+
+    async def describe(self, guild_id: int) -> str:
+        """The server's teams and their members, one line a team."""
+        teams = await self.store.list_teams(guild_id)
+        if not teams:
+            return "No teams yet: /team create one."
+        names = await self.store.player_names([member for team in teams for member in team.members])
+        return "\n".join(f"**{team.name}**: {', '.join(names.get(m, str(m)) for m in team.members)}"
+                         for team in teams)
 
     @staticmethod
     async def _teams(action: Awaitable[Team]) -> Team:

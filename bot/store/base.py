@@ -185,6 +185,9 @@ class Store(Protocol):
     async def list_teams(self, guild_id: int) -> list[Team]:
         """The server's teams with their members, by name."""
 
+    async def player_names(self, user_ids: list[int]) -> dict[int, str]:
+        """The known display names of these players."""
+
     async def create_match(self, new: NewMatch, now: float) -> Match:
         """Open a match (status lobby)."""
 
@@ -246,7 +249,8 @@ class Store(Protocol):
         since `since` (None: ever): by matches won, then points, then name."""
 
     async def player_totals(self, user_id: int, guild_id: int | None) -> PlayerTotals:
-        """A player's finished games and matches on this server (None: all servers)."""
+        """A player's finished games, and the matches they played (that started) and won (they, or
+        their team), on this server (None: all servers)."""
 
 
 # --- daily challenges, leaderboards, stats: what the queries above return ---------------------

@@ -103,6 +103,15 @@ class MatchQueries:
             ids = [team_id for (team_id,) in await cursor.fetchall()]
         return [team for team_id in ids if (team := await self.get_team(team_id)) is not None]
 
+    async def player_names(self, user_ids: list[int]) -> dict[int, str]:
+        """The known display names of these players."""
+        names: dict[int, str] = {}
+        for user_id in set(user_ids):
+            name = await self._scalar("SELECT name FROM players WHERE user_id = ?", (user_id,))
+            if name is not None:
+                names[user_id] = name
+        return names
+
     # --- matches -----------------------------------------------------------------------
 
     async def create_match(self, new: NewMatch, now: float) -> Match:

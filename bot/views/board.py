@@ -102,6 +102,10 @@ def board_view(reply: Reply, picked: Picked | None = None) -> discord.ui.View:
     options = _pick_options(game, legal)
     if options and not over:
         view.add_item(PickSelect(game_id, version, options, picked))
+    if over and reply.match_id is not None:
+        from bot.views.matches import next_round_button  # the match views build on this module
+
+        view.add_item(next_round_button(reply.match_id))
     return view
 
 

@@ -166,6 +166,7 @@ class FakeUser:
     username: str
     global_name: str | None = None
     bot: bool = False
+    permissions: str = ""  # the member's permission bits as Discord sends them; "" means all
 
     @property
     def mention(self) -> str:
@@ -196,7 +197,7 @@ class FakeUser:
             "nick": None,
             "avatar": None,
             "premium_since": None,
-            "permissions": ALL_PERMISSIONS,
+            "permissions": self.permissions or ALL_PERMISSIONS,
         }
         if with_user:
             member["user"] = self.payload()
@@ -900,9 +901,10 @@ class FakeDiscord:
 
     # ---- users, channels, commands ---------------------------------------------------------------------------
 
-    def add_user(self, username: str, user_id: int | None = None) -> FakeUser:
-        """Add a human guild member and return it."""
-        user = FakeUser(user_id or self.snowflake(), username, username.capitalize())
+    def add_user(self, username: str, user_id: int | None = None, permissions: int | None = None) -> FakeUser:
+        """Add a human guild member (with all permissions, or the given permission bits) and return it."""
+        user = FakeUser(user_id or self.snowflake(), username, username.capitalize(),
+                        permissions="" if permissions is None else str(permissions))
         self.users[username] = user
         return user
 

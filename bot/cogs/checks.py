@@ -1,0 +1,21 @@
+"""Checks shared by the cogs."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.play import PlayError
+from bot.play.settings import load_settings
+
+if TYPE_CHECKING:
+    from bot.app import PatientExorcismBot
+
+
+async def check_channel(bot: PatientExorcismBot, interaction: discord.Interaction) -> None:
+    """PlayError when the server's settings do not allow play in this channel."""
+    settings = await load_settings(bot.store, interaction.guild_id)
+    if not settings.allows(interaction.channel_id):
+        places = ", ".join(f"<#{channel}>" for channel in sorted(settings.play_channels))
+        raise PlayError(f"Games are played in {places} on this server.")

@@ -1,0 +1,209 @@
+"""Matches, teams and server settings in Discord: thin adapters onto bot.play.
+
+The scoreboard message of a match is edited at most once a second however fast scores change
+(changes are coalesced), and the win is announced in the channel once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from bot.cogs.checks import check_channel
+from bot.game import GAMES
+from bot.play import PlayError
+from bot.play.matches import MatchListener, Scoreboard
+from bot.play.settings import change_settings, load_settings
+from bot.views.board import player_of
+from bot.views.matches import match_view
+from bot.views.respond import Answer, answer
+
+if TYPE_CHECKING:
+    from bot.app import PatientExorcismBot
+
+log = logging.getLogger(__name__)
+COALESCE_SECONDS = 1.0
+DIE_CHOICES = [app_commands.Choice(name=name, value=name) for name in ("off", "game", "pass")]
+
+
+class ScoreboardMessages(MatchListener):
+    """Keeps each match's public message up to date and announces winners."""
+
+    def __init__(self, bot: PatientExorcismBot) -> None:
+        self.bot = bot
+        self._pending: dict[int, asyncio.Task[None]] = {}
+
+    async def scoreboard_changed(self, match_id: int) -> None:
+        """Schedule one edit of the match's message; further changes meanwhile join it."""
+        task = self._pending.get(match_id)
+        if task is None or task.done():
+            self._pending[match_id] = asyncio.create_task(self._edit_soon(match_id))
+
+    async def _edit_soon(self, match_id: int) -> None:
+        await asyncio.sleep(COALESCE_SECONDS)
+        self._pending.pop(match_id, None)
+        try:
+            await self.edit(await self.bot.matches.scoreboard(match_id))
+        except Exception:
+            log.exception("could not edit the scoreboard of match %s", match_id)
+
+    async def edit(self, board: Scoreboard) -> None:
+        """Show the scoreboard in the match's message now."""
+        match = board.match
+        if match.message_id is None:
+            return
+        teams = await self.bot.store.list_teams(match.guild_id) if match.teams and match.guild_id else []
+        message = self.bot.get_partial_messageable(match.channel_id).get_partial_message(match.message_id)
+        await message.edit(content=board.as_text(), view=match_view(board, teams))
+
+    async def match_won(self, scoreboard: Scoreboard) -> None:
+        """Post the announcement in the match's channel."""
+        winner, match = scoreboard.winner, scoreboard.match
+        if winner is None:
+            return
+        if match.teams:
+            names = ", ".join(winner.members)
+            who = f"Team **{winner.name}** ({names})"
+        else:
+            who = f"<@{winner.key}>"
+        text = (f"**The demon is exorcised!** {who} won match #{match.id} with {winner.points} points "
+                f"(target {match.target}).")
+        channel = self.bot.get_partial_messageable(match.channel_id)
+        try:
+            await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))
+        except discord.HTTPException:
+            log.exception("could not announce the winner of match %s", match.id)
+
+
+class MatchesCog(commands.Cog):
+    """/match open, /team ..., /settings, and the matches' scoreboards."""
+
+    team = app_commands.Group(name="team", description="Teams on this server", guild_only=True)
+    match = app_commands.Group(name="match", description="Matches to a target score")
+
+    def __init__(self, bot: PatientExorcismBot) -> None:
+        self.bot = bot
+        self.scoreboards = ScoreboardMessages(bot)
+        bot.matches.listeners.append(self.scoreboards)
+
+    async def cog_load(self) -> None:
+        """Start the expiry round."""
+        self.expire_idle.start()
+
+    async def cog_unload(self) -> None:
+        """Stop the expiry round."""
+        self.expire_idle.cancel()
+
+    @tasks.loop(minutes=10)
+    async def expire_idle(self) -> None:
+        """Expire matches with no move for 24 hours."""
+        try:
+            await self.bot.matches.expire_idle()
+        except Exception:
+            log.exception("expiring matches failed")
+
+    # --- matches -----------------------------------------------------------------------
+
+    @match.command(name="open", description="Open a match in this channel: first to the target wins")
+    @app_commands.describe(target="points to reach (default 200, a team's default twice that)",
+                           game="which game (default canfield)", teams="a team match",
+                           die="the Die of Justice", undo="allow undo (default off: fair play)")
+    @app_commands.choices(die=DIE_CHOICES)
+    async def open(self, interaction: discord.Interaction, target: app_commands.Range[int, 1, 100_000] | None = None,
+                   game: str = "canfield", teams: bool = False, die: str | None = None,
+                   undo: bool | None = None) -> None:
+        """Post a lobby: a message of the bot's own in the channel (interaction replies can only be
+        edited for 15 minutes; a match's scoreboard lives longer)."""
+        async def work() -> Answer:
+            await check_channel(self.bot, interaction)
+            board = await self.bot.matches.open(
+                player_of(interaction.user), guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id or 0, game=game, target=target, teams=teams, die=die, undo=undo)
+            server_teams = await self.bot.store.list_teams(interaction.guild_id) if teams and interaction.guild_id \
+                else []
+            channel = self.bot.get_partial_messageable(board.match.channel_id)
+            message = await channel.send(board.as_text(), view=match_view(board, server_teams))
+            await self.bot.store.set_match_message(board.match.id, message.id)
+            return Answer(f"Match #{board.match.id} is open: its lobby is in the channel.")
+
+        await answer(interaction, work())
+
+    @open.autocomplete("game")
+    async def game_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """Game names matching what is typed so far."""
+        return [app_commands.Choice(name=name, value=name) for name in GAMES if current.lower() in name][:25]
+
+    # --- teams -----------------------------------------------------------------------------
+
+    @team.command(name="create", description="Create a team and join it")
+    async def team_create(self, interaction: discord.Interaction, name: str) -> None:
+        """Create a team."""
+        await self._team(interaction, lambda guild, player: self.bot.teams.create(guild, player, name), "created")
+
+    @team.command(name="join", description="Join a team (one team per member per server)")
+    async def team_join(self, interaction: discord.Interaction, name: str) -> None:
+        """Join a team."""
+        await self._team(interaction, lambda guild, player: self.bot.teams.join(guild, player, name), "joined")
+
+    @team_join.autocomplete("name")
+    async def team_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """This server's team names matching what is typed so far."""
+        if interaction.guild_id is None:
+            return []
+        teams = await self.bot.store.list_teams(interaction.guild_id)
+        return [app_commands.Choice(name=t.name, value=t.name) for t in teams if current.lower() in t.name.lower()][
+            :25]
+
+    @team.command(name="leave", description="Leave your team")
+    async def team_leave(self, interaction: discord.Interaction) -> None:
+        """Leave your team."""
+        await self._team(interaction, lambda guild, player: self.bot.teams.leave(guild, player), "left")
+
+    @team.command(name="list", description="This server's teams")
+    async def team_list(self, interaction: discord.Interaction) -> None:
+        """List the teams."""
+        async def work() -> Answer:
+            return Answer(await self.bot.teams.describe(interaction.guild_id or 0))
+
+        await answer(interaction, work())
+
+    async def _team(self, interaction: discord.Interaction, action, verb: str) -> None:
+        async def work() -> Answer:
+            team = await action(interaction.guild_id or 0, player_of(interaction.user))
+            return Answer(f"You {verb} team **{team.name}**.")
+
+        await answer(interaction, work())
+
+    # --- settings ----------------------------------------------------------------------------
+
+    @app_commands.command(name="settings", description="This server's match defaults and play channels")
+    @app_commands.describe(target="default match target", team_target="default team target (default: twice)",
+                           die="default Die of Justice", undo="allow undo in matches",
+                           channel="a channel to allow play in (or disallow, with allow: False)",
+                           allow="allow (default) or disallow play in that channel")
+    @app_commands.choices(die=DIE_CHOICES)
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def settings(self, interaction: discord.Interaction,
+                       target: app_commands.Range[int, 1, 100_000] | None = None,
+                       team_target: app_commands.Range[int, 1, 100_000] | None = None, die: str | None = None,
+                       undo: bool | None = None, channel: discord.TextChannel | None = None,
+                       allow: bool | None = None) -> None:
+        """Show or change the settings (Manage Server only)."""
+        async def work() -> Answer:
+            guild_id = interaction.guild_id or 0
+            changing = any(v is not None for v in (target, team_target, die, undo, channel))
+            if not changing:
+                return Answer((await load_settings(self.bot.store, guild_id)).as_text())
+            if not (interaction.permissions and interaction.permissions.manage_guild):
+                raise PlayError("Only members with Manage Server can change the settings.")
+            new = await change_settings(self.bot.store, guild_id, target=target, team_target=team_target, die=die,
+                                        match_undo=undo, channel=channel.id if channel else None, allow=allow)
+            return Answer("Settings changed. " + new.as_text())
+
+        await answer(interaction, work())

@@ -1,0 +1,114 @@
+"""A match's public message: the lobby, then the scoreboard, with its buttons (DynamicItems whose
+custom_id carries the match id, so they work after a restart)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.play.matches import Scoreboard
+from bot.store.base import Team
+from bot.views.board import board_answer, player_of
+from bot.views.respond import Answer, answer
+
+if TYPE_CHECKING:
+    from bot.app import PatientExorcismBot
+
+MATCH_TEMPLATE = re.compile(r"pm:(?P<match>[0-9]{1,19}):(?P<action>join|leave|start|cancel|board|next)")
+TEAM_TEMPLATE = re.compile(r"pm:(?P<match>[0-9]{1,19}):team")
+
+
+def match_view(board: Scoreboard, teams: list[Team]) -> discord.ui.View | None:
+    """The lobby's or scoreboard's buttons; none once the match is over."""
+    match = board.match
+    if match.status not in ("lobby", "running"):
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(MatchButton(match.id, "join", "Join", discord.ButtonStyle.success))
+    if match.status == "running":
+        view.add_item(MatchButton(match.id, "board", "My board", discord.ButtonStyle.primary))
+    else:
+        view.add_item(MatchButton(match.id, "start", "Start", discord.ButtonStyle.primary))
+    view.add_item(MatchButton(match.id, "leave", "Leave"))
+    view.add_item(MatchButton(match.id, "cancel", "Cancel match", discord.ButtonStyle.danger))
+    if match.teams and teams:
+        view.add_item(TeamSelect(match.id, [team.name for team in teams[:25]]))
+    return view
+
+
+def next_round_button(match_id: int) -> MatchButton:
+    """The button under a finished round's board that deals the player's next round."""
+    return MatchButton(match_id, "next", "Next round ▶", discord.ButtonStyle.success, row=4)
+
+
+class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=MATCH_TEMPLATE):
+    """Join, Leave, Start, Cancel, My board (a new private message) and Next round (in place)."""
+
+    def __init__(self, match_id: int, action: str, label: str = "…",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"pm:{match_id}:{action}", row=row))
+        self.match_id, self.action = match_id, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> MatchButton:
+        """Rebuild the button from its custom_id."""
+        return cls(int(match["match"]), match["action"], item.label or "…", item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        """Carry out the button's action through the play layer."""
+        await answer(interaction, self._work(interaction), edit=self.action == "next")
+
+    async def _work(self, interaction: discord.Interaction) -> Answer:
+        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+        player, match_id = player_of(interaction.user), self.match_id
+        can_manage = bool(interaction.permissions and interaction.permissions.manage_guild)
+        if self.action in ("board", "next"):
+            return await board_answer(await bot.matches.my_board(match_id, player), player)
+        if self.action == "join":
+            board = await bot.matches.join(match_id, player)
+            if board.match.status == "running":
+                return await board_answer(await bot.matches.my_board(match_id, player), player,
+                                          message=f"You joined match #{match_id}: here is your first round.")
+            return Answer(f"You joined match #{match_id}. The host starts it; then press **My board**.")
+        if self.action == "leave":
+            await bot.matches.leave(match_id, player)
+            return Answer(f"You left match #{match_id}.")
+        if self.action == "start":
+            board = await bot.matches.start(match_id, player, can_manage=can_manage)
+            if any(p.user_id == player.id for p in board.players):
+                return await board_answer(await bot.matches.my_board(match_id, player), player,
+                                          message=f"Match #{match_id} has started: here is your first round. "
+                                                  "Everyone else presses **My board**.")
+            return Answer(f"Match #{match_id} has started.")
+        await bot.matches.cancel(match_id, player, can_manage=can_manage)
+        return Answer(f"Match #{match_id} is cancelled.")
+
+
+class TeamSelect(discord.ui.DynamicItem[discord.ui.Select], template=TEAM_TEMPLATE):
+    """In a team match's lobby: join the match for the chosen team."""
+
+    def __init__(self, match_id: int, names: list[str] | None = None) -> None:
+        options = [discord.SelectOption(label=name, value=name) for name in (names or ["…"])]
+        super().__init__(discord.ui.Select(custom_id=f"pm:{match_id}:team", placeholder="Join for a team…",
+                                           options=options))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: re.Match[str], /) -> TeamSelect:
+        """Rebuild the menu from its custom_id."""
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        """Join the match for the chosen team."""
+        await answer(interaction, self._work(interaction))
+
+    async def _work(self, interaction: discord.Interaction) -> Answer:
+        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+        values = (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
+        name = str(values[0]) if values else ""
+        await bot.matches.join(self.match_id, player_of(interaction.user), team_name=name)
+        return Answer(f"You joined match #{self.match_id} for team **{name}**.")
