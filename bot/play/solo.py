@@ -353,7 +353,10 @@ def _table_from(stored: StoredGame, game: CanfieldGame) -> Table:
                  match_id=stored.match_id, round=stored.round, undo_allowed=stored.undo_allowed)
 
 
-def _played_message(played: list[Move]) -> str:
+def _played_message(played: list[Move], shown: int = 12) -> str:
     if not played:
         return ""
-    return "Played " + " ".join(str(move) for move in played) + "."
+    if len(played) <= shown:
+        return "Played " + " ".join(str(move) for move in played) + "."
+    first, last = " ".join(str(move) for move in played[:shown - 2]), str(played[-1])
+    return f"Played {len(played)} moves: {first} … {last}."
