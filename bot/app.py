@@ -14,6 +14,8 @@ from discord.gateway import DiscordWebSocket
 
 from bot.config import Config
 from bot.play import SoloPlay
+from bot.play.daily import DailyPlay
+from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
 from bot.store import Store, open_store
 
@@ -27,6 +29,8 @@ class PatientExorcismBot(commands.AutoShardedBot):
     solo: SoloPlay
     matches: MatchPlay
     teams: TeamPlay
+    daily: DailyPlay
+    leaderboards: Leaderboards
 
     def __init__(self, config: Config) -> None:
         intents = discord.Intents.default()
@@ -36,9 +40,11 @@ class PatientExorcismBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Open the store, register cogs and the buttons that survive restarts, sync commands."""
+        from bot.cogs.competition import CompetitionCog
         from bot.cogs.matches import MatchesCog
         from bot.cogs.solo import SoloCog
         from bot.views.board import BoardButton, PickSelect
+        from bot.views.leaderboards import PageButton
         from bot.views.matches import MatchButton, TeamSelect
 
         if self.config.api_base:
@@ -49,9 +55,12 @@ class PatientExorcismBot(commands.AutoShardedBot):
         self.solo = SoloPlay(self.store)
         self.matches = MatchPlay(self.store, self.solo)
         self.teams = TeamPlay(self.store)
+        self.daily = DailyPlay(self.store, self.solo)
+        self.leaderboards = Leaderboards(self.store)
         await self.add_cog(SoloCog(self))
         await self.add_cog(MatchesCog(self))
-        self.add_dynamic_items(BoardButton, PickSelect, MatchButton, TeamSelect)
+        await self.add_cog(CompetitionCog(self))
+        self.add_dynamic_items(BoardButton, PickSelect, MatchButton, TeamSelect, PageButton)
         if self.config.dev_guild_id is not None:
             guild = discord.Object(self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

@@ -233,7 +233,8 @@ class Store(Protocol):
     async def daily_results(self, game: str, guild_id: int | None, first_day: str | None,
                             last_day: str) -> list[DailyResult]:
         """The attempts at the dailies of `game` from `first_day` (None: the first ever) to
-        `last_day`, played on this server (None: anywhere), with their games' state."""
+        `last_day`, played on this server (None: anywhere), with their games' state: finished
+        games first, by score, then by the earlier finish; games in play after them."""
 
     async def daily_days(self, *, guild_id: int | None = None, user_id: int | None = None) -> list[DailyDay]:
         """Every day each player made a daily attempt, and whether they won a daily that day, by

@@ -1,0 +1,75 @@
+"""The daily challenge, leaderboards and stats in Discord: thin adapters onto bot.play."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.checks import check_channel
+from bot.game import GAMES
+from bot.play import PlayError
+from bot.views.board import board_answer, player_of
+from bot.views.leaderboards import code_block, leaderboard_answer
+from bot.views.respond import Answer, answer
+
+if TYPE_CHECKING:
+    from bot.app import PatientExorcismBot
+
+BOARD_CHOICES = [app_commands.Choice(name=n, value=n) for n in ("players", "teams", "daily", "streaks")]
+PERIOD_CHOICES = [app_commands.Choice(name=n, value=n) for n in ("all", "week", "today")]
+SCOPE_CHOICES = [app_commands.Choice(name="this server", value="server"),
+                 app_commands.Choice(name="every server", value="all")]
+
+
+class CompetitionCog(commands.Cog):
+    """/daily, /leaderboard, /stats."""
+
+    def __init__(self, bot: PatientExorcismBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="daily", description="Today's daily challenge: one deal for everyone, one attempt")
+    async def daily(self, interaction: discord.Interaction, game: str = "canfield") -> None:
+        """Start or resume today's daily game."""
+        async def work() -> Answer:
+            await check_channel(self.bot, interaction)
+            player = player_of(interaction.user)
+            reply = await self.bot.daily.start(player, guild_id=interaction.guild_id,
+                                               channel_id=interaction.channel_id, game=game)
+            return await board_answer(reply, player)
+
+        await answer(interaction, work())
+
+    @daily.autocomplete("game")
+    async def game_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """Game names matching what is typed so far."""
+        return [app_commands.Choice(name=name, value=name) for name in GAMES if current.lower() in name][:25]
+
+    @app_commands.command(name="leaderboard", description="Players, teams, today's daily, or streaks")
+    @app_commands.describe(board="which leaderboard", period="all time, this week or today",
+                           scope="this server or every server")
+    @app_commands.choices(board=BOARD_CHOICES, period=PERIOD_CHOICES, scope=SCOPE_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, board: str = "players", period: str = "all",
+                          scope: str = "server") -> None:
+        """Show the first page of a leaderboard."""
+        async def work() -> Answer:
+            guild_id = interaction.guild_id if scope == "server" else None
+            try:
+                page = await self.bot.leaderboards.page(board, period, guild_id)
+            except ValueError as error:
+                raise PlayError(str(error)) from None
+            return leaderboard_answer(page, board, period, scope)
+
+        await answer(interaction, work(), ephemeral=False)
+
+    @app_commands.command(name="stats", description="A player's games, wins, scores and streaks")
+    async def stats(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
+        """Show a player's stats on this server."""
+        async def work() -> Answer:
+            who = member or interaction.user
+            stats = await self.bot.leaderboards.stats(who.id, interaction.guild_id)
+            return Answer(code_block(stats.as_text()))
+
+        await answer(interaction, work())

@@ -1,0 +1,154 @@
+"""Daily challenges: one shared deal per game per UTC day, one attempt each, no undo, streaks.
+
+The day's deal follows a published rule (`daily_deal`), so it is the same for everyone on every
+server. An attempt belongs to the UTC day it began, however late it finishes; there is no way to
+play a past day.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+
+from bot.game import GAMES, TITLES
+from bot.play.solo import Player, PlayError, Reply, SoloPlay
+from bot.store import Store
+from bot.store.base import DailyAttempt
+
+DAY_SECONDS = 86_400
+DEAL_RANGE = 999_999_999  # daily deals are PySolFC game numbers 1..999,999,999
+
+_DAY_FORMAT = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def daily_deal(day: str, game: str) -> int:
+    """The deal of `game`'s daily on `day` (the UTC date, YYYY-MM-DD): the PySolFC game number
+    `int(sha256(f"daily:{day}:{game}").hexdigest(), 16) % 999_999_999 + 1`. ValueError for a
+    day not written YYYY-MM-DD."""
+    check_day(day)
+    digest = hashlib.sha256(f"daily:{day}:{game}".encode()).hexdigest()
+    return int(digest, 16) % DEAL_RANGE + 1
+
+
+def check_day(day: str) -> str:
+    """Return `day` if it is a real date written YYYY-MM-DD; ValueError quoting it otherwise."""
+    try:
+        if _DAY_FORMAT.fullmatch(day):
+            date.fromisoformat(day)
+            return day
+    except ValueError:
+        pass
+    raise ValueError(f"day {day!r} is not a date written YYYY-MM-DD")
+
+
+def utc_day(timestamp: float) -> str:
+    """The UTC date of a Unix time, YYYY-MM-DD."""
+    return datetime.fromtimestamp(timestamp, UTC).date().isoformat()
+
+
+def today(clock: Callable[[], float] = time.time) -> str:
+    """Today's UTC date by this clock, YYYY-MM-DD."""
+    return utc_day(clock())
+
+
+def seconds_to_next_day(timestamp: float) -> float:
+    """How long from this Unix time to the next 00:00 UTC."""
+    return DAY_SECONDS - timestamp % DAY_SECONDS
+
+
+@dataclass(frozen=True, slots=True)
+class Streaks:
+    """A player's daily streaks, in consecutive UTC days: with an attempt (played) and with at
+    least one daily won (won); the current ones and the best ever."""
+
+    played: int = 0
+    best_played: int = 0
+    won: int = 0
+    best_won: int = 0
+
+
+def streak(days: Iterable[str], as_of: str) -> tuple[int, int]:
+    """The current and best runs of consecutive days among `days` (YYYY-MM-DD). The current
+    run ends on `as_of` (today), or the day before when `as_of` is not among them yet: a run only
+    breaks once a whole day is missed. Days after `as_of` are ignored."""
+    last_day = date.fromisoformat(as_of).toordinal()
+    numbers = sorted({n for n in (date.fromisoformat(day).toordinal() for day in days) if n <= last_day})
+    best = run = 0
+    previous: int | None = None
+    for number in numbers:
+        run = run + 1 if previous == number - 1 else 1
+        best = max(best, run)
+        previous = number
+    current = run if previous is not None and previous >= last_day - 1 else 0
+    return current, best
+
+
+def streaks(days: Iterable[tuple[str, bool]], as_of: str) -> Streaks:
+    """A player's streaks on `as_of` (today) from their daily days as (day, won a daily that day)."""
+    days = list(days)
+    played, best_played = streak((day for day, _ in days), as_of)
+    won, best_won = streak((day for day, won in days if won), as_of)
+    return Streaks(played=played, best_played=best_played, won=won, best_won=best_won)
+
+
+class DailyPlay:
+    """Start (or resume) a player's daily game; the games themselves are played through SoloPlay."""
+
+    def __init__(self, store: Store, solo: SoloPlay, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.solo = solo
+        self.clock = clock
+
+    async def start(self, player: Player, *, guild_id: int | None, channel_id: int | None,
+                    game: str = "canfield") -> Reply:
+        """Today's daily of `game` for the player: a new game (undo off), or their attempt still
+        in play. PlayError for an unknown game, or when today's attempt is over."""
+        if game not in GAMES:
+            raise PlayError(f"There is no daily of {game!r}. Games: {', '.join(GAMES)}.")
+        day = today(self.clock)
+        attempt = await self.store.daily_attempt(day, game, player.id)
+        if attempt is None:
+            deal = daily_deal(day, game)
+            reply = await self.solo.create(
+                player, guild_id=guild_id, channel_id=channel_id, name=game, deal=deal, options={}, kind="daily",
+                undo_allowed=False,
+                message=f"Daily {TITLES[game]} of {day}: deal #{deal}, the same for everyone today. "
+                        "One attempt, no undo. Good luck!",
+            )
+            game_id = await self.store.claim_daily(day, game, player.id, guild_id, reply.game_id)
+            if game_id == reply.game_id:
+                return reply
+            # Another start of the same attempt came first: ours was thrown away, theirs stands.
+            attempt = await self.store.daily_attempt(day, game, player.id)
+            assert attempt is not None
+        return await self._resume(attempt, player)
+
+    async def streaks(self, user_id: int) -> Streaks:
+        """The player's current and best daily streaks (played and won), as of today."""
+        days = await self.store.daily_days(user_id=user_id)
+        return streaks(((d.day, d.won) for d in days), today(self.clock))
+
+    async def _resume(self, attempt: DailyAttempt, player: Player) -> Reply:
+        title = TITLES.get(attempt.game, attempt.game)
+        if attempt.status != "playing":
+            wait = _duration(seconds_to_next_day(self.clock()))
+            raise PlayError(f"You have played today's {title} daily already: {attempt.status}, score "
+                            f"{attempt.score}. The next one comes in {wait} (at 00:00 UTC).")
+        reply = await self.solo.board(attempt.game_id, player)
+        message = (f"Your daily game, in play: {title} of {attempt.day}, deal #{reply.game.deal}. "
+                   "One attempt, no undo.")
+        return dataclasses.replace(reply, message=message)
+
+
+def _duration(seconds: float) -> str:
+    minutes = int(seconds // 60)
+    if minutes < 1:
+        return "less than a minute"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+

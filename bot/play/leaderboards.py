@@ -1,0 +1,233 @@
+"""Leaderboards (players, teams, dailies, streaks) and a player's stats, as pages of rows with a
+monospace rendering for a Discord code block.
+
+Periods: `all`; `week`, since Monday 00:00 UTC of the current ISO week; `today`, since 00:00 UTC.
+The players' and teams' boards count what finished in the period. The daily board counts
+attempts by the day they began: `today` lists today's results one by one; `week` and `all` add
+up each player's dailies of the period. Streaks are over all time, whatever the period.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from bot.game import GAMES, TITLES
+from bot.play.daily import Streaks, streaks, today, utc_day
+from bot.store import Store
+from bot.store.base import DailyResult
+
+BOARDS = ("players", "teams", "daily", "streaks")
+PERIODS = ("all", "week", "today")
+TEXT_LIMIT = 1900  # what as_text may take of a 2,000-character message, code block fences aside
+NAME_WIDTH = 20
+
+_PERIOD_TITLES = {"all": "all time", "week": "this week", "today": "today"}
+
+# A board's title, column headings and unranked rows, best first.
+Board = tuple[str, tuple[str, ...], list[tuple[Any, ...]]]
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    """One page of a leaderboard: each row starts with the rank and the display name."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: list[tuple[Any, ...]]
+    page: int  # from 0
+    pages: int
+    total: int  # rows on every page together
+
+    def as_text(self) -> str:
+        """The page as a monospace table (without the code block fences), at most TEXT_LIMIT
+        characters: names are cut to NAME_WIDTH and, if need be, the last rows left off."""
+        if not self.rows:
+            return f"{self.title}\nNo one here yet."
+        cells = [[_cell(value, NAME_WIDTH if i == 1 else None) for i, value in enumerate(row)] for row in self.rows]
+        widths = [max(len(heading), *(len(line[i]) for line in cells)) for i, heading in enumerate(self.columns)]
+        # Numbers line up on the right, words (names, results) on the left.
+        numeric = [all(isinstance(row[i], int | float) or row[i] is None for row in self.rows)
+                   for i in range(len(self.columns))]
+
+        def line(values: list[str] | tuple[str, ...]) -> str:
+            return "  ".join(value.rjust(width) if right else value.ljust(width)
+                             for value, width, right in zip(values, widths, numeric, strict=True)).rstrip()
+
+        header = [self.title, line(self.columns), "-" * (sum(widths) + 2 * (len(widths) - 1))]
+        body = [line(values) for values in cells]
+        footer = f"Page {self.page + 1} of {self.pages} · {self.total} in all"
+        while body and len("\n".join([*header, *body, "…", footer])) > TEXT_LIMIT:
+            body.pop()
+        if len(body) < len(cells):
+            body.append("…")
+        return "\n".join([*header, *body, footer])
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's record: finished games, matches and daily streaks."""
+
+    user_id: int
+    name: str
+    guild_id: int | None  # the server the games and matches were counted on; None: all
+    games: int
+    wins: int
+    best_score: int | None
+    average_score: float | None
+    matches_played: int
+    matches_won: int
+    streaks: Streaks
+
+    @property
+    def win_rate(self) -> float:
+        """The share of finished games won, 0 to 1 (0 with no games)."""
+        return self.wins / self.games if self.games else 0.0
+
+    def as_text(self) -> str:
+        """A few aligned lines for a Discord code block."""
+        where = "this server" if self.guild_id is not None else "all servers"
+        scores = ("-" if self.best_score is None
+                  else f"best {self.best_score}, average {self.average_score or 0:.1f}")
+        days = self.streaks
+        return "\n".join([
+            f"Stats of {_cell(self.name, NAME_WIDTH)} ({where})",
+            f"Games         {self.games} finished, {self.wins} won ({self.win_rate:.0%})",
+            f"Scores        {scores}",
+            f"Matches       {self.matches_played} played, {self.matches_won} won",
+            f"Daily streak  {_days(days.played)} (best {_days(days.best_played)})",
+            f"Daily wins    {_days(days.won)} in a row (best {_days(days.best_won)})",
+        ])
+
+
+class Leaderboards:
+    """Pages of the leaderboards, and players' stats, as of the clock's time."""
+
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+
+    async def page(self, board: str, period: str, guild_id: int | None, page: int = 0, per_page: int = 10, *,
+                   game: str = "canfield") -> LeaderboardPage:
+        """One page (from 0; clamped to the pages there are) of `board` (players, teams, daily or
+        streaks) over `period` (all, week or today) on this server (None: all servers). `game` is
+        the daily board's game. ValueError, quoting it, for an unknown board, period or game."""
+        if board not in BOARDS:
+            raise ValueError(f"unknown board {board!r}; boards: {', '.join(BOARDS)}")
+        if period not in PERIODS:
+            raise ValueError(f"unknown period {period!r}; periods: {', '.join(PERIODS)}")
+        if game not in GAMES:
+            raise ValueError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
+        if per_page < 1:
+            raise ValueError(f"per_page must be at least 1, not {per_page!r}")
+        makers: dict[str, Callable[[str, int | None], Awaitable[Board]]] = {
+            "players": self._players, "teams": self._teams, "streaks": self._streaks,
+            "daily": lambda period, guild: self._daily(period, guild, game),
+        }
+        title, columns, rows = await makers[board](period, guild_id)
+        total = len(rows)
+        pages = max(1, math.ceil(total / per_page))
+        page = min(max(page, 0), pages - 1)
+        first = page * per_page
+        ranked = [(first + i + 1, *row) for i, row in enumerate(rows[first:first + per_page])]
+        scope = "this server" if guild_id is not None else "all servers"
+        return LeaderboardPage(title=f"{title} · {scope}", columns=columns, rows=ranked, page=page, pages=pages,
+                               total=total)
+
+    async def stats(self, user_id: int, guild_id: int | None) -> PlayerStats:
+        """A player's stats: finished games and matches on this server (None: all servers), and
+        their daily streaks (which count dailies on any server)."""
+        totals = await self.store.player_totals(user_id, guild_id)
+        days = await self.store.daily_days(user_id=user_id)
+        return PlayerStats(
+            user_id=user_id, name=totals.name or f"user {user_id}", guild_id=guild_id, games=totals.games,
+            wins=totals.wins, best_score=totals.best_score, average_score=totals.average_score,
+            matches_played=totals.matches_played, matches_won=totals.matches_won,
+            streaks=streaks(((d.day, d.won) for d in days), today(self.clock)),
+        )
+
+    # --- the boards -------------------------------------------------------------------------
+
+    def since(self, period: str) -> float | None:
+        """The Unix time the period starts at (None for all time)."""
+        now = self.clock()
+        if period == "all":
+            return None
+        midnight = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+        if period == "week":
+            midnight -= timedelta(days=midnight.weekday())
+        return midnight.timestamp()
+
+    async def _players(self, period: str, guild_id: int | None) -> Board:
+        standings = await self.store.player_standings(guild_id, self.since(period))
+        rows = [(s.name, s.games, s.wins, round(100 * s.wins / s.games) if s.games else None, s.points,
+                 s.matches_won) for s in standings]
+        return (f"Players · {_PERIOD_TITLES[period]}",
+                ("#", "Player", "Games", "Wins", "Win %", "Points", "Matches won"), rows)
+
+    async def _teams(self, period: str, guild_id: int | None) -> Board:
+        standings = await self.store.team_standings(guild_id, self.since(period))
+        rows = [(s.name, s.matches_won, s.points) for s in standings]
+        return f"Teams · {_PERIOD_TITLES[period]}", ("#", "Team", "Matches won", "Points"), rows
+
+    async def _daily(self, period: str, guild_id: int | None, game: str) -> Board:
+        day = today(self.clock)
+        title = f"Daily {TITLES[game]}"
+        if period == "today":
+            results = await self.store.daily_results(game, guild_id, day, day)
+            rows = [(r.name, r.status, r.score, _time_of_day(r.finished_at)) for r in results]
+            return f"{title} · {day}", ("#", "Player", "Result", "Score", "Finished"), rows
+        since = self.since(period)
+        first_day = utc_day(since) if since is not None else None
+        rows = _daily_totals(await self.store.daily_results(game, guild_id, first_day, day))
+        return f"{title} · {_PERIOD_TITLES[period]}", ("#", "Player", "Days", "Wins", "Points", "Best"), rows
+
+    async def _streaks(self, period: str, guild_id: int | None) -> Board:
+        as_of = today(self.clock)
+        days = await self.store.daily_days(guild_id=guild_id)
+        lines = []
+        for _, group in itertools.groupby(days, key=lambda d: d.user_id):
+            player_days = list(group)
+            lines.append((player_days[0].name, streaks(((d.day, d.won) for d in player_days), as_of)))
+        lines.sort(key=lambda line: (-line[1].played, -line[1].best_played, -line[1].won, -line[1].best_won,
+                                     line[0].lower()))
+        rows = [(name, s.played, s.best_played, s.won, s.best_won) for name, s in lines]
+        return "Daily streaks (days)", ("#", "Player", "Streak", "Best", "Win streak", "Best won"), rows
+
+
+def _daily_totals(results: list[DailyResult]) -> list[tuple[Any, ...]]:
+    """Each player's dailies added up: days played, wins, points and best score (of the finished
+    games), by points, then wins, then name."""
+    by_player: dict[int, list[DailyResult]] = {}
+    for result in results:
+        by_player.setdefault(result.user_id, []).append(result)
+    rows = []
+    for attempts in by_player.values():
+        finished = [a for a in attempts if a.status != "playing"]
+        rows.append((attempts[0].name, len({a.day for a in attempts}), sum(a.status == "won" for a in finished),
+                     sum(a.score for a in finished), max((a.score for a in finished), default=None)))
+    rows.sort(key=lambda row: (-row[3], -row[2], row[0].lower()))
+    return rows
+
+
+def _time_of_day(timestamp: float | None) -> str | None:
+    return None if timestamp is None else datetime.fromtimestamp(timestamp, UTC).strftime("%H:%M")
+
+
+def _cell(value: object, width: int | None = None) -> str:
+    """A value as table text: None as '-', and no backticks or line breaks, which would break
+    out of the code block; cut to `width` with an ellipsis."""
+    text = "-" if value is None else str(value)
+    text = "".join(" " if not char.isprintable() else "'" if char == "`" else char for char in text)
+    if width is not None and len(text) > width:
+        text = text[:width - 1] + "…"
+    return text
+
+
+def _days(count: int) -> str:
+    return f"{count} day" if count == 1 else f"{count} days"

@@ -1,0 +1,190 @@
+"""Daily challenges on a real SQLite file, with a clock the tests move: the deal rule, one
+attempt each, simultaneous starts, the midnight rollover, no undo, streaks."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.play import Player, PlayError, SoloPlay
+from bot.play.daily import DailyPlay, Streaks, check_day, daily_deal, streak, streaks, today
+from bot.store import NewGame, Store, open_store
+from tests.samples import won_game
+
+ALICE, BOB, CAROL = Player(1, "alice"), Player(2, "bob"), Player(3, "carol")
+HERE = {"guild_id": 5, "channel_id": 10}
+
+
+class FakeClock:
+    """A clock that only moves when told to."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock on."""
+        self.now += seconds
+
+    def set(self, text: str) -> None:
+        """Put the clock at a UTC time written 'YYYY-MM-DD HH:MM'."""
+        self.now = at(text)
+
+
+def at(text: str) -> float:
+    """The Unix time of a UTC time written 'YYYY-MM-DD HH:MM'."""
+    return datetime.fromisoformat(text).replace(tzinfo=UTC).timestamp()
+
+
+async def resign_daily(daily: DailyPlay, player: Player, guild_id: int | None = 5) -> int:
+    """Start today's canfield daily and resign it at once (score -12); its game id."""
+    reply = await daily.start(player, guild_id=guild_id, channel_id=10)
+    await daily.solo.resign(reply.game_id, player)
+    return reply.game_id
+
+
+async def win_daily(store: Store, solo: SoloPlay, player: Player, day: str, guild_id: int | None = 5) -> int:
+    """A daily attempt on `day` that is won (score 352) by really playing it: no real deal is
+    easy to win, so the game is laid with the cards of tests.samples.won_game and its moves
+    replayed. Its game id."""
+    solved = won_game("canfield")
+    await store.upsert_player(player.id, player.name)
+    stored = await store.create_game(NewGame(
+        guild_id=guild_id, channel_id=10, user_id=player.id, name="canfield", options=solved.options, deal=None,
+        cards="".join(str(card) for card in solved.cards), snapshot=None, score=-12, kind="daily",
+        undo_allowed=False))
+    assert await store.claim_daily(day, "canfield", player.id, guild_id, stored.id) == stored.id
+    final = await solo.move(stored.id, player, " ".join(str(move) for move in solved.moves))
+    assert final.status == "won"
+    return stored.id
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """The tests' clock, at noon UTC."""
+    return FakeClock(at("2024-05-08 12:00"))  # a Wednesday
+
+
+@pytest.fixture
+async def daily(tmp_path, clock: FakeClock):
+    """Dailies on a fresh SQLite file, on the tests' clock."""
+    store = await open_store(str(tmp_path / "pe.sqlite3"), clock)  # the store stamps its writes by it too
+    yield DailyPlay(store, SoloPlay(store), clock)
+    await store.close()
+
+
+def test_the_deal_rule_gives_the_documented_numbers() -> None:
+    # int(sha256(b"daily:2024-05-06:canfield").hexdigest(), 16) % 999_999_999 + 1
+    assert daily_deal("2024-05-06", "canfield") == 393562335
+    assert daily_deal("2024-05-06", "storehouse") == 780356887
+    assert daily_deal("2024-05-07", "canfield") == 199241587
+    assert today(lambda: at("2024-05-06 23:59")) == "2024-05-06"
+    assert today(lambda: at("2024-05-07 00:00")) == "2024-05-07"
+    for bad in ("2024-5-6", "2024-02-30", "yesterday"):
+        with pytest.raises(ValueError, match=repr(bad)):
+            check_day(bad)
+
+
+async def test_everyone_gets_the_same_deal_on_every_server(daily: DailyPlay) -> None:
+    replies = [await daily.start(ALICE, guild_id=5, channel_id=10), await daily.start(BOB, guild_id=6, channel_id=20),
+               await daily.start(CAROL, guild_id=None, channel_id=None)]
+    assert {reply.game.deal for reply in replies} == {daily_deal("2024-05-08", "canfield")}
+    assert len({reply.game_id for reply in replies}) == 3
+    assert all(reply.started and reply.kind == "daily" and not reply.undo_allowed for reply in replies)
+    assert "Daily Canfield of 2024-05-08" in replies[0].message and "no undo" in replies[0].message
+    other = await daily.start(ALICE, **HERE, game="storehouse")
+    assert other.game.deal == daily_deal("2024-05-08", "storehouse") and other.game.name == "storehouse"
+
+
+async def test_one_attempt_a_day_resumed_while_in_play_then_refused(daily: DailyPlay) -> None:
+    first = await daily.start(ALICE, **HERE)
+    await daily.solo.move(first.game_id, ALICE, "d")
+    again = await daily.start(ALICE, guild_id=6, channel_id=20)  # another server: the same attempt
+    assert again.game_id == first.game_id and not again.started and again.version == 1
+    assert again.message.startswith("Your daily game, in play: Canfield of 2024-05-08")
+    await daily.solo.resign(first.game_id, ALICE)
+    with pytest.raises(PlayError, match=r"played today's Canfield daily already: resigned, score -12\. "
+                                        r"The next one comes in 12 h 00 min"):
+        await daily.start(ALICE, **HERE)
+    assert await daily.store.count_games() == 1
+    with pytest.raises(PlayError, match="no daily of 'klondike'"):
+        await daily.start(ALICE, **HERE, game="klondike")
+
+
+async def test_simultaneous_starts_end_with_one_attempt_and_one_game(daily: DailyPlay, tmp_path, clock) -> None:
+    replies = await asyncio.gather(*(daily.start(ALICE, **HERE) for _ in range(4)))
+    assert len({reply.game_id for reply in replies}) == 1 and sum(reply.started for reply in replies) == 1
+    assert await daily.store.count_games() == 1
+    # Two processes (two connections to one file) starting at once: the primary key decides.
+    other_store = await open_store(str(tmp_path / "pe.sqlite3"), clock)
+    other = DailyPlay(other_store, SoloPlay(other_store), clock)
+    replies = await asyncio.gather(daily.start(BOB, **HERE), other.start(BOB, **HERE),
+                                   daily.start(BOB, **HERE), other.start(BOB, **HERE))
+    assert len({reply.game_id for reply in replies}) == 1
+    assert await daily.store.count_games() == 2
+    async with daily.store.db.execute("SELECT COUNT(*) FROM daily_attempts") as cursor:
+        assert (await cursor.fetchone())[0] == 2
+    async with daily.store.db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'games'") as cursor:
+        assert (await cursor.fetchone())[0] > 2  # the losers' games were really made, then thrown away
+    await other_store.close()
+
+
+async def test_a_game_begun_before_midnight_counts_for_its_day(daily: DailyPlay, clock: FakeClock) -> None:
+    clock.set("2024-05-08 23:59")
+    old = await daily.start(ALICE, **HERE)
+    assert old.game.deal == daily_deal("2024-05-08", "canfield")
+    clock.advance(120)
+    assert (await daily.solo.move(old.game_id, ALICE, "d")).ok  # still playable after midnight
+    new = await daily.start(ALICE, **HERE)
+    assert new.started and new.game_id != old.game_id and new.game.deal == daily_deal("2024-05-09", "canfield")
+    await daily.solo.resign(old.game_id, ALICE)
+    yesterday = await daily.store.daily_attempt("2024-05-08", "canfield", ALICE.id)
+    assert yesterday.game_id == old.game_id and yesterday.status == "resigned"
+    assert yesterday.finished_at == at("2024-05-09 00:01")
+    assert (await daily.store.daily_attempt("2024-05-09", "canfield", ALICE.id)).status == "playing"
+    assert (await daily.start(ALICE, **HERE)).game_id == new.game_id
+
+
+async def test_undo_is_refused_in_a_daily(daily: DailyPlay) -> None:
+    game_id = (await daily.start(ALICE, **HERE)).game_id
+    await daily.solo.move(game_id, ALICE, "d")
+    with pytest.raises(PlayError, match="Undo is off"):
+        await daily.solo.undo(game_id, ALICE)
+    with pytest.raises(PlayError, match="Undo is off"):
+        await daily.solo.move(game_id, ALICE, "u")
+    assert (await daily.store.get_game(game_id)).moves == ["d"]
+
+
+def test_streaks_count_consecutive_days() -> None:
+    days = ["2024-05-01", "2024-05-02", "2024-05-03", "2024-05-05", "2024-05-06"]
+    assert streak(days, "2024-05-06") == (2, 3)
+    assert streak(days, "2024-05-07") == (2, 3)  # today not played yet: the run stands
+    assert streak(days, "2024-05-08") == (0, 3)  # a whole day missed
+    assert streak(days, "2024-05-02") == (2, 2)  # later days do not count yet
+    assert streak([], "2024-05-02") == (0, 0)
+    assert streaks([("2024-05-01", True), ("2024-05-02", False), ("2024-05-03", True)], "2024-05-03") == \
+        Streaks(played=3, best_played=3, won=1, best_won=1)
+
+
+async def test_streaks_played_and_won_over_days_with_a_gap(daily: DailyPlay, clock: FakeClock) -> None:
+    plan = {"2024-05-01": "won", "2024-05-02": "won", "2024-05-03": "won", "2024-05-04": "resigned",
+            "2024-05-06": "won"}  # the 5th is missed
+    for day, result in plan.items():
+        clock.set(f"{day} 12:00")
+        if result == "won":
+            await win_daily(daily.store, daily.solo, ALICE, day)
+        else:
+            await resign_daily(daily, ALICE)
+    clock.set("2024-05-07 08:00")  # not played yet today: yesterday's runs stand
+    assert await daily.streaks(ALICE.id) == Streaks(played=1, best_played=4, won=1, best_won=3)
+    await resign_daily(daily, ALICE)
+    assert await daily.streaks(ALICE.id) == Streaks(played=2, best_played=4, won=1, best_won=3)
+    clock.set("2024-05-08 08:00")  # the 7th was played, not won: the win run is over
+    assert await daily.streaks(ALICE.id) == Streaks(played=2, best_played=4, won=0, best_won=3)
+    clock.set("2024-05-09 08:00")  # the 8th missed
+    assert await daily.streaks(ALICE.id) == Streaks(played=0, best_played=4, won=0, best_won=3)
+    assert await daily.streaks(BOB.id) == Streaks()

@@ -1,0 +1,244 @@
+"""Leaderboards and stats on a real SQLite file, the games really played (wins replayed from
+tests.samples.won_game, losses resigned), with a clock the tests move."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.play import Player, SoloPlay
+from bot.play.daily import DailyPlay, Streaks, today
+from bot.play.leaderboards import TEXT_LIMIT, LeaderboardPage, Leaderboards
+from bot.store import NewGame, Store, open_store
+from bot.store.base import NewMatch
+from tests.play.test_daily import FakeClock, at, resign_daily, win_daily
+from tests.samples import won_game
+
+ALICE, BOB, CAROL, DAVE, ERIN = (Player(1, "alice"), Player(2, "bob"), Player(3, "carol"), Player(4, "dave"),
+                                 Player(5, "erin"))
+
+
+class World:
+    """The store, the play layer and the boards, on one clock."""
+
+    def __init__(self, store: Store, clock: FakeClock) -> None:
+        self.store, self.clock = store, clock
+        self.solo = SoloPlay(store)
+        self.daily = DailyPlay(store, self.solo, clock)
+        self.boards = Leaderboards(store, clock)
+
+    async def lose(self, player: Player, guild_id: int | None = 5, **round_of: int) -> int:
+        """A game (a match's round with match_id=, round=) started and resigned at once: -12."""
+        kind = "match" if round_of else "solo"
+        reply = await self.solo.create(player, guild_id=guild_id, channel_id=10, name="canfield", deal=1,
+                                       options={}, kind=kind, **round_of)
+        await self.solo.resign(reply.game_id, player)
+        return reply.game_id
+
+    async def win(self, player: Player, guild_id: int | None = 5, **round_of: int) -> int:
+        """A game (a match's round with match_id=, round=) played out to a win: 352."""
+        solved = won_game("canfield")
+        await self.store.upsert_player(player.id, player.name)
+        stored = await self.store.create_game(NewGame(
+            guild_id=guild_id, channel_id=10, user_id=player.id, name="canfield", options=solved.options, deal=None,
+            cards="".join(str(card) for card in solved.cards), snapshot=None, score=-12,
+            kind="match" if round_of else "solo", **round_of))
+        assert (await self.solo.move(stored.id, player, " ".join(map(str, solved.moves)))).status == "won"
+        return stored.id
+
+    async def match(self, players: dict[Player, int | None], guild_id: int = 5, teams: bool = False) -> int:
+        """A running match of these players (each with their team id, or None)."""
+        match = await self.store.create_match(NewMatch(
+            guild_id=guild_id, channel_id=10, host_id=next(iter(players)).id, game="canfield", options={},
+            target=300, teams=teams, undo=False, seed=7), self.clock())
+        for player, team_id in players.items():
+            await self.store.add_match_player(match.id, player.id, team_id, self.clock())
+        assert await self.store.change_match_status(match.id, "lobby", "running", self.clock())
+        return match.id
+
+    async def finish(self, match_id: int, *, user: Player | None = None, team_id: int | None = None) -> None:
+        """End a running match with its winner."""
+        assert await self.store.change_match_status(match_id, "running", "finished", self.clock(),
+                                                    winner_user_id=user.id if user else None, winner_team_id=team_id)
+
+
+@pytest.fixture
+async def world(tmp_path):
+    """A fresh SQLite file with everything on one clock, at noon UTC on a Wednesday."""
+    clock = FakeClock(at("2024-05-08 12:00"))
+    store = await open_store(str(tmp_path / "pe.sqlite3"), clock)
+    yield World(store, clock)
+    await store.close()
+
+
+async def test_players_by_points_then_wins_then_name_with_ranks_and_the_server_filter(world: World) -> None:
+    await world.win(ALICE)
+    await world.lose(ALICE)
+    await world.win(BOB)
+    match_id = await world.match({CAROL: None, ALICE: None})
+    await world.lose(CAROL, match_id=match_id, round=1)
+    await world.finish(match_id, user=CAROL)
+    await world.win(DAVE, guild_id=6)
+    await world.solo.start(ERIN, guild_id=5, channel_id=10)  # in play: not on the board
+    page = await world.boards.page("players", "all", 5)
+    assert page.columns == ("#", "Player", "Games", "Wins", "Win %", "Points", "Matches won")
+    assert page.rows == [(1, "bob", 1, 1, 100, 352, 0), (2, "alice", 2, 1, 50, 340, 0),
+                         (3, "carol", 1, 0, 0, -12, 1)]
+    assert (page.page, page.pages, page.total) == (0, 1, 3) and page.title == "Players · all time · this server"
+    everywhere = await world.boards.page("players", "all", None)
+    assert [row[:2] for row in everywhere.rows] == [(1, "bob"), (2, "dave"), (3, "alice"), (4, "carol")]
+    assert [row[1] for row in (await world.boards.page("players", "all", 6)).rows] == ["dave"]
+
+
+async def test_week_and_today_count_what_finished_in_them(world: World) -> None:
+    world.clock.set("2024-05-05 22:00")  # Sunday: last week
+    await world.lose(BOB)
+    match_id = await world.match({BOB: None})
+    await world.finish(match_id, user=BOB)
+    world.clock.set("2024-05-05 23:00")
+    alice_game = (await world.solo.start(ALICE, guild_id=5, channel_id=10)).game_id
+    world.clock.set("2024-05-06 00:30")  # Monday: begun last week, finished this week
+    await world.solo.resign(alice_game, ALICE)
+    world.clock.set("2024-05-08 09:00")
+    await world.lose(CAROL)
+    world.clock.set("2024-05-08 12:00")
+    names = {period: [row[1] for row in (await world.boards.page("players", period, 5)).rows]
+             for period in ("all", "week", "today")}
+    assert names == {"all": ["alice", "bob", "carol"], "week": ["alice", "carol"], "today": ["carol"]}
+    assert (await world.boards.page("players", "all", 5)).rows[1][-1] == 1  # bob's match, last week
+
+
+async def test_pages_split_the_board_and_keep_the_ranks(world: World) -> None:
+    for number in range(1, 24):
+        await world.lose(Player(100 + number, f"p{number:02d}"))
+    first = await world.boards.page("players", "all", 5, per_page=10)
+    assert (first.page, first.pages, first.total) == (0, 3, 23) and len(first.rows) == 10
+    second = await world.boards.page("players", "all", 5, page=1, per_page=10)
+    assert [row[:2] for row in second.rows] == [(rank, f"p{rank:02d}") for rank in range(11, 21)]
+    last = await world.boards.page("players", "all", 5, page=9, per_page=10)  # past the end: the last page
+    assert last.page == 2 and [row[0] for row in last.rows] == [21, 22, 23]
+    text = second.as_text()
+    assert len(text) <= TEXT_LIMIT and "Page 2 of 3 · 23 in all" in text and "p11" in text
+
+
+async def test_teams_pool_their_members_match_rounds(world: World) -> None:
+    reds = await world.store.create_team(5, "Reds", ALICE.id)
+    await world.store.join_team(5, "Reds", BOB.id)
+    blues = await world.store.create_team(5, "Blues", CAROL.id)
+    await world.store.create_team(5, "Greens", ERIN.id)
+    await world.store.create_team(6, "Elsewhere", DAVE.id)
+    match_id = await world.match({ALICE: reds.id, BOB: reds.id, CAROL: blues.id}, teams=True)
+    await world.win(ALICE, match_id=match_id, round=1)
+    await world.lose(BOB, match_id=match_id, round=1)
+    await world.win(CAROL, match_id=match_id, round=1)
+    await world.finish(match_id, team_id=reds.id)
+    await world.win(ALICE)  # neither a solo game nor a match without teams counts for a team
+    solo_match = await world.match({BOB: None})
+    await world.win(BOB, match_id=solo_match, round=1)
+    page = await world.boards.page("teams", "all", 5)
+    assert page.columns == ("#", "Team", "Matches won", "Points")
+    assert page.rows == [(1, "Reds", 1, 340), (2, "Blues", 0, 352), (3, "Greens", 0, 0)]
+    world.clock.advance(86_400)
+    assert (await world.boards.page("teams", "today", 5)).rows[0] == (1, "Blues", 0, 0)
+
+
+async def test_the_daily_board_today_and_over_the_week(world: World) -> None:
+    world.clock.set("2024-05-05 12:00")  # last week
+    await win_daily(world.store, world.solo, BOB, today(world.clock))
+    world.clock.set("2024-05-07 12:00")
+    await resign_daily(world.daily, ALICE)
+    for time, player, guild_id in (("12:01", DAVE, 6), ("12:05", BOB, 5), ("12:10", ALICE, 5)):
+        world.clock.set(f"2024-05-08 {time}")
+        if player is BOB:
+            await resign_daily(world.daily, BOB)
+        else:
+            await win_daily(world.store, world.solo, player, "2024-05-08", guild_id=guild_id)
+    await world.daily.start(CAROL, guild_id=5, channel_id=10)  # still in play
+    here = await world.boards.page("daily", "today", 5)
+    assert here.title == "Daily Canfield · 2024-05-08 · this server"
+    assert here.rows == [(1, "alice", "won", 352, "12:10"), (2, "bob", "resigned", -12, "12:05"),
+                         (3, "carol", "playing", -12, None)]
+    everywhere = await world.boards.page("daily", "today", None)
+    assert [row[1] for row in everywhere.rows] == ["dave", "alice", "bob", "carol"]  # dave finished first
+    week = await world.boards.page("daily", "week", 5)
+    assert week.columns == ("#", "Player", "Days", "Wins", "Points", "Best")
+    assert week.rows == [(1, "alice", 2, 1, 340, 352), (2, "carol", 1, 0, 0, None), (3, "bob", 1, 0, -12, -12)]
+    ever = await world.boards.page("daily", "all", 5)
+    assert ever.rows[:2] == [(1, "alice", 2, 1, 340, 352), (2, "bob", 2, 1, 340, 352)]
+    assert (await world.boards.page("daily", "today", 5, game="storehouse")).rows == []
+
+
+async def test_the_streak_board_by_current_then_best(world: World) -> None:
+    plays = {"2024-05-04": [BOB], "2024-05-05": [BOB], "2024-05-06": [ALICE, BOB], "2024-05-07": [ALICE, CAROL],
+             "2024-05-08": [DAVE]}
+    for day, players in plays.items():
+        world.clock.set(f"{day} 12:00")
+        for player in players:
+            await resign_daily(world.daily, player, guild_id=6 if player is DAVE else 5)
+    await win_daily(world.store, world.solo, ALICE, "2024-05-08", guild_id=5)  # today's, won
+    page = await world.boards.page("streaks", "all", 5)
+    assert page.columns == ("#", "Player", "Streak", "Best", "Win streak", "Best won")
+    assert page.rows == [(1, "alice", 3, 3, 1, 1), (2, "carol", 1, 1, 0, 0), (3, "bob", 0, 3, 0, 0)]
+    assert [row[1] for row in (await world.boards.page("streaks", "week", None)).rows] == \
+        ["alice", "carol", "dave", "bob"]
+
+
+async def test_unknown_boards_and_periods_are_refused(world: World) -> None:
+    for args, quoted in ((("scores", "all", 5), "'scores'"), (("players", "month", 5), "'month'")):
+        with pytest.raises(ValueError, match=quoted):
+            await world.boards.page(*args)
+    with pytest.raises(ValueError, match="'klondike'"):
+        await world.boards.page("daily", "today", 5, game="klondike")
+
+
+def test_a_page_as_text_is_an_aligned_table_that_fits_a_message() -> None:
+    page = LeaderboardPage(title="Players · all time · this server", columns=("#", "Player", "Games", "Points"),
+                           rows=[(1, "bob", 1, 352), (2, "a`very`long`name with a\nline break", 12, -12)],
+                           page=0, pages=1, total=2)
+    lines = page.as_text().splitlines()
+    assert lines == ["Players · all time · this server",
+                     "#  Player                Games  Points",
+                     "-" * 38,
+                     "1  bob                       1     352",
+                     "2  a'very'long'name wi…     12     -12",
+                     "Page 1 of 1 · 2 in all"]
+    crowded = LeaderboardPage(title="Crowded", columns=("#", "Player", "Points"),
+                              rows=[(n, "x" * 40, n * 1000) for n in range(1, 201)], page=0, pages=1, total=200)
+    text = crowded.as_text()
+    assert len(text) <= TEXT_LIMIT and text.endswith("…\nPage 1 of 1 · 200 in all")
+    empty = LeaderboardPage(title="Teams · today · this server", columns=("#", "Team"), rows=[], page=0, pages=1,
+                            total=0)
+    assert empty.as_text() == "Teams · today · this server\nNo one here yet."
+
+
+async def test_a_players_stats(world: World) -> None:
+    world.clock.set("2024-05-07 12:00")
+    await resign_daily(world.daily, ALICE)
+    world.clock.set("2024-05-08 12:00")
+    await win_daily(world.store, world.solo, ALICE, "2024-05-08")
+    await world.win(ALICE)
+    await world.lose(ALICE)
+    await world.lose(ALICE, guild_id=6)
+    match_id = await world.match({ALICE: None, BOB: None})
+    await world.win(ALICE, match_id=match_id, round=1)
+    await world.finish(match_id, user=ALICE)
+    reds = await world.store.create_team(5, "Reds", ALICE.id)
+    team_match = await world.match({ALICE: reds.id}, teams=True)
+    await world.finish(team_match, team_id=reds.id)
+    await world.match({ALICE: None})  # still running: played, not won
+    stats = await world.boards.stats(ALICE.id, 5)
+    assert (stats.name, stats.games, stats.wins, stats.best_score) == ("alice", 5, 3, 352)
+    assert stats.average_score == pytest.approx((352 * 3 - 12 * 2) / 5) and stats.win_rate == pytest.approx(0.6)
+    assert (stats.matches_played, stats.matches_won) == (3, 2)
+    assert stats.streaks == Streaks(played=2, best_played=2, won=1, best_won=1)
+    assert stats.as_text().splitlines() == [
+        "Stats of alice (this server)",
+        "Games         5 finished, 3 won (60%)",
+        "Scores        best 352, average 206.4",
+        "Matches       3 played, 2 won",
+        "Daily streak  2 days (best 2 days)",
+        "Daily wins    1 day in a row (best 1 day)",
+    ]
+    assert (await world.boards.stats(ALICE.id, None)).games == 6
+    nobody = await world.boards.stats(99, 5)
+    assert (nobody.name, nobody.games, nobody.best_score, nobody.win_rate) == ("user 99", 0, None, 0.0)
+    assert "Scores        -" in nobody.as_text()
