@@ -199,12 +199,9 @@ class SoloPlay:
     async def resign(self, game_id: int, player: Player, *, version: int | None = None) -> Reply:
         """End the game now; its score stands."""
         async with self._lock(game_id):
-            table = await self._table(game_id)
-            self._check_owner(table, player)
-            stale = self._stale(table, version)
+            table, stale = await self._ready(game_id, player, version)
             if stale:
                 return stale
-            self._check_playing(table)
             table = await self._save(table, "resigned")
             extra = await self._finished(table)
             return self._reply(table, f"You resigned. Score {table.game.score}.{extra}")
@@ -223,12 +220,9 @@ class SoloPlay:
     async def _change(self, game_id: int, player: Player, version: int | None, action,
                       done: str = "", nothing: str = "Nothing to do.") -> Reply:
         async with self._lock(game_id):
-            table = await self._table(game_id)
-            self._check_owner(table, player)
-            stale = self._stale(table, version)
+            table, stale = await self._ready(game_id, player, version)
             if stale:
                 return stale
-            self._check_playing(table)
             game = table.game
             before = list(game.moves)
             undone = str(before[-1]) if before else ""
@@ -260,6 +254,16 @@ class SoloPlay:
         """Run the finish hooks of a game that has just ended; their sentences, joined."""
         said = [await hook(table) for hook in self.finish_hooks]
         return "".join(f" {text}" for text in said if text)
+
+    async def _ready(self, game_id: int, player: Player, version: int | None) -> tuple[Table, Reply | None]:
+        """The game, checked for a change (its owner, in play); with the current board as a
+        stale reply instead when the player's board is out of date."""
+        table = await self._table(game_id)
+        self._check_owner(table, player)
+        stale = self._stale(table, version)
+        if stale is None:
+            self._check_playing(table)
+        return table, stale
 
     async def _save(self, table: Table, status: str) -> Table:
         game = table.game
