@@ -11,10 +11,9 @@ import random
 from dataclasses import dataclass
 from enum import Enum
 
-from bot.game import notation
+from bot.game import notation, solver
 from bot.game.cards import Card, Suit, next_rank, previous_rank
 from bot.game.deals import check_deal, check_deck, dealing_order, move_to_top, random_deal, shuffled_talon
-from bot.game.endgame import is_blocked
 from bot.game.errors import IllegalMoveError, NotationError
 from bot.game.moves import DRAW, Move
 from bot.game.rules import TITLES, Build, Die, Groups, Rules, make_rules
@@ -165,11 +164,12 @@ class CanfieldGame:
 
     @property
     def outcome(self) -> Outcome | None:
-        """WON when all 52 cards are on the foundations, BLOCKED when play cannot go on,
-        None while it can."""
+        """WON when all 52 cards are on the foundations; BLOCKED when no sequence of moves can
+        put another card on a foundation or turn up a reserve card (the solver's `is_dead`,
+        from what the player can see); None while play can still get somewhere."""
         if self.foundation_cards == DECK_SIZE:
             return Outcome.WON
-        if is_blocked(self):
+        if solver.is_dead(self):
             return Outcome.BLOCKED
         return None
 
@@ -287,29 +287,9 @@ class CanfieldGame:
         return step.move
 
     def hint(self) -> Move | None:
-        """A legal move that makes progress, or None: a card to a foundation, then the reserve's
-        top to a column, a column emptied for the reserve to refill, the waste's top to a
-        column, a draw, and only then another column move that does not undo the last one.
-        (The solver's hint replaces this.)"""
-        moves = self.legal_moves()
-        last = self.history[-1].move if self.history else None
-
-        def empties_for_reserve(move: Move) -> bool:
-            return (move.src.startswith("t") and move.count == len(self._piles[move.src])
-                    and bool(self.reserve) and self.rules.fill_from_reserve)
-
-        for wanted in (
-            lambda m: m.dst.startswith("f"),
-            lambda m: m.src == "r",
-            empties_for_reserve,
-            lambda m: m.src == "w",
-            lambda m: m.is_draw,
-            lambda m: m.src.startswith("t") and not (last and (m.src, m.dst) == (last.dst, last.src)),
-        ):
-            for move in moves:
-                if wanted(move):
-                    return move
-        return None
+        """A next move from what the player can see, on the shortest way to a card on a
+        foundation or a reserve card turned up (the solver's `hint`); None when nothing helps."""
+        return solver.hint(self)
 
     # --- carrying out commands ----------------------------------------------------------
 

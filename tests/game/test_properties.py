@@ -65,8 +65,10 @@ def check_outcome(game: CanfieldGame) -> None:
     assert position(game) == before
     if outcome is Outcome.WON:
         assert game.foundation_cards == 52 and game.score == 352
-    elif outcome is Outcome.BLOCKED:
-        assert all(move.is_draw for move in game.legal_moves())
+    elif outcome is Outcome.BLOCKED:  # nothing can reach a foundation or turn up a reserve card
+        for move in game.legal_moves():
+            assert not move.dst.startswith("f")
+            assert move.src != "r" or game.rules.reserve_face_up
     else:
         assert game.legal_moves()
 

@@ -177,14 +177,24 @@ def test_a_game_that_no_stock_card_can_help_is_blocked_at_once() -> None:
 
 
 def test_blocked_depends_on_which_cards_cycling_can_reach() -> None:
-    # QH (which fits on KS and KC) is second from the top of the stock: draw 3 never shows it.
-    cards = deck("AC", DEAD_RESERVE, KINGS, ["2S", "QH"])
+    # AS (wanted on a foundation) is second from the top of the stock: draw 3 never shows it.
+    reserve = ["AH", "AD", "QD", "QS", "QC", "QH", "2C", "3C", "4C", "2D", "3D", "5D"]
+    cards = deck("AC", reserve, KINGS, ["2S", "AS"])
     assert new_game("canfield", cards=cards).outcome is Outcome.BLOCKED
     assert new_game("canfield-draw1", cards=cards).outcome is None
     game = new_game("canfield", cards=cards, draw=2)
     assert game.outcome is None
     game.play("d")
-    assert game.play("wt1") == [Move("w", "t1")]
+    assert game.play("wf") == [Move("w", "f2")]
+
+
+def test_moves_that_lead_nowhere_do_not_keep_a_game_alive() -> None:
+    # Draw 1 brings QH to the waste and it fits on a king, but the columns built from there end in
+    # a red 6 and the reserve's 5D needs a black one: no foundation card, no reserve card, ever.
+    game = new_game("canfield-draw1", cards=deck("AC", DEAD_RESERVE, KINGS, ["QH"]))
+    game.play("d")
+    assert Move("w", "t1") in game.legal_moves()
+    assert game.outcome is Outcome.BLOCKED
 
 
 def test_options_and_names_are_checked() -> None:

@@ -1,0 +1,476 @@
+"""A solver for the Canfield family: the true end of a game, honest hints, winnable deals.
+
+Three questions, one search machinery:
+
+- `solve(game, limit=...)`: with every card known, can the game still be won? A depth-first
+  search with a transposition table, deterministic, that returns the winning line.
+- `is_dead(game)`: from what the player can see, can any sequence of moves still put a card on a
+  foundation or turn up a reserve card? (Seed 000's "Pyrrhic victories": the bot decides.)
+- `hint(game)`: a next move from visible information that leads to such progress soonest.
+
+The search works on a compact copy of the position: cards are the ints 0..51 (suit index * 13 +
+rank - 1), piles are tuples. The stock and waste are one "talon" whose cards are reached by
+drawing: a talon move draws (redealing as needed) until a card is on top of the waste, then plays
+it, so runs of draws are never searched one by one. Safe foundation moves are made at once; the
+key of a position sorts the columns, so equal columns count as one; moves to empty columns go to
+the first one only.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from bot.game.moves import DRAW, Move
+from bot.game.rules import Build, Die, Groups
+
+if TYPE_CHECKING:
+    from bot.game.canfield import CanfieldGame
+
+COLUMNS = 4
+DECK = 52
+MAX_PASSES = 64  # with unlimited redeals and a die rolled each pass, passes are searched up to here
+DEAD_LIMIT = 200_000  # positions is_dead and hint may look at before they give the benefit of the doubt
+
+
+class GaveUp(Exception):
+    """The search reached its limit."""
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """What `solve` found: `status` is "winnable", "unwinnable" or "gave-up"; `moves`, when
+    winnable, is the winning line in canonical moves that `play` accepts one by one."""
+
+    status: str
+    moves: list[Move] = field(default_factory=list)
+    positions: int = 0
+    seconds: float = 0.0
+
+
+# A position: foundation counts by suit, reserve length, columns, waste, stock (top last),
+# redeals used. Immutable, so that positions can be shared freely during the search.
+State = tuple[tuple[int, ...], int, tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], int]
+# One step of a line: (draws first, source pile, destination pile, cards).
+Step = tuple[int, str, str, int]
+
+
+def card_index(card: object) -> int:
+    """The int a Card is searched as."""
+    return card.suit.index * 13 + card.rank - 1  # type: ignore[attr-defined]
+
+
+class Search:
+    """The rules of one game as tables, and the moves they allow in a State."""
+
+    def __init__(self, game: CanfieldGame, reserve: tuple[int, ...], *, reference: bool = False) -> None:
+        rules = game.rules
+        self.reference = reference
+        self.rules = rules
+        self.reserve = reserve  # bottom to top, as dealt; the state keeps only its length
+        base = game.base_rank
+        self.suit = [c // 13 for c in range(DECK)]
+        self.rank = [c % 13 + 1 for c in range(DECK)]
+        self.rel = [(self.rank[c] - base) % 13 for c in range(DECK)]  # its place on a foundation
+        red = [self.suit[c] >= 2 for c in range(DECK)]  # hearts and diamonds
+        self.sits_on: list[frozenset[int]] = []
+        for onto in range(DECK):
+            below = (self.rank[onto] - 2) % 13 + 1
+            fits = [c for c in range(DECK) if self.rank[c] == below and (
+                rules.build is Build.ANY
+                or (rules.build is Build.SUIT and self.suit[c] == self.suit[onto])
+                or (rules.build is Build.ALTERNATE and red[c] != red[onto]))]
+            self.sits_on.append(frozenset(fits))
+        # The suits whose cards could be built on a card of each suit: a card is safe to put on
+        # its foundation once those suits' foundations are past the rank below it.
+        self.helpers = [sorted({self.suit[c] for c in self.sits_on[suit * 13]}) for suit in range(4)]
+        self.any_group = rules.groups is Groups.ANY
+        self.fill = rules.fill_from_reserve
+        self.redeals = rules.redeals
+        self.rolls = [game._roll(p) for p in range(MAX_PASSES + 1)] if rules.die is not Die.OFF else None
+        self.draw = rules.draw
+        self.capped = False  # set when MAX_PASSES cut a search short: then "unwinnable" is not proven
+        self._talon_cache: dict[tuple[tuple[int, ...], tuple[int, ...], int], list[tuple[int, int, State]]] = {}
+        self._by_card: dict[tuple[tuple[int, ...], tuple[int, ...], int], dict[int, tuple[int, State]]] = {}
+        # The card each foundation wants after `count` cards, and the cards that can sit on each.
+        self.wanted = [[suit * 13 + (base - 1 + count) % 13 for count in range(13)] for suit in range(4)]
+        self.sits_list = [tuple(sorted(cards)) for cards in self.sits_on]
+
+    # --- positions ---------------------------------------------------------------------
+
+    @staticmethod
+    def state_of(game: CanfieldGame) -> State:
+        """The position of a game as a State."""
+        foundations = tuple(len(pile) for pile in game.foundations)
+        columns = tuple(tuple(card_index(c) for c in column) for column in game.tableau)
+        waste = tuple(card_index(c) for c in game.waste)
+        stock = tuple(card_index(c) for c in game.stock)
+        return foundations, len(game.reserve), columns, waste, stock, game.redeals_used
+
+    def key(self, state: State) -> tuple:
+        """What makes two positions the same: columns in any order; redeals only when they
+        still matter."""
+        foundations, reserve, columns, waste, stock, passes = state
+        if self.redeals is None and self.rolls is None:
+            passes = 0
+        return foundations, reserve, tuple(sorted(columns)), waste, stock, passes
+
+    def draws_per_pass(self, passes: int) -> int:
+        """How many cards a draw turns in a pass."""
+        if self.rolls is None:
+            return self.draw
+        return self.rolls[min(passes, MAX_PASSES)]
+
+    # --- the talon: which cards drawing brings to the top of the waste ------------------
+
+    def talon(self, waste: tuple[int, ...], stock: tuple[int, ...], passes: int) -> list[tuple[int, int, State]]:
+        """Each card that drawing can bring to the top of the waste, once: (draws, card, the
+        waste, stock and passes then, in a State with the other parts left empty)."""
+        cache_key = (waste, stock, passes)
+        found = self._talon_cache.get(cache_key)
+        if found is not None:
+            return found
+        options: list[tuple[int, int, State]] = []
+        seen_cards: set[int] = set()
+        seen_positions: set[tuple[int, int]] = set()
+        if waste:
+            options.append((0, waste[-1], ((), 0, (), waste, stock, passes)))
+            seen_cards.add(waste[-1])
+        draws = 0
+        while True:
+            if stock:
+                count = self.draws_per_pass(passes)
+                turned = stock[-count:]
+                waste, stock = waste + turned[::-1], stock[:-count] if count < len(stock) else ()
+            elif waste and (self.redeals is None or passes < self.redeals):
+                if passes >= MAX_PASSES:
+                    self.capped = True
+                    break
+                stock, waste, passes = waste[::-1], (), passes + 1
+                count = self.draws_per_pass(passes)
+                turned = stock[-count:]
+                waste, stock = waste + turned[::-1], stock[:-count] if count < len(stock) else ()
+            else:
+                break
+            draws += 1
+            position = (len(waste), passes if (self.redeals is not None or self.rolls is not None) else 0)
+            if position in seen_positions:
+                break
+            seen_positions.add(position)
+            top = waste[-1]
+            if top not in seen_cards:
+                seen_cards.add(top)
+                options.append((draws, top, ((), 0, (), waste, stock, passes)))
+        if len(self._talon_cache) > 200_000:
+            self._talon_cache.clear()
+        self._talon_cache[cache_key] = options
+        return options
+
+    # --- moves -------------------------------------------------------------------------
+
+    def accepts(self, foundations: tuple[int, ...], card: int) -> bool:
+        """Whether the card's foundation takes it now."""
+        return self.rel[card] == foundations[self.suit[card]]
+
+    def safe(self, foundations: tuple[int, ...], card: int) -> bool:
+        """Whether putting the card on its foundation can never hurt: every card that could be
+        built on it is on a foundation already.
+
+        With `reference`, the rule of the reference solver instead (Jan Wolter's): ranks counted
+        from the base without the wrap, so a base-rank card always goes up at once, although a
+        column could still have used it (a J on a Q when Q is the base). That rule loses wins:
+        see tests/game/test_solver.py."""
+        rel = self.rel[card]
+        if self.reference:
+            return rel == 0 or all(foundations[s] >= rel for s in self.helpers[self.suit[card]])
+        return all(foundations[s] > (rel - 1) % 13 for s in self.helpers[self.suit[card]])
+
+    def group_sizes(self, column: tuple[int, ...]) -> list[int]:
+        """How many cards may leave a column together."""
+        run = 1
+        while run < len(column) and column[-run] in self.sits_on[column[-run - 1]]:
+            run += 1
+        if self.any_group:
+            return list(range(1, run + 1))
+        return [1, len(column)] if run == len(column) and len(column) > 1 else [1]
+
+    def after_column_move(self, state: State, src: int, dst: int, count: int) -> State:
+        """The position after moving `count` cards from column src to column dst."""
+        foundations, reserve, columns, waste, stock, passes = state
+        moving = columns[src][-count:]
+        left = columns[src][:-count]
+        if not left and self.fill and reserve:
+            left, reserve = (self.reserve[reserve - 1],), reserve - 1
+        new = list(columns)
+        new[src], new[dst] = left, columns[dst] + moving
+        return foundations, reserve, tuple(new), waste, stock, passes
+
+    def to_foundation(self, state: State, src: str, talon: State | None = None) -> State:
+        """The position after putting the top card of src ("r", "t1".. or "w" from `talon`) on
+        its foundation."""
+        foundations, reserve, columns, waste, stock, passes = state
+        if src == "r":
+            card = self.reserve[reserve - 1]
+            reserve -= 1
+        elif src == "w":
+            assert talon is not None
+            waste, stock, passes = talon[3][:-1], talon[4], talon[5]
+            card = talon[3][-1]
+        else:
+            index = int(src[1]) - 1
+            card = columns[index][-1]
+            left = columns[index][:-1]
+            if not left and self.fill and reserve:
+                left, reserve = (self.reserve[reserve - 1],), reserve - 1
+            new = list(columns)
+            new[index] = left
+            columns = tuple(new)
+        counts = list(foundations)
+        counts[self.suit[card]] += 1
+        return tuple(counts), reserve, columns, waste, stock, passes
+
+    def to_column(self, state: State, src: str, dst: int, talon: State | None = None) -> State:
+        """The position after moving the reserve's top ("r") or the waste's top ("w", from
+        `talon`) onto column dst."""
+        foundations, reserve, columns, waste, stock, passes = state
+        if src == "r":
+            card = self.reserve[reserve - 1]
+            reserve -= 1
+        else:
+            assert talon is not None
+            waste, stock, passes = talon[3][:-1], talon[4], talon[5]
+            card = talon[3][-1]
+        new = list(columns)
+        new[dst] = columns[dst] + (card,)
+        return foundations, reserve, tuple(new), waste, stock, passes
+
+    def auto(self, state: State) -> tuple[State, list[Step]]:
+        """Make every safe foundation move from the reserve and the columns; the steps made."""
+        made: list[Step] = []
+        while True:
+            foundations, reserve, columns, _, _, _ = state
+            src = None
+            if reserve:
+                card = self.reserve[reserve - 1]
+                if self.accepts(foundations, card) and self.safe(foundations, card):
+                    src = "r"
+            if src is None:
+                for index, column in enumerate(columns):
+                    if column and self.accepts(foundations, column[-1]) and self.safe(foundations, column[-1]):
+                        src = f"t{index + 1}"
+                        break
+            if src is None:
+                return state, made
+            card = self.reserve[reserve - 1] if src == "r" else columns[int(src[1]) - 1][-1]
+            made.append((0, src, f"f{self.suit[card] + 1}", 1))
+            state = self.to_foundation(state, src)
+
+    def moves(self, state: State, *, reserve_moves: bool = True) -> Iterator[tuple[Step, State, int]]:
+        """Every move from a position, best first, made lazily: (the step, the position after
+        it, what kind of progress it makes: 2 a card to a foundation, 1 a reserve card turned
+        up, 0 none)."""
+        foundations, reserve, columns, waste, stock, passes = state
+        talon = self.talon_cards(waste, stock, passes)
+        wanted = {self.wanted[suit][count] for suit, count in enumerate(foundations) if count < 13}
+        empty = next((i for i, column in enumerate(columns) if not column), None)
+        reserve_top = self.reserve[reserve - 1] if reserve else -1
+        tops = [column[-1] if column else -1 for column in columns]
+        # Cards to the foundations: the reserve's top, the columns' tops, then from the talon.
+        if reserve_top in wanted:
+            yield (0, "r", f"f{self.suit[reserve_top] + 1}", 1), self.to_foundation(state, "r"), 2
+        for index, top in enumerate(tops):
+            if top in wanted:
+                yield (0, f"t{index + 1}", f"f{self.suit[top] + 1}", 1), self.to_foundation(state, f"t{index + 1}"), 2
+        for card, (draws, after_talon) in talon.items():
+            if card in wanted:
+                yield (draws, "w", f"f{self.suit[card] + 1}", 1), self.to_foundation(state, "w", after_talon), 2
+        # The reserve's top to a column: it turns up the next reserve card.
+        if reserve_moves and reserve_top >= 0:
+            progress = 0 if self.rules.reserve_face_up else 1
+            for index, top in enumerate(tops):
+                if (top >= 0 and reserve_top in self.sits_on[top]) or index == empty:
+                    yield (0, "r", f"t{index + 1}", 1), self.to_column(state, "r", index), progress
+        # Whole columns moved while the reserve fills the space: a card turned up too.
+        shuffles: list[tuple[int, int, int]] = []
+        for src, column in enumerate(columns):
+            if not column:
+                continue
+            for count in self.group_sizes(column):
+                moving = column[-count]
+                whole = count == len(column)
+                for dst, top in enumerate(tops):
+                    if dst == src:
+                        continue
+                    if top >= 0:
+                        if moving not in self.sits_on[top]:
+                            continue
+                    elif dst != empty or whole:
+                        continue
+                    if whole and self.fill and reserve:
+                        after = self.after_column_move(state, src, dst, count)
+                        yield (0, f"t{src + 1}", f"t{dst + 1}", count), after, 1
+                    else:
+                        shuffles.append((src, dst, count))
+        # The other column moves, then the waste's cards to columns.
+        for src, dst, count in shuffles:
+            yield (0, f"t{src + 1}", f"t{dst + 1}", count), self.after_column_move(state, src, dst, count), 0
+        fits: list[tuple[int, int, int]] = []  # (draws, column, card): fewest draws first, as the talon comes
+        for index, top in enumerate(tops):
+            if top >= 0:
+                fits.extend((talon[card][0], index, card) for card in self.sits_list[top] if card in talon)
+            elif index == empty:
+                fits.extend((draws, index, card) for card, (draws, _) in talon.items())
+        fits.sort()
+        for draws, index, card in fits:
+            yield (draws, "w", f"t{index + 1}", 1), self.to_column(state, "w", index, talon[card][1]), 0
+
+    def talon_cards(self, waste: tuple[int, ...], stock: tuple[int, ...], passes: int) -> dict[int, tuple[int, State]]:
+        """The talon's reachable cards by card: (draws, the talon then)."""
+        cache_key = (waste, stock, passes)
+        found = self._by_card.get(cache_key)
+        if found is None:
+            found = {card: (draws, talon) for draws, card, talon in self.talon(waste, stock, passes)}
+            if len(self._by_card) > 200_000:
+                self._by_card.clear()
+            self._by_card[cache_key] = found
+        return found
+
+
+def solve(game: CanfieldGame, *, limit: int = 1_000_000, seconds: float | None = None,
+          reference: bool = False) -> Solution:
+    """Search the game from its position with every card known: "winnable" with the winning
+    line, "unwinnable", or "gave-up" after `limit` positions (or `seconds`, if given).
+    Deterministic when no time limit is given. `reference` plays the reference solver's
+    automatic foundation moves (see Search.safe), to compare verdicts with it."""
+    start = time.perf_counter()
+    search = Search(game, tuple(card_index(c) for c in game.reserve), reference=reference)
+    root, opening = search.auto(Search.state_of(game))
+    visited: set[tuple] = set()
+    deadline = None if seconds is None else start + seconds
+    path: list[Step] = list(opening)
+    counter = [0]
+
+    def expand_node(state: State):
+        counter[0] += 1
+        if counter[0] > limit or (deadline is not None and counter[0] % 1024 == 0 and time.perf_counter() > deadline):
+            raise GaveUp
+        return search.moves(state)
+
+    # Depth-first, with an explicit stack: a line can be thousands of moves deep.
+    winnable = sum(root[0]) == DECK
+    if not winnable:
+        visited.add(search.key(root))
+        stack = [(expand_node(root), 0)]  # (moves left to try, how many steps the move in hand added)
+        try:
+            while stack:
+                moves, added = stack[-1]
+                if added:
+                    del path[len(path) - added:]
+                    stack[-1] = (moves, 0)
+                step_state = next(moves, None)
+                if step_state is None:
+                    stack.pop()
+                    continue
+                step, after, _ = step_state
+                settled, automatic = search.auto(after)
+                if sum(settled[0]) == DECK:
+                    path.append(step)
+                    path.extend(automatic)
+                    winnable = True
+                    break
+                key = search.key(settled)
+                if key in visited:
+                    continue
+                visited.add(key)
+                path.append(step)
+                path.extend(automatic)
+                stack[-1] = (moves, 1 + len(automatic))
+                stack.append((expand_node(settled), 0))
+        except GaveUp:
+            return Solution("gave-up", positions=counter[0], seconds=time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    if not winnable:
+        status = "gave-up" if search.capped else "unwinnable"
+        return Solution(status, positions=counter[0], seconds=elapsed)
+    return Solution("winnable", moves=expand(path), positions=counter[0], seconds=elapsed)
+
+
+def expand(steps: list[Step]) -> list[Move]:
+    """The canonical moves of a line of steps: each step's draws, then its move."""
+    moves: list[Move] = []
+    for draws, src, dst, count in steps:
+        moves.extend([DRAW] * draws)
+        moves.append(Move(src, dst, count))
+    return moves
+
+
+# --- visible information only: the end of the game, and hints ------------------------------
+
+
+def _visible_search(game: CanfieldGame) -> tuple[Search, State]:
+    """A search that knows only what the player sees: the reserve's top (and the whole
+    reserve when it lies face up); the stock, which cycling shows, is known."""
+    if game.rules.reserve_face_up:
+        reserve = tuple(card_index(c) for c in game.reserve)
+    else:
+        # Hidden cards are stand-ins that never take part: any move that uncovers one counts as
+        # progress and ends the search before it is looked at.
+        reserve = tuple([-1] * (len(game.reserve) - 1) + [card_index(c) for c in game.reserve[-1:]])
+    search = Search(game, reserve)
+    return search, Search.state_of(game)
+
+
+def _progress_path(game: CanfieldGame, limit: int = DEAD_LIMIT) -> list[Step] | None:
+    """The shortest line of moves (in searched steps) from the position to a card put on a
+    foundation or a reserve card turned up: [] when none exists, None when the search gave up."""
+    search, root = _visible_search(game)
+    frontier: list[tuple[State, list[Step]]] = [(root, [])]
+    visited = {search.key(root)}
+    looked = 0
+    while frontier:
+        next_frontier: list[tuple[State, list[Step]]] = []
+        for state, line in frontier:
+            for step, after, progress in search.moves(state):
+                if progress:
+                    return [*line, step]
+                key = search.key(after)
+                if key in visited:
+                    continue
+                visited.add(key)
+                looked += 1
+                if looked > limit:
+                    return None
+                next_frontier.append((after, [*line, step]))
+        frontier = next_frontier
+    return []
+
+
+def is_dead(game: CanfieldGame) -> bool:
+    """True when no sequence of legal moves (stock cycling and column shuffles included) can put
+    another card on a foundation or turn up another reserve card, judged from what the player
+    can see. A search that reaches its limit says "not dead": never too early."""
+    if game.foundation_cards == DECK:
+        return False
+    return _progress_path(game) == []
+
+
+def hint(game: CanfieldGame) -> Move | None:
+    """A next move, from visible information only, on the shortest way to a card on a foundation
+    or a reserve card turned up; never one that merely undoes the last move. None when no move
+    can help."""
+    last = game.history[-1].move if game.history else None
+    line = _progress_path(game)
+    if line:
+        step = line[0]
+        move = DRAW if step[0] else Move(step[1], step[2], step[3])
+        if not (last and not move.is_draw and (move.src, move.dst, move.count) == (last.dst, last.src, last.count)):
+            return move
+    legal = game.legal_moves()
+    for move in legal:
+        if last and (move.src, move.dst, move.count) == (last.dst, last.src, last.count):
+            continue
+        if line is None or move.dst.startswith("f") or move.src == "r" or move.is_draw:
+            return move
+    return None
