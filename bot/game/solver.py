@@ -461,16 +461,21 @@ def hint(game: CanfieldGame) -> Move | None:
     or a reserve card turned up; never one that merely undoes the last move. None when no move
     can help."""
     last = game.history[-1].move if game.history else None
+
+    def undoes(move: Move) -> bool:
+        return last is not None and not move.is_draw and (move.src, move.dst, move.count) == (
+            last.dst, last.src, last.count)
+
     line = _progress_path(game)
+    if line == []:
+        return None
     if line:
-        step = line[0]
-        move = DRAW if step[0] else Move(step[1], step[2], step[3])
-        if not (last and not move.is_draw and (move.src, move.dst, move.count) == (last.dst, last.src, last.count)):
+        draws, src, dst, count = line[0]
+        move = DRAW if draws else Move(src, dst, count)
+        if not undoes(move):
             return move
-    legal = game.legal_moves()
-    for move in legal:
-        if last and (move.src, move.dst, move.count) == (last.dst, last.src, last.count):
-            continue
-        if line is None or move.dst.startswith("f") or move.src == "r" or move.is_draw:
-            return move
-    return None
+    # The search gave up, or its way starts by undoing the last move: the likeliest other move.
+    def rank(move: Move) -> int:
+        return 0 if move.dst.startswith("f") else 1 if move.src == "r" else 2 if move.is_draw else 3
+
+    return next((move for move in sorted(game.legal_moves(), key=rank) if not undoes(move)), None)

@@ -1,0 +1,96 @@
+"""The solver against Jan Wolter's published verdicts, and is_dead and hint on real positions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.game import Move, Outcome, new_game
+from bot.game.solver import hint, is_dead, solve
+from tests.game.wolter import read_deals
+from tests.samples import blocked_game, won_game
+
+DEALS = {deal.seed: deal for deal in read_deals()}
+# A fixed sample of 20 deals that the solver decides quickly (all 100: benchmarks/solver.py).
+SAMPLE = [0, 2, 3, 4, 6, 7, 9, 10, 12, 14, 16, 17, 18, 24, 25, 26, 27, 31, 34, 38]
+# Deals Wolter's solver calls stuck but that can be won: its automatic foundation moves put
+# base-rank cards up at once, although a column could still use them (a jack on the base queen).
+WINNABLE_AFTER_ALL = [0, 16, 18, 19, 27]
+
+
+def reference_game(seed: int):
+    return new_game("canfield", cards=DEALS[seed].cards(), groups="any")
+
+
+def replays_to_a_win(seed: int, moves: list[Move]) -> bool:
+    game = reference_game(seed)
+    for move in moves:
+        game.play(move)
+    return game.outcome is Outcome.WON
+
+
+@pytest.mark.parametrize("seed", SAMPLE)
+def test_the_solver_agrees_with_the_reference_and_its_lines_replay(seed: int) -> None:
+    solution = solve(reference_game(seed), limit=300_000, reference=True)
+    expected = "winnable" if DEALS[seed].verdict == "won" else "unwinnable"
+    assert solution.status == expected
+    if expected == "winnable":
+        assert replays_to_a_win(seed, solution.moves)
+
+
+@pytest.mark.parametrize("seed", WINNABLE_AFTER_ALL)
+def test_deals_the_reference_calls_stuck_can_be_won_by_the_exact_rules(seed: int) -> None:
+    exact = solve(reference_game(seed), limit=300_000)
+    assert DEALS[seed].verdict == "stuck" and exact.status == "winnable"
+    assert replays_to_a_win(seed, exact.moves)  # the proof: every move legal in our engine
+    assert solve(reference_game(seed), limit=300_000, reference=True).status == "unwinnable"
+
+
+@pytest.mark.parametrize("seed", [7, 77])
+def test_the_deals_dead_at_the_deal_are_dead(seed: int) -> None:
+    game = reference_game(seed)
+    assert is_dead(game) and game.outcome is Outcome.BLOCKED and hint(game) is None
+    assert solve(game).status == "unwinnable"
+
+
+def test_solve_is_deterministic_keeps_to_its_limit_and_starts_where_the_game_is() -> None:
+    game = reference_game(2)
+    first, second = solve(game, limit=300_000), solve(game, limit=300_000)
+    assert first.status == "winnable" and first.moves == second.moves and first.positions == second.positions
+    assert solve(game, limit=10).status == "gave-up"
+    for move in first.moves[:20]:
+        game.play(move)
+    rest = solve(game, limit=300_000)
+    assert rest.status == "winnable"
+    for move in rest.moves:
+        game.play(move)
+    assert game.outcome is Outcome.WON
+
+
+@pytest.mark.parametrize("name", ["canfield", "superior-canfield", "storehouse", "rainbow-canfield"])
+def test_solve_on_every_game(name: str) -> None:
+    won = won_game(name)
+    fresh = new_game(name, cards=[str(card) for card in won.cards])
+    solution = solve(fresh)
+    assert solution.status == "winnable"
+    for move in solution.moves:
+        fresh.play(move)
+    assert fresh.outcome is Outcome.WON
+    assert solve(blocked_game(name)).status == "unwinnable"
+
+
+@pytest.mark.parametrize("seed", [1, 5, 8, 13, 21])
+def test_hints_are_legal_and_never_undo_the_last_move(seed: int) -> None:
+    game = new_game("canfield", deal=seed * 7919)
+    rng = random.Random(seed)
+    for _ in range(60):
+        suggestion = hint(game)
+        if game.outcome is not None:
+            assert suggestion is None or game.outcome is Outcome.WON
+            break
+        assert suggestion is not None and suggestion in game.legal_moves()
+        last = game.history[-1].move if game.history else None
+        if last is not None and not suggestion.is_draw:
+            assert (suggestion.src, suggestion.dst) != (last.dst, last.src)
+        game.play(suggestion if rng.random() < 0.7 else rng.choice(game.legal_moves()))
