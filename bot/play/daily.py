@@ -1,13 +1,16 @@
 """Daily challenges: one shared deal per game per UTC day, one attempt each, no undo, streaks.
 
-The day's deal follows a published rule (`daily_deal`), so it is the same for everyone on every
-server. An attempt belongs to the UTC day it began, however late it finishes; there is no way to
+The day's deal follows a published rule (`daily_deal`: the first of a sequence of hashed
+candidates that the solver proves winnable), so it is the same for everyone on every server and
+can always be won. An attempt belongs to the UTC day it began, however late it finishes; there is no way to
 play a past day.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import functools
 import hashlib
 import re
 import time
@@ -15,24 +18,41 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from bot.game import GAMES, TITLES
+from bot.game import GAMES, TITLES, new_game
+from bot.game.solver import solve
 from bot.play.solo import Player, PlayError, Reply, SoloPlay
 from bot.store import Store
 from bot.store.base import DailyAttempt
 
 DAY_SECONDS = 86_400
 DEAL_RANGE = 999_999_999  # daily deals are PySolFC game numbers 1..999,999,999
+DAILY_SOLVE_LIMIT = 100_000  # positions the solver may look at to prove a candidate winnable
+MAX_CANDIDATES = 40
 
 _DAY_FORMAT = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def daily_deal(day: str, game: str) -> int:
-    """The deal of `game`'s daily on `day` (the UTC date, YYYY-MM-DD): the PySolFC game number
-    `int(sha256(f"daily:{day}:{game}").hexdigest(), 16) % 999_999_999 + 1`. ValueError for a
-    day not written YYYY-MM-DD."""
+def candidate_deal(day: str, game: str, attempt: int = 0) -> int:
+    """The `attempt`-th candidate for `game`'s daily on `day` (the UTC date, YYYY-MM-DD): the
+    PySolFC game number `int(sha256(text).hexdigest(), 16) % 999_999_999 + 1` where text is
+    `daily:<day>:<game>` for the first candidate and `daily:<day>:<game>:<attempt>` after it.
+    ValueError for a day not written YYYY-MM-DD."""
     check_day(day)
-    digest = hashlib.sha256(f"daily:{day}:{game}".encode()).hexdigest()
-    return int(digest, 16) % DEAL_RANGE + 1
+    text = f"daily:{day}:{game}" + (f":{attempt}" if attempt else "")
+    return int(hashlib.sha256(text.encode()).hexdigest(), 16) % DEAL_RANGE + 1
+
+
+@functools.lru_cache(maxsize=256)
+def daily_deal(day: str, game: str) -> int:
+    """The deal of `game`'s daily on `day`: the first candidate (`candidate_deal`, attempt 0, 1,
+    2, ...) that the solver proves winnable within DAILY_SOLVE_LIMIT positions, so every daily
+    can be won. The solver is deterministic: every process picks the same deal. Slow the first
+    time for a day and game (seconds): call it off the event loop."""
+    for attempt in range(MAX_CANDIDATES):
+        deal = candidate_deal(day, game, attempt)
+        if solve(new_game(game, deal=deal), limit=DAILY_SOLVE_LIMIT).status == "winnable":
+            return deal
+    return candidate_deal(day, game)  # not seen in practice: some 70% of deals are winnable
 
 
 def check_day(day: str) -> str:
@@ -113,7 +133,7 @@ class DailyPlay:
         day = today(self.clock)
         attempt = await self.store.daily_attempt(day, game, player.id)
         if attempt is None:
-            deal = daily_deal(day, game)
+            deal = await asyncio.to_thread(daily_deal, day, game)
             reply = await self.solo.create(
                 player, guild_id=guild_id, channel_id=channel_id, name=game, deal=deal, options={}, kind="daily",
                 undo_allowed=False,

@@ -25,9 +25,11 @@ from bot.game import (
     to_snapshot,
 )
 from bot.game.notation import Action, ActionCommand, parse
+from bot.game.solver import solve
 from bot.store import NewGame, Store, StoredGame, VersionConflict
 
 DEFAULT_CACHE = 256
+VERDICT_LIMIT = 60_000  # positions the solver may look at for the end-of-game verdict (about 2 s)
 
 
 class PlayError(Exception):
@@ -251,9 +253,21 @@ class SoloPlay:
             return self._reply(table, message.strip(), ok=error is None, played=played)
 
     async def _finished(self, table: Table) -> str:
-        """Run the finish hooks of a game that has just ended; their sentences, joined."""
-        said = [await hook(table) for hook in self.finish_hooks]
+        """What to add when a game has just ended: whether its deal could be won with every card
+        known (unless it was won), and the finish hooks' sentences."""
+        said = [] if table.status == "won" else [await self._verdict(table.game)]
+        said += [await hook(table) for hook in self.finish_hooks]
         return "".join(f" {text}" for text in said if text)
+
+    async def _verdict(self, game: CanfieldGame) -> str:
+        """Whether the game's deal could be won with every card known (the solver, off the
+        event loop, within VERDICT_LIMIT positions)."""
+        fresh = new_game(game.name, cards=list(map(str, game.cards)), **game.options)
+        solution = await asyncio.to_thread(solve, fresh, limit=VERDICT_LIMIT)
+        return {
+            "winnable": "With every card known, this deal could have been won.",
+            "unwinnable": "Even with every card known, this deal could not have been won.",
+        }.get(solution.status, "")
 
     async def _ready(self, game_id: int, player: Player, version: int | None) -> tuple[Table, Reply | None]:
         """The game, checked for a change (its owner, in play); with the current board as a

@@ -8,8 +8,21 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.game import new_game
+from bot.game.solver import solve
 from bot.play import Player, PlayError, SoloPlay
-from bot.play.daily import DailyPlay, Streaks, check_day, daily_deal, streak, streaks, today
+from bot.play.daily import (
+    DAILY_SOLVE_LIMIT,
+    MAX_CANDIDATES,
+    DailyPlay,
+    Streaks,
+    candidate_deal,
+    check_day,
+    daily_deal,
+    streak,
+    streaks,
+    today,
+)
 from bot.store import NewGame, Store, open_store
 from tests.samples import won_game
 
@@ -79,9 +92,18 @@ async def daily(tmp_path, clock: FakeClock):
 
 def test_the_deal_rule_gives_the_documented_numbers() -> None:
     # int(sha256(b"daily:2024-05-06:canfield").hexdigest(), 16) % 999_999_999 + 1
-    assert daily_deal("2024-05-06", "canfield") == 393562335
-    assert daily_deal("2024-05-06", "storehouse") == 780356887
-    assert daily_deal("2024-05-07", "canfield") == 199241587
+    assert candidate_deal("2024-05-06", "canfield") == 393562335
+    assert candidate_deal("2024-05-06", "storehouse") == 780356887
+    assert candidate_deal("2024-05-07", "canfield") == 199241587
+    # ... and "daily:2024-05-06:canfield:1", ":2" and so on after it.
+    assert candidate_deal("2024-05-06", "canfield", 1) != candidate_deal("2024-05-06", "canfield")
+    # The daily is the first candidate that the solver proves winnable.
+    deal = daily_deal("2024-05-06", "canfield")
+    attempts = [candidate_deal("2024-05-06", "canfield", k) for k in range(MAX_CANDIDATES)]
+    first = attempts.index(deal)
+    assert solve(new_game("canfield", deal=deal), limit=DAILY_SOLVE_LIMIT).status == "winnable"
+    assert all(solve(new_game("canfield", deal=d), limit=DAILY_SOLVE_LIMIT).status != "winnable"
+               for d in attempts[:first])
     assert today(lambda: at("2024-05-06 23:59")) == "2024-05-06"
     assert today(lambda: at("2024-05-07 00:00")) == "2024-05-07"
     for bad in ("2024-5-6", "2024-02-30", "yesterday"):
