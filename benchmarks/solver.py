@@ -1,0 +1,109 @@
+"""The solver's yardstick and budgets: Jan Wolter's 100 reference deals and PySolFC's games.
+
+Run from the project root: .venv/bin/python -m benchmarks.solver [--seconds 10] [--games 1000]
+Prints, for each set and rule set: the share of deals decided within the time limit, the
+winnable share among the decided with its 95% confidence interval (Wilson), agreement with the
+reference, and the time per deal (median, 90th percentile, max); then the time of is_dead and
+hint on positions along random playouts (DESIGN budgets: median 100 ms, worst 1 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import time
+
+from bot.game import new_game
+from bot.game.solver import hint, is_dead, solve
+from tests.game.wolter import read_deals
+
+
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% confidence interval of a share (Wilson's score interval)."""
+    if trials == 0:
+        return 0.0, 1.0
+    share = successes / trials
+    centre = (share + z * z / (2 * trials)) / (1 + z * z / trials)
+    spread = z * math.sqrt(share * (1 - share) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    return centre - spread, centre + spread
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The value below which `share` of the sorted values lie."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
+
+
+def run(label: str, games: list, seconds: float, expected: list[str] | None = None, **options: object) -> None:
+    """Solve each game and print one row of the table."""
+    statuses, times, agree = [], [], 0
+    for index, game in enumerate(games):
+        solution = solve(game, limit=10**9, seconds=seconds, **options)
+        statuses.append(solution.status)
+        times.append(solution.seconds)
+        if expected is not None and solution.status == expected[index]:
+            agree += 1
+    decided = [s for s in statuses if s != "gave-up"]
+    winnable = statuses.count("winnable")
+    low, high = wilson(winnable, len(decided))
+    agreement = f"{agree}/{len(games)}" if expected is not None else "-"
+    print(f"{label:<44} {len(decided) / len(games):>8.1%} {winnable / max(1, len(decided)):>9.1%} "
+          f"{low:>6.1%}-{high:<6.1%} {agreement:>7} {statistics.median(times):>7.2f} {percentile(times, 0.9):>7.2f} "
+          f"{max(times):>7.2f}", flush=True)
+
+
+def visible_times(games: list, seed: int = 1, moves: int = 60) -> tuple[list[float], list[float]]:
+    """Milliseconds of is_dead and of hint at each position of random playouts."""
+    rng = random.Random(seed)
+    dead_ms, hint_ms = [], []
+    for game in games:
+        for _ in range(moves):
+            start = time.perf_counter()
+            dead = is_dead(game)
+            middle = time.perf_counter()
+            hint(game)
+            dead_ms.append((middle - start) * 1000)
+            hint_ms.append((time.perf_counter() - middle) * 1000)
+            legal = game.legal_moves()
+            if dead or not legal or game.foundation_cards == 52:
+                break
+            game.play(rng.choice(legal))
+    return dead_ms, hint_ms
+
+
+def main() -> None:
+    """Print the tables."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=10.0, help="time limit per deal")
+    parser.add_argument("--games", type=int, default=1000, help="PySolFC games 1..N")
+    parser.add_argument("--skip-reference", action="store_true")
+    args = parser.parse_args()
+    deals = read_deals()
+    expected = ["winnable" if deal.verdict == "won" else "unwinnable" for deal in deals]
+
+    def reference(groups: str) -> list:
+        return [new_game("canfield", cards=deal.cards(), groups=groups) for deal in deals]
+
+    print(f"time limit {args.seconds:g} s a deal, one core")
+    print(f"{'deals, rules':<44} {'decided':>8} {'winnable':>9} {'95% CI':>13} {'agrees':>7} {'median':>7} "
+          f"{'p90':>7} {'max':>7}")
+    if not args.skip_reference:
+        run("Wolter's 100, any group, reference autoplay", reference("any"), args.seconds, expected, reference=True)
+        run("Wolter's 100, any group, exact", reference("any"), args.seconds, expected)
+        run("Wolter's 100, top-or-whole, exact", reference("top-or-whole"), args.seconds)
+    pysol = range(1, args.games + 1)
+    run(f"PySolFC 1..{args.games}, top-or-whole (default), exact",
+        [new_game("canfield", deal=n) for n in pysol], args.seconds)
+    run(f"PySolFC 1..{args.games}, any group, exact",
+        [new_game("canfield", deal=n, groups="any") for n in pysol], args.seconds)
+    dead_ms, hint_ms = visible_times(reference("top-or-whole"))
+    print(f"\nis_dead over {len(dead_ms)} positions: median {statistics.median(dead_ms):.1f} ms, "
+          f"p99 {percentile(dead_ms, 0.99):.1f} ms, max {max(dead_ms):.1f} ms")
+    print(f"hint over {len(hint_ms)} positions: median {statistics.median(hint_ms):.1f} ms, "
+          f"p99 {percentile(hint_ms, 0.99):.1f} ms, max {max(hint_ms):.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
