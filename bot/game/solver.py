@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 COLUMNS = 4
 DECK = 52
+COLUMN_NAMES = ("t1", "t2", "t3", "t4")
+FOUNDATION_NAMES = ("f1", "f2", "f3", "f4")
 MAX_PASSES = 64  # with unlimited redeals and a die rolled each pass, passes are searched up to here
 DEAD_LIMIT = 200_000  # positions is_dead and hint may look at before they give the benefit of the doubt
 
@@ -92,7 +94,6 @@ class Search:
         self.rolls = [game._roll(p) for p in range(MAX_PASSES + 1)] if rules.die is not Die.OFF else None
         self.draw = rules.draw
         self.capped = False  # set when MAX_PASSES cut a search short: then "unwinnable" is not proven
-        self._talon_cache: dict[tuple[tuple[int, ...], tuple[int, ...], int], list[tuple[int, int, State]]] = {}
         self._by_card: dict[tuple[tuple[int, ...], tuple[int, ...], int], dict[int, tuple[int, State]]] = {}
         # The card each foundation wants after `count` cards, and the cards that can sit on each.
         self.wanted = [[suit * 13 + (base - 1 + count) % 13 for count in range(13)] for suit in range(4)]
@@ -128,10 +129,6 @@ class Search:
     def talon(self, waste: tuple[int, ...], stock: tuple[int, ...], passes: int) -> list[tuple[int, int, State]]:
         """Each card that drawing can bring to the top of the waste, once: (draws, card, the
         waste, stock and passes then, in a State with the other parts left empty)."""
-        cache_key = (waste, stock, passes)
-        found = self._talon_cache.get(cache_key)
-        if found is not None:
-            return found
         options: list[tuple[int, int, State]] = []
         seen_cards: set[int] = set()
         seen_positions: set[tuple[int, int]] = set()
@@ -163,9 +160,6 @@ class Search:
             if top not in seen_cards:
                 seen_cards.add(top)
                 options.append((draws, top, ((), 0, (), waste, stock, passes)))
-        if len(self._talon_cache) > 200_000:
-            self._talon_cache.clear()
-        self._talon_cache[cache_key] = options
         return options
 
     # --- moves -------------------------------------------------------------------------
@@ -249,22 +243,23 @@ class Search:
     def auto(self, state: State) -> tuple[State, list[Step]]:
         """Make every safe foundation move from the reserve and the columns; the steps made."""
         made: list[Step] = []
+        rel, suit, safe = self.rel, self.suit, self.safe
         while True:
             foundations, reserve, columns, _, _, _ = state
             src = None
-            if reserve:
-                card = self.reserve[reserve - 1]
-                if self.accepts(foundations, card) and self.safe(foundations, card):
-                    src = "r"
-            if src is None:
+            card = self.reserve[reserve - 1] if reserve else -1
+            if card >= 0 and rel[card] == foundations[suit[card]] and safe(foundations, card):
+                src = "r"
+            else:
                 for index, column in enumerate(columns):
-                    if column and self.accepts(foundations, column[-1]) and self.safe(foundations, column[-1]):
-                        src = f"t{index + 1}"
-                        break
+                    if column:
+                        card = column[-1]
+                        if rel[card] == foundations[suit[card]] and safe(foundations, card):
+                            src = COLUMN_NAMES[index]
+                            break
             if src is None:
                 return state, made
-            card = self.reserve[reserve - 1] if src == "r" else columns[int(src[1]) - 1][-1]
-            made.append((0, src, f"f{self.suit[card] + 1}", 1))
+            made.append((0, src, FOUNDATION_NAMES[suit[card]], 1))
             state = self.to_foundation(state, src)
 
     def moves(self, state: State, *, reserve_moves: bool = True) -> Iterator[tuple[Step, State, int]]:
@@ -327,7 +322,8 @@ class Search:
             yield (draws, "w", f"t{index + 1}", 1), self.to_column(state, "w", index, talon[card][1]), 0
 
     def talon_cards(self, waste: tuple[int, ...], stock: tuple[int, ...], passes: int) -> dict[int, tuple[int, State]]:
-        """The talon's reachable cards by card: (draws, the talon then)."""
+        """The talon's reachable cards by card: (draws, the talon then); kept, since many
+        positions share a talon."""
         cache_key = (waste, stock, passes)
         found = self._by_card.get(cache_key)
         if found is None:
