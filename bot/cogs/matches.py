@@ -57,9 +57,8 @@ class ScoreboardMessages(MatchListener):
         match = board.match
         if match.message_id is None:
             return
-        teams = await self.bot.store.list_teams(match.guild_id) if match.teams and match.guild_id else []
         message = self.bot.get_partial_messageable(match.channel_id).get_partial_message(match.message_id)
-        await message.edit(content=board.as_text(), view=match_view(board, teams))
+        await message.edit(content=board.as_text(), view=match_view(board))
 
     async def match_won(self, scoreboard: Scoreboard) -> None:
         """Post the announcement in the match's channel."""
@@ -124,11 +123,9 @@ class MatchesCog(commands.Cog):
             board = await self.bot.matches.open(
                 player_of(interaction.user), guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id or 0, game=game, target=target, teams=teams, die=die, undo=undo)
-            server_teams = await self.bot.store.list_teams(interaction.guild_id) if teams and interaction.guild_id \
-                else []
             channel = self.bot.get_partial_messageable(board.match.channel_id)
-            message = await channel.send(board.as_text(), view=match_view(board, server_teams))
-            await self.bot.store.set_match_message(board.match.id, message.id)
+            message = await channel.send(board.as_text(), view=match_view(board))
+            await self.bot.matches.attach_message(board.match.id, message.id)
             return Answer(f"Match #{board.match.id} is open: its lobby is in the channel.")
 
         await answer(interaction, work())
@@ -155,7 +152,7 @@ class MatchesCog(commands.Cog):
         """This server's team names matching what is typed so far."""
         if interaction.guild_id is None:
             return []
-        teams = await self.bot.store.list_teams(interaction.guild_id)
+        teams = await self.bot.teams.list(interaction.guild_id)
         return [app_commands.Choice(name=t.name, value=t.name) for t in teams if current.lower() in t.name.lower()][
             :25]
 

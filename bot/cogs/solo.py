@@ -14,6 +14,7 @@ from bot.game import GAMES, TITLES
 from bot.game.notation import EXAMPLES
 from bot.game.rules import describe, make_rules
 from bot.play import Player, PlayError, Reply
+from bot.play.settings import change_settings, load_settings
 from bot.views.board import board_answer, player_of
 from bot.views.respond import Answer, answer
 
@@ -168,7 +169,7 @@ class SoloCog(commands.Cog):
     async def _prefix(self, guild: discord.Guild | None) -> str:
         if guild is None:
             return self.bot.config.prefix
-        return (await self.bot.store.get_settings(guild.id)).get("prefix", self.bot.config.prefix)
+        return (await load_settings(self.bot.store, guild.id)).prefix or self.bot.config.prefix
 
     async def _text_command(self, player: Player, message: discord.Message, text: str) -> Answer:
         word = WORDS.get(text.lower().split()[0] if text.split() else "help")
@@ -205,8 +206,12 @@ class SoloCog(commands.Cog):
     @app_commands.guild_only()
     async def prefix(self, interaction: discord.Interaction, prefix: app_commands.Range[str, 1, 5]) -> None:
         """Change the prefix (it needs the message-content intent to work)."""
-        assert interaction.guild_id is not None
-        await self.bot.store.set_setting(interaction.guild_id, "prefix", prefix.strip())
-        note = "" if self.bot.config.message_content else " (typed moves need the message-content intent; " \
-            "until then, mention me)"
-        await interaction.response.send_message(f"Prefix set to `{prefix.strip()}`{note}.", ephemeral=True)
+        async def work() -> Answer:
+            if not (interaction.permissions and interaction.permissions.manage_guild):
+                raise PlayError("Only members with Manage Server can change the prefix.")
+            await change_settings(self.bot.store, interaction.guild_id or 0, prefix=prefix)
+            note = "" if self.bot.config.message_content else (
+                " (typed moves need the message-content intent; until then, mention me)")
+            return Answer(f"Prefix set to `{prefix.strip()}`{note}.")
+
+        await answer(interaction, work())

@@ -13,7 +13,7 @@ import asyncio
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from bot.game import GAMES, TITLES
 from bot.game.rules import make_rules
@@ -45,6 +45,7 @@ class Scoreboard:
     players: list[MatchPlayer]
     standings: list[Standing]
     winner: Standing | None = None
+    server_teams: list[Team] = field(default_factory=list)  # for a team match's lobby menu
 
     @property
     def leader(self) -> Standing | None:
@@ -222,7 +223,12 @@ class MatchPlay:
         if match.status == "finished":
             key = match.winner_team_id if match.teams else match.winner_user_id
             winner = next((s for s in standings if s.key == key), None)
-        return Scoreboard(match, players, standings, winner)
+        teams = await self.store.list_teams(match.guild_id) if match.teams and match.guild_id is not None else []
+        return Scoreboard(match, players, standings, winner, teams)
+
+    async def attach_message(self, match_id: int, message_id: int) -> None:
+        """Remember the channel message that shows the match's lobby and scoreboard."""
+        await self.store.set_match_message(match_id, message_id)
 
     async def expire_idle(self) -> list[Scoreboard]:
         """Expire matches with no move for 24 hours."""

@@ -20,6 +20,7 @@ class ServerSettings:
     die: str = "off"
     match_undo: bool = False
     play_channels: frozenset[int] = field(default_factory=frozenset)
+    prefix: str | None = None  # for typed moves; None: the bot's COMMAND_PREFIX
 
     @property
     def team_target_or_default(self) -> int:
@@ -50,6 +51,7 @@ async def load_settings(store: Store, guild_id: int | None) -> ServerSettings:
             die=raw.get("die", "off") if raw.get("die", "off") in {d.value for d in Die} else "off",
             match_undo=raw.get("match_undo", "0") == "1",
             play_channels=frozenset(int(c) for c in raw.get("play_channels", "").split(",") if c.strip()),
+            prefix=raw.get("prefix") or None,
         )
     except ValueError:  # a damaged value: the defaults hold until an admin sets it again
         return ServerSettings()
@@ -57,7 +59,7 @@ async def load_settings(store: Store, guild_id: int | None) -> ServerSettings:
 
 async def change_settings(store: Store, guild_id: int, *, target: int | None = None, team_target: int | None = None,
                           die: str | None = None, match_undo: bool | None = None, channel: int | None = None,
-                          allow: bool | None = None) -> ServerSettings:
+                          allow: bool | None = None, prefix: str | None = None) -> ServerSettings:
     """Change some settings; PlayError, saying why, for a value out of range."""
     current = await load_settings(store, guild_id)
     if target is not None:
@@ -72,6 +74,11 @@ async def change_settings(store: Store, guild_id: int, *, target: int | None = N
         if die not in {d.value for d in Die}:
             raise PlayError(f"The die rule is off, game or pass, not {die!r}.")
         await store.set_setting(guild_id, "die", die)
+    if prefix is not None:
+        prefix = prefix.strip()
+        if not 1 <= len(prefix) <= 5 or any(c.isspace() for c in prefix):
+            raise PlayError("A prefix is 1 to 5 characters, without spaces.")
+        await store.set_setting(guild_id, "prefix", prefix)
     if match_undo is not None:
         await store.set_setting(guild_id, "match_undo", "1" if match_undo else "0")
     if channel is not None:

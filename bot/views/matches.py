@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.play.matches import Scoreboard
-from bot.store.base import Team
 from bot.views.board import board_answer, player_of
 from bot.views.respond import Answer, answer
 
@@ -20,7 +19,7 @@ MATCH_TEMPLATE = re.compile(r"pm:(?P<match>[0-9]{1,19}):(?P<action>join|leave|st
 TEAM_TEMPLATE = re.compile(r"pm:(?P<match>[0-9]{1,19}):team")
 
 
-def match_view(board: Scoreboard, teams: list[Team]) -> discord.ui.View | None:
+def match_view(board: Scoreboard) -> discord.ui.View | None:
     """The lobby's or scoreboard's buttons; none once the match is over."""
     match = board.match
     if match.status not in ("lobby", "running"):
@@ -33,8 +32,8 @@ def match_view(board: Scoreboard, teams: list[Team]) -> discord.ui.View | None:
         view.add_item(MatchButton(match.id, "start", "Start", discord.ButtonStyle.primary))
     view.add_item(MatchButton(match.id, "leave", "Leave"))
     view.add_item(MatchButton(match.id, "cancel", "Cancel match", discord.ButtonStyle.danger))
-    if match.teams and teams:
-        view.add_item(TeamSelect(match.id, [team.name for team in teams[:25]]))
+    if match.teams and board.server_teams:
+        view.add_item(TeamSelect(match.id, [team.name for team in board.server_teams[:25]]))
     return view
 
 
