@@ -34,7 +34,7 @@ DECK = 52
 COLUMN_NAMES = ("t1", "t2", "t3", "t4")
 FOUNDATION_NAMES = ("f1", "f2", "f3", "f4")
 MAX_PASSES = 64  # with unlimited redeals and a die rolled each pass, passes are searched up to here
-DEAD_LIMIT = 200_000  # positions is_dead and hint may look at before they give the benefit of the doubt
+DEAD_LIMIT = 30_000  # positions is_dead and hint may look at (about 1 s) before giving the benefit of the doubt
 
 
 class GaveUp(Exception):
