@@ -14,7 +14,7 @@ from discord.gateway import DiscordWebSocket
 
 from bot.config import Config
 from bot.play import SoloPlay
-from bot.play.daily import DailyPlay
+from bot.play.daily import DailyPlay, daily_deal, today
 from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
 from bot.store import Store, open_store
@@ -70,6 +70,14 @@ class PatientExorcismBot(commands.AutoShardedBot):
         log.info("synced %d commands%s", len(synced),
                  f" to server {self.config.dev_guild_id}" if self.config.dev_guild_id else " globally")
         self._heartbeat_task = asyncio.create_task(self._heartbeat())
+        self._warm_task = asyncio.create_task(self._warm_daily())
+
+    async def _warm_daily(self) -> None:
+        """Find today's winnable daily deal in the background, so the first /daily is quick."""
+        try:
+            await asyncio.to_thread(daily_deal, today(), "canfield")
+        except Exception:
+            log.exception("could not prepare today's daily deal")
 
     async def _heartbeat(self) -> None:
         """Touch the health file every 30 seconds while connected (the Docker healthcheck reads it)."""

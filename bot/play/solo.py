@@ -29,7 +29,7 @@ from bot.game.solver import solve
 from bot.store import NewGame, Store, StoredGame, VersionConflict
 
 DEFAULT_CACHE = 256
-VERDICT_LIMIT = 60_000  # positions the solver may look at for the end-of-game verdict (about 2 s)
+VERDICT_LIMIT = 30_000  # positions the solver may look at for the end-of-game verdict (about 1 s)
 
 
 class PlayError(Exception):

@@ -15,6 +15,9 @@ from .harness import BotProcess, BotRunner
 
 COMMANDS = {"play", "move", "board", "undo", "hint", "resign", "rules", "help", "prefix"}
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# Answers that wait for the solver (the verdict at a game's end, the day's winnable deal) are
+# deferred within the 3 seconds and may take longer to come in full.
+SOLVER_WAIT = 30.0
 
 
 async def start(bots: BotRunner, tmp_path: Path, **env: str) -> BotProcess:
@@ -203,7 +206,7 @@ async def test_undo_hint_and_resign_by_button(fake: FakeDiscord, bots: BotRunner
     assert message.content == "Took back d." and button(message, "Undo").disabled
     message = await (await fake.click("alice", message, label="Hint")).wait_response()
     assert message.content.startswith("Hint: ")
-    message = await (await fake.click("alice", message, label="Resign")).wait_response()
+    message = await (await fake.click("alice", message, label="Resign")).wait_response(timeout=SOLVER_WAIT)
     assert "You resigned" in message.content and all(b.disabled for b in message.buttons)
     assert stored_moves(tmp_path)[0][1] == ""
 

@@ -10,7 +10,7 @@ from tests.samples import won_game
 
 from .fakediscord import FakeDiscord
 from .harness import BotRunner
-from .test_bot import start
+from .test_bot import SOLVER_WAIT, start
 
 WON = won_game("canfield")
 
@@ -43,7 +43,8 @@ async def test_a_whole_match_in_the_channel(fake: FakeDiscord, bots: BotRunner, 
 
     carol_board = await (await fake.click(carol, lobby, label="My board")).wait_response()
     assert carol_board.ephemeral and "round 1" in carol_board.content
-    resigned = await (await fake.click(carol, carol_board, label="Resign")).wait_response()
+    resigned = await (await fake.click(carol, carol_board, label="Resign")).wait_response(
+        timeout=SOLVER_WAIT)
     assert "Round 1 over: -12 points, -12 in all." in resigned.content
     assert resigned.id == carol_board.id and [b.label for b in resigned.buttons][-1] == "Next round ▶"
     assert await _eventually(fake, lambda: "Carol**: -12 points, 1 round" in lobby.content)
