@@ -78,7 +78,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=10.0, help="time limit per deal")
     parser.add_argument("--games", type=int, default=1000, help="PySolFC games 1..N")
-    parser.add_argument("--skip-reference", action="store_true")
+    parser.add_argument("--skip-reference", action="store_true", help="leave out Wolter's 100 deals")
+    parser.add_argument("--groups", default="top-or-whole,any", help="rule sets for PySolFC's games")
     args = parser.parse_args()
     deals = read_deals()
     expected = ["winnable" if deal.verdict == "won" else "unwinnable" for deal in deals]
@@ -94,10 +95,10 @@ def main() -> None:
         run("Wolter's 100, any group, exact", reference("any"), args.seconds, expected)
         run("Wolter's 100, top-or-whole, exact", reference("top-or-whole"), args.seconds)
     pysol = range(1, args.games + 1)
-    run(f"PySolFC 1..{args.games}, top-or-whole (default), exact",
-        [new_game("canfield", deal=n) for n in pysol], args.seconds)
-    run(f"PySolFC 1..{args.games}, any group, exact",
-        [new_game("canfield", deal=n, groups="any") for n in pysol], args.seconds)
+    for groups in args.groups.split(","):
+        label = "top-or-whole (default)" if groups == "top-or-whole" else "any group"
+        run(f"PySolFC 1..{args.games}, {label}, exact", [new_game("canfield", deal=n, groups=groups) for n in pysol],
+            args.seconds)
     dead_ms, hint_ms = visible_times(reference("top-or-whole"))
     print(f"\nis_dead over {len(dead_ms)} positions: median {statistics.median(dead_ms):.1f} ms, "
           f"p99 {percentile(dead_ms, 0.99):.1f} ms, max {max(dead_ms):.1f} ms")
