@@ -1,0 +1,1 @@
+"""Slash commands and text moves: thin adapters onto bot.play, a cog per feature."""
