@@ -94,6 +94,7 @@ class Search:
         self.rolls = [game._roll(p) for p in range(MAX_PASSES + 1)] if rules.die is not Die.OFF else None
         self.draw = rules.draw
         self.capped = False  # set when MAX_PASSES cut a search short: then "unwinnable" is not proven
+        self._sizes: dict[tuple[int, ...], list[int]] = {}
         self._by_card: dict[tuple[tuple[int, ...], tuple[int, ...], int], dict[int, tuple[int, State]]] = {}
         # The card each foundation wants after `count` cards, and the cards that can sit on each.
         self.wanted = [[suit * 13 + (base - 1 + count) % 13 for count in range(13)] for suit in range(4)]
@@ -182,7 +183,15 @@ class Search:
         return all(foundations[s] > (rel - 1) % 13 for s in self.helpers[self.suit[card]])
 
     def group_sizes(self, column: tuple[int, ...]) -> list[int]:
-        """How many cards may leave a column together."""
+        """How many cards may leave a column together (kept: the same columns come back often)."""
+        sizes = self._sizes.get(column)
+        if sizes is None:
+            if len(self._sizes) > 500_000:
+                self._sizes.clear()
+            sizes = self._sizes[column] = self._count_group_sizes(column)
+        return sizes
+
+    def _count_group_sizes(self, column: tuple[int, ...]) -> list[int]:
         run = 1
         while run < len(column) and column[-run] in self.sits_on[column[-run - 1]]:
             run += 1
@@ -287,36 +296,44 @@ class Search:
             for index, top in enumerate(tops):
                 if (top >= 0 and reserve_top in self.sits_on[top]) or index == empty:
                     yield (0, "r", f"t{index + 1}", 1), self.to_column(state, "r", index), progress
-        # Whole columns moved while the reserve fills the space: a card turned up too.
-        shuffles: list[tuple[int, int, int]] = []
+        # Column to column. Each card that heads a group able to move is looked up under the
+        # columns it could go on (at most a few cards fit a top), not tried against every column.
+        heads: dict[int, tuple[int, int]] = {}  # card -> (column, cards in its group)
         for src, column in enumerate(columns):
-            if not column:
-                continue
-            for count in self.group_sizes(column):
-                moving = column[-count]
-                whole = count == len(column)
-                for dst, top in enumerate(tops):
-                    if dst == src:
-                        continue
-                    if top >= 0:
-                        if moving not in self.sits_on[top]:
-                            continue
-                    elif dst != empty or whole:
-                        continue
-                    if whole and self.fill and reserve:
-                        after = self.after_column_move(state, src, dst, count)
-                        yield (0, f"t{src + 1}", f"t{dst + 1}", count), after, 1
-                    else:
-                        shuffles.append((src, dst, count))
+            if column:
+                for count in self.group_sizes(column):
+                    heads[column[-count]] = (src, count)
+        column_moves: list[tuple[int, int, int]] = []  # (src, count, dst), in the order tried
+        for dst, top in enumerate(tops):
+            if top >= 0:
+                for card in self.sits_list[top]:
+                    found_head = heads.get(card)
+                    if found_head is not None and found_head[0] != dst:
+                        column_moves.append((found_head[0], found_head[1], dst))
+            elif dst == empty:
+                column_moves.extend((src, count, dst) for src, count in heads.values()
+                                    if count < len(columns[src]))
+        column_moves.sort()
+        # Whole columns moved while the reserve fills the space turn a card up too: first.
+        shuffles: list[tuple[int, int, int]] = []
+        for src, count, dst in column_moves:
+            if self.fill and reserve and count == len(columns[src]):
+                after = self.after_column_move(state, src, dst, count)
+                yield (0, COLUMN_NAMES[src], COLUMN_NAMES[dst], count), after, 1
+            else:
+                shuffles.append((src, dst, count))
         # The other column moves, then the waste's cards to columns.
         for src, dst, count in shuffles:
-            yield (0, f"t{src + 1}", f"t{dst + 1}", count), self.after_column_move(state, src, dst, count), 0
+            yield (0, COLUMN_NAMES[src], COLUMN_NAMES[dst], count), self.after_column_move(state, src, dst, count), 0
         fits: list[tuple[int, int, int]] = []  # (draws, column, card): fewest draws first, as the talon comes
         for index, top in enumerate(tops):
             if top >= 0:
-                fits.extend((talon[card][0], index, card) for card in self.sits_list[top] if card in talon)
+                for card in self.sits_list[top]:
+                    if card in talon:
+                        fits.append((talon[card][0], index, card))
             elif index == empty:
-                fits.extend((draws, index, card) for card, (draws, _) in talon.items())
+                for card, (draws, _) in talon.items():
+                    fits.append((draws, index, card))
         fits.sort()
         for draws, index, card in fits:
             yield (draws, "w", f"t{index + 1}", 1), self.to_column(state, "w", index, talon[card][1]), 0
