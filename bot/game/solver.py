@@ -95,6 +95,7 @@ class Search:
         self.draw = rules.draw
         self.capped = False  # set when MAX_PASSES cut a search short: then "unwinnable" is not proven
         self._sizes: dict[tuple[int, ...], list[int]] = {}
+        self._wanted_cards: dict[tuple[int, ...], frozenset[int]] = {}
         self._by_card: dict[tuple[tuple[int, ...], tuple[int, ...], int], dict[int, tuple[int, State]]] = {}
         # The card each foundation wants after `count` cards, and the cards that can sit on each.
         self.wanted = [[suit * 13 + (base - 1 + count) % 13 for count in range(13)] for suit in range(4)]
@@ -277,7 +278,10 @@ class Search:
         up, 0 none)."""
         foundations, reserve, columns, waste, stock, passes = state
         talon = self.talon_cards(waste, stock, passes)
-        wanted = {self.wanted[suit][count] for suit, count in enumerate(foundations) if count < 13}
+        wanted = self._wanted_cards.get(foundations)
+        if wanted is None:
+            wanted = self._wanted_cards[foundations] = frozenset(
+                self.wanted[suit][count] for suit, count in enumerate(foundations) if count < 13)
         empty = next((i for i, column in enumerate(columns) if not column), None)
         reserve_top = self.reserve[reserve - 1] if reserve else -1
         tops = [column[-1] if column else -1 for column in columns]
@@ -287,9 +291,8 @@ class Search:
         for index, top in enumerate(tops):
             if top in wanted:
                 yield (0, f"t{index + 1}", f"f{self.suit[top] + 1}", 1), self.to_foundation(state, f"t{index + 1}"), 2
-        for card, (draws, after_talon) in talon.items():
-            if card in wanted:
-                yield (draws, "w", f"f{self.suit[card] + 1}", 1), self.to_foundation(state, "w", after_talon), 2
+        for draws, card in sorted((talon[card][0], card) for card in wanted if card in talon):
+            yield (draws, "w", FOUNDATION_NAMES[self.suit[card]], 1), self.to_foundation(state, "w", talon[card][1]), 2
         # The reserve's top to a column: it turns up the next reserve card.
         if reserve_moves and reserve_top >= 0:
             progress = 0 if self.rules.reserve_face_up else 1
