@@ -28,6 +28,7 @@ from bot.game.rules import Build, Die, Groups
 
 if TYPE_CHECKING:
     from bot.game.canfield import CanfieldGame
+    from bot.game.cards import Card
 
 COLUMNS = 4
 DECK = 52
@@ -59,9 +60,9 @@ State = tuple[tuple[int, ...], int, tuple[tuple[int, ...], ...], tuple[int, ...]
 Step = tuple[int, str, str, int]
 
 
-def card_index(card: object) -> int:
+def card_index(card: Card) -> int:
     """The int a Card is searched as."""
-    return card.suit.index * 13 + card.rank - 1  # type: ignore[attr-defined]
+    return card.suit.index * 13 + card.rank - 1
 
 
 class Search:
