@@ -286,6 +286,16 @@ class CanfieldGame:
         self.history.pop()
         return step.move
 
+    def describe(self, move: Move) -> str:
+        """A move in words for people, such as "KC to its foundation" or "9H 8S onto TC in t3"."""
+        if move.is_draw:
+            return "draw" if self.stock else "turn the waste over and draw"
+        cards = " ".join(map(str, self._piles[move.src][-move.count:]))
+        if move.dst.startswith("f"):
+            return f"{cards} to its foundation"
+        target = self._piles[move.dst]
+        return f"{cards} onto {target[-1]} in {move.dst}" if target else f"{cards} to the empty {move.dst}"
+
     def hint(self) -> Move | None:
         """A next move from what the player can see, on the shortest way to a card on a
         foundation or a reserve card turned up (the solver's `hint`); None when nothing helps."""

@@ -214,7 +214,7 @@ class SoloPlay:
         self._check_owner(table, player)
         self._check_playing(table)
         move = table.game.hint()
-        message = f"Hint: {move}" if move is not None else "No move left to suggest."
+        message = f"Hint: {move} ({table.game.describe(move)})" if move is not None else "No move left to suggest."
         return self._reply(table, message, highlight=move)
 
     # --- the one path every change takes ------------------------------------------------

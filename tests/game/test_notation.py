@@ -168,3 +168,12 @@ def test_an_undo_in_the_text_takes_back_a_move_and_play_returns_what_stands() ->
     with pytest.raises(IllegalMoveError) as error:
         game.play("u u u")
     assert error.value.played == [] and game.moves == []
+
+
+def test_moves_in_words() -> None:
+    game = fresh()
+    assert game.describe(Move("t1", "t2")) == "8S onto 9H in t2"
+    assert game.describe(Move("t4", "f1")) == "2C to its foundation"
+    assert game.describe(Move("s", "w")) == "draw"
+    game.play("t1t2")
+    assert game.describe(Move("t2", "t3", 2)) == "9H 8S onto TS in t3"
