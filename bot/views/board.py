@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.game import CanfieldGame, Move
+from bot.game import Move
 from bot.play import Player, Reply
 from bot.views.respond import Answer, answer
 from render import render
@@ -75,6 +75,7 @@ def board_view(reply: Reply, picked: Picked | None = None) -> discord.ui.View:
     over = reply.finished
     legal = [] if over else game.legal_moves()
     sources = {move.src for move in legal if not move.is_draw}
+    layout = game.layout()
     foundation_moves = any(move.dst.startswith("f") for move in legal)
 
     def button(action: str, label: str, row: int, *, enabled: bool, style=discord.ButtonStyle.secondary) -> None:
@@ -90,16 +91,16 @@ def board_view(reply: Reply, picked: Picked | None = None) -> discord.ui.View:
         button("hint", "Hint", 0, enabled=True)
         button("resign", "Resign", 0, enabled=True, style=discord.ButtonStyle.danger)
         for pile in TAP_PILES:
-            button(pile, _pile_label(game, pile), _row(pile), enabled=pile in sources)
+            button(pile, _pile_label(layout, pile), _row(pile), enabled=pile in sources)
     else:
         button("cancel", "Cancel pick", 0, enabled=True)
         for pile in TAP_PILES:
             target = pile if pile.startswith("t") else None
             can = target is not None and target != picked.src and game.can_move(Move(picked.src, target, picked.count))
-            button(pile, _pile_label(game, pile), _row(pile), enabled=can, style=_go(can))
+            button(pile, _pile_label(layout, pile), _row(pile), enabled=can, style=_go(can))
         can_found = picked.count == 1 and any(m.src == picked.src and m.dst.startswith("f") for m in legal)
         button("f", "→ foundation", 1, enabled=can_found, style=_go(can_found))
-    options = _pick_options(game, legal)
+    options = _pick_options(layout, legal)
     if options and not over:
         view.add_item(PickSelect(game_id, version, options, picked))
     if over and reply.match_id is not None:
@@ -117,17 +118,16 @@ def _go(enabled: bool) -> discord.ButtonStyle:
     return discord.ButtonStyle.success if enabled else discord.ButtonStyle.secondary
 
 
-def _pile_label(game: CanfieldGame, pile: str) -> str:
-    cards = game.layout()[pile]
+def _pile_label(layout: dict[str, list[str]], pile: str) -> str:
+    cards = layout[pile]
     top = cards[-1] if cards and cards[-1] != "??" else ("–" if not cards else "?")
     return f"{pile} · {top}"
 
 
-def _pick_options(game: CanfieldGame, legal: list[Move]) -> list[discord.SelectOption]:
+def _pick_options(layout: dict[str, list[str]], legal: list[Move]) -> list[discord.SelectOption]:
     """One option per group of cards that some move can take, foundations aside."""
     groups = sorted({(move.src, move.count) for move in legal if not move.is_draw},
                     key=lambda group: (group[0] != "w", group[0] != "r", group))
-    layout = game.layout()
     options = []
     for src, count in groups[:MAX_OPTIONS]:
         cards = " ".join(layout[src][-count:])
