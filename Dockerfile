@@ -11,7 +11,10 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY render ./render
-RUN pip install . \
+# gcc builds the solver's C search (optional: without it the solver searches in Python).
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && pip install . \
+    && apt-get purge -y gcc libc6-dev && apt-get autoremove -y && rm -rf /var/lib/apt/lists/* \
     && useradd --create-home --uid 10001 exorcist \
     && mkdir -p /data \
     && chown exorcist:exorcist /data

@@ -26,6 +26,11 @@ from typing import TYPE_CHECKING
 from bot.game.moves import DRAW, Move
 from bot.game.rules import Build, Die, Groups
 
+try:
+    from bot.game import _solver_core
+except ImportError:  # built without a C compiler: the same search runs in Python
+    _solver_core = None
+
 if TYPE_CHECKING:
     from bot.game.canfield import CanfieldGame
     from bot.game.cards import Card
@@ -118,8 +123,22 @@ class Search:
         still matter."""
         foundations, reserve, columns, waste, stock, passes = state
         if self.redeals is None and self.rolls is None:
-            passes = 0
+            if not stock or len(waste) % self.draw == 0:
+                # Unlimited redeals: drawing to the end, redealing and drawing again comes back
+                # to every waste length that is a multiple of the draw, so those talons are one.
+                return foundations, reserve, tuple(sorted(columns)), (), stock + waste[::-1], 0
+            return foundations, reserve, tuple(sorted(columns)), waste, stock, 0
         return foundations, reserve, tuple(sorted(columns)), waste, stock, passes
+
+    def restart_key(self, state: State) -> tuple | None:
+        """With unlimited redeals, the key of the position with the talon back at its start,
+        which drawing to the end and redealing reaches from this one: a position with no move
+        this one lacks, so it need not be searched after this one (None when that is this
+        position's own key, or when redeals or a die make the passes matter)."""
+        foundations, reserve, columns, waste, stock, _ = state
+        if self.redeals is not None or self.rolls is not None or not stock or len(waste) % self.draw == 0:
+            return None
+        return foundations, reserve, tuple(sorted(columns)), (), stock + waste[::-1], 0
 
     def draws_per_pass(self, passes: int) -> int:
         """How many cards a draw turns in a pass."""
@@ -355,14 +374,21 @@ class Search:
         return found
 
 
+NATIVE = _solver_core is not None  # whether the C search (bot/game/_solver_core.c) is built
+
+
 def solve(game: CanfieldGame, *, limit: int = 1_000_000, seconds: float | None = None,
-          reference: bool = False) -> Solution:
+          reference: bool = False, native: bool = True) -> Solution:
     """Search the game from its position with every card known: "winnable" with the winning
     line, "unwinnable", or "gave-up" after `limit` positions (or `seconds`, if given).
     Deterministic when no time limit is given. `reference` plays the reference solver's
-    automatic foundation moves (see Search.safe), to compare verdicts with it."""
+    automatic foundation moves (see Search.safe), to compare verdicts with it. The search runs
+    in C when that is built (see NATIVE) unless `native` is false; both search the same
+    positions in the same order."""
     start = time.perf_counter()
     search = Search(game, tuple(card_index(c) for c in game.reserve), reference=reference)
+    if native and _solver_core is not None:
+        return _solve_native(search, Search.state_of(game), limit, seconds, start)
     root, opening = search.auto(Search.state_of(game))
     visited: set[tuple] = set()
     deadline = None if seconds is None else start + seconds
@@ -401,6 +427,9 @@ def solve(game: CanfieldGame, *, limit: int = 1_000_000, seconds: float | None =
                 if key in visited:
                     continue
                 visited.add(key)
+                restart = search.restart_key(settled)
+                if restart is not None:
+                    visited.add(restart)
                 path.append(step)
                 path.extend(automatic)
                 stack[-1] = (moves, 1 + len(automatic))
@@ -412,6 +441,28 @@ def solve(game: CanfieldGame, *, limit: int = 1_000_000, seconds: float | None =
         status = "gave-up" if search.capped else "unwinnable"
         return Solution(status, positions=counter[0], seconds=elapsed)
     return Solution("winnable", moves=expand(path), positions=counter[0], seconds=elapsed)
+
+
+_STATUSES = ("winnable", "unwinnable", "gave-up")
+_PILES = (*COLUMN_NAMES, "r", "w", *FOUNDATION_NAMES)  # the C search's pile codes
+
+
+def _solve_native(search: Search, state: State, limit: int, seconds: float | None, start: float) -> Solution:
+    """solve() by the C search: the rules go over as tables, the steps come back as bytes."""
+    foundations, reserve, columns, waste, stock, passes = state
+    tables = (search.suit, search.rel, [sum(1 << card for card in cards) for cards in search.sits_on],
+              [sum(1 << suit for suit in helpers) for helpers in search.helpers],
+              [card for suit in search.wanted for card in suit], search.reserve)
+    options = (search.any_group, search.fill, -1 if search.redeals is None else search.redeals, search.draw,
+               search.reference, search.rolls)
+    position = (foundations, reserve, columns, waste + stock[::-1], len(waste), passes)
+    code, raw, positions, _ = _solver_core.solve(tables, options, position, min(limit, 2**62),
+                                                 -1.0 if seconds is None else seconds)
+    elapsed = time.perf_counter() - start
+    if _STATUSES[code] != "winnable":
+        return Solution(_STATUSES[code], positions=positions, seconds=elapsed)
+    steps = [(raw[i], _PILES[raw[i + 1]], _PILES[raw[i + 2]], raw[i + 3]) for i in range(0, len(raw), 4)]
+    return Solution("winnable", moves=expand(steps), positions=positions, seconds=elapsed)
 
 
 def expand(steps: list[Step]) -> list[Move]:
