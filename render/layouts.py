@@ -54,6 +54,22 @@ def _canfield(reserve_fan: Fan) -> BoardLayout:
     )
 
 
+def _demons_and_thieves() -> BoardLayout:
+    """As Canfield's, with eight foundations, and nine columns split four and five (seed 003's
+    line between the left and right tableau is a quarter slot of felt)."""
+    right = 2.25
+    return BoardLayout(
+        columns=right + 9.25,
+        spots=(
+            Spot("s", 0, 0, Fan.STACK, counted=True),
+            Spot("r", 1, 0, Fan.STACK, counted=True),
+            Spot("w", 0, 1, Fan.DOWN3, counted=True),
+            *(Spot(f"f{i + 1}", right + i, 0, Fan.TOP) for i in range(8)),
+            *(Spot(f"t{i + 1}", right + i + (0.25 if i >= 4 else 0), 1, Fan.DOWN) for i in range(9)),
+        ),
+    )
+
+
 CANFIELD = _canfield(Fan.STACK)
 SUPERIOR_CANFIELD = _canfield(Fan.DOWN)  # the whole reserve is face up: show it all
 
@@ -64,6 +80,8 @@ LAYOUTS: dict[str, BoardLayout] = {
     "storehouse": CANFIELD,
     "canfield-draw1": CANFIELD,
     "canfield-one-pass": CANFIELD,
+    "demons-and-thieves": _demons_and_thieves(),
+    "demonthief": _demons_and_thieves(),
 }
 
 

@@ -53,6 +53,8 @@ def won_game(name: str, **options: object) -> CanfieldGame:
     """A deck laid so that every card goes to a foundation as it comes: the reserve holds the
     clubs, the columns the next spades, hearts and diamonds, the stock the rest in order,
     in groups turned so that each draw shows the next card wanted. Then it is played out."""
+    if _decks(name) == 2:
+        return _won_with_two_decks(name, **options)
     base = _base_rank(name)
     bases = _bases(name)
     order = [Card(rank, suit) for suit in Suit for rank in _ranks_from(base)]
@@ -73,6 +75,8 @@ def won_game(name: str, **options: object) -> CanfieldGame:
 def blocked_game(name: str, **options: object) -> CanfieldGame:
     """Kings on the columns and every card that could ever move hidden in the reserve under
     an unplayable top: no stock card can go anywhere, so the game is blocked at once."""
+    if _decks(name) == 2:
+        return _blocked_with_two_decks(name, **options)
     bases = _bases(name)
     wanted = {Card(_base_rank(name), suit) for suit in Suit} - set(bases)
     wanted |= {Card(next_rank(card.rank), card.suit) for card in bases}
@@ -93,3 +97,49 @@ def _ranks_from(base: int) -> list[int]:
     while len(ranks) < 13:
         ranks.append(next_rank(ranks[-1]))
     return ranks
+
+
+def _decks(name: str) -> int:
+    return new_game(name, deal=1).rules.decks
+
+
+def won_two_deck_cards() -> list[str]:
+    """A Demons and Thieves deck that is won by drawing and playing up (`d a` until the stock
+    is out, then `a`): every card in the order the foundations want it (ace base, rank by rank,
+    two of each), laid out so that each pile gives its cards in that order."""
+    wanted = [str(Card(rank, suit)) for rank in range(1, 14) for suit in Suit for _ in range(2)]
+    base, stock, reserve_top_down = wanted[0], wanted[1:47], wanted[47:60]
+    singles, right = wanted[60:64], wanted[64:]
+    columns = [[card] for card in singles] + [right[i:i + 8][::-1] for i in range(0, 40, 8)]
+    return [base, *reserve_top_down[::-1], *(card for column in columns for card in column), *stock]
+
+
+def _won_with_two_decks(name: str, **options: object) -> CanfieldGame:
+    game = new_game(name, cards=won_two_deck_cards(), **options)
+    while game.stock:
+        game.play("d a")
+    game.play("a")
+    assert game.outcome is Outcome.WON
+    return game
+
+
+def _blocked_with_two_decks(name: str, **options: object) -> CanfieldGame:
+    """The base KH; black fives on the left columns and red fives and 9C on the right; the
+    cards any of them or a foundation could take buried under the right columns' tops."""
+    card = Card.parse
+    base, reserve_top = card("KH"), card("2C")
+    tops = [card(text) for text in ("5C", "5S", "5C", "5S", "5H", "5D", "5H", "5D", "9C")]
+    buried = [card(text) for text in ("KC", "KC", "KS", "KS", "KH", "KD", "KD", "AH", "AH",
+                                      "4H", "4H", "4D", "4D", "8C", "8C")]
+    rest = full_deck() * 2
+    for used in (base, reserve_top, *tops, *buried):
+        rest.remove(used)
+    under = buried + rest[:35 - len(buried)]
+    rest = rest[35 - len(buried):]
+    right = [[*under[i * 7:(i + 1) * 7], top] for i, top in enumerate(tops[4:])]
+    reserve = [*rest[:12], reserve_top]
+    stock = rest[12:]
+    cards = [base, *reserve, *tops[:4], *(c for column in right for c in column), *stock]
+    game = new_game(name, cards=[str(c) for c in cards], **options)
+    assert game.outcome is Outcome.BLOCKED
+    return game

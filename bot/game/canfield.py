@@ -1,5 +1,6 @@
 """The Canfield family: one engine for canfield, superior-canfield, rainbow-canfield,
-storehouse, canfield-draw1 and canfield-one-pass, each a `Rules` value (see rules.py).
+storehouse, canfield-draw1 and canfield-one-pass, and for the two-deck demons-and-thieves and
+demonthief (seed 003), each a `Rules` value (see rules.py).
 
 A game is its deck plus its move list. It is mutable through `play` and `undo` only; every
 rule question goes through `verify_move` (raises), `can_move` (answers) and `play` (does).
@@ -20,13 +21,20 @@ from bot.game.rules import TITLES, Build, Die, Groups, Rules, make_rules
 from bot.game.text import picture
 
 RESERVE_SIZE = 13
-COLUMNS = 4
-FOUNDATIONS = 4
 DECK_SIZE = 52
-SUITS = list(Suit)  # foundation fi builds suit SUITS[i - 1], as in PySolFC
-_SOURCES = ("r", "w", "t1", "t2", "t3", "t4")
-PILE_ORDER = ("s", "w", "r", "f1", "f2", "f3", "f4", "t1", "t2", "t3", "t4")
+SUITS = list(Suit)  # foundations build SUITS in order, `decks` foundations a suit, as in PySolFC
 _SHOWN_ALTERNATIVES = 8
+# Demons and Thieves: PySolFC deals 7 rows to the right five columns, then a row to all nine.
+_RIGHT_ROWS_FIRST = 7
+
+
+def pile_order(rules: Rules) -> tuple[str, ...]:
+    """The piles of a game in a fixed order: stock, waste, reserve, foundations, columns."""
+    foundations = tuple(f"f{i + 1}" for i in range(4 * rules.decks))
+    return ("s", "w", "r", *foundations, *(f"t{i + 1}" for i in range(rules.columns)))
+
+
+PILE_ORDER = pile_order(make_rules("canfield"))
 
 
 class Outcome(Enum):
@@ -52,20 +60,35 @@ class Step:
 
 def dealt_cards(name: str, deal: int) -> list[Card]:
     """The deck of PySolFC's game `deal` of game `name`, in `new_game(cards=...)` order:
-    the foundation base card(s), the reserve bottom to top, t1..t4, the stock top down."""
+    the foundation base card(s), the reserve bottom to top, the columns t1, t2, ... each
+    bottom to top, the stock top down."""
     rules = make_rules(name)
-    talon = shuffled_talon(check_deal(deal))
+    talon = shuffled_talon(check_deal(deal), rules.decks)
     if rules.base_rank is not None:
         talon = move_to_top(talon, rules.base_rank)
     order = dealing_order(talon)
-    first_column = _base_count(rules) + RESERVE_SIZE
-    # PySolFC deals the tableau row from t4 down to t1.
-    columns = order[first_column:first_column + COLUMNS][::-1]
-    return order[:first_column] + columns + order[first_column + COLUMNS:]
+    if rules.decks == 1:
+        first_column = _base_count(rules) + RESERVE_SIZE
+        # PySolFC deals Canfield's tableau row from t4 down to t1, after the reserve.
+        columns = order[first_column:first_column + rules.columns][::-1]
+        return order[:first_column] + columns + order[first_column + rules.columns:]
+    # Demons and Thieves: the columns first (7 rows to t5..t9, then a row to t1..t9, each row
+    # left to right), then the base card, then the reserve; PySolFC then turns one card onto
+    # the waste, which here is the player's first draw.
+    dealt: list[list[Card]] = [[] for _ in range(rules.columns)]
+    position = 0
+    rows = [range(4, rules.columns)] * _RIGHT_ROWS_FIRST + [range(rules.columns)]
+    for row in rows:
+        for index in row:
+            dealt[index].append(order[position])
+            position += 1
+    base, reserve = order[position], order[position + 1:position + 1 + RESERVE_SIZE]
+    stock = order[position + 1 + RESERVE_SIZE:]
+    return [base, *reserve, *(card for column in dealt for card in column), *stock]
 
 
 def _base_count(rules: Rules) -> int:
-    return 1 if rules.base_rank is None else FOUNDATIONS
+    return 1 if rules.base_rank is None else 4
 
 
 class CanfieldGame:
@@ -74,7 +97,10 @@ class CanfieldGame:
     def __init__(self, rules: Rules, cards: list[Card], deal: int | None = None) -> None:
         self.rules = rules
         self.deal = deal
-        self.cards: tuple[Card, ...] = tuple(check_deck(cards))
+        self.cards: tuple[Card, ...] = tuple(check_deck(cards, rules.decks))
+        self.deck_size = DECK_SIZE * rules.decks
+        self.pile_order = pile_order(rules)
+        self._sources = ("r", "w", *(f"t{i + 1}" for i in range(rules.columns)))
         base_count = _base_count(rules)
         bases = self.cards[:base_count]
         if rules.base_rank is not None and any(card.rank != rules.base_rank for card in bases):
@@ -83,13 +109,16 @@ class CanfieldGame:
                 f"the deck must begin with them, not {' '.join(map(str, bases))}"
             )
         self.base_rank = bases[0].rank
-        self.foundations: list[list[Card]] = [[] for _ in range(FOUNDATIONS)]
+        self.foundations: list[list[Card]] = [[] for _ in range(4 * rules.decks)]
         for card in bases:
-            self.foundations[card.suit.index].append(card)
-        first_column = base_count + RESERVE_SIZE
-        self.reserve: list[Card] = list(self.cards[base_count:first_column])
-        self.tableau: list[list[Card]] = [[card] for card in self.cards[first_column:first_column + COLUMNS]]
-        self.stock: list[Card] = list(self.cards[first_column + COLUMNS:])[::-1]
+            self.foundations[card.suit.index * rules.decks].append(card)
+        position = base_count + RESERVE_SIZE
+        self.reserve: list[Card] = list(self.cards[base_count:position])
+        self.tableau: list[list[Card]] = []
+        for size in rules.column_sizes:
+            self.tableau.append(list(self.cards[position:position + size]))
+            position += size
+        self.stock: list[Card] = list(self.cards[position:])[::-1]
         self.waste: list[Card] = []
         self.redeals_used = 0
         self.die_roll: int | None = None if rules.die is Die.OFF else self._roll(0)
@@ -152,9 +181,10 @@ class CanfieldGame:
     @property
     def score(self) -> int:
         """The round score of seed 000: 50 a completed foundation, 100 for a win, one a card
-        on the foundations, minus one a card left in the reserve (from -12 up to 352)."""
+        on the foundations, minus one a card left in the reserve (from -12 up to 352; with two
+        decks, eight foundations, from -12 up to 604)."""
         completed = sum(len(pile) == 13 for pile in self.foundations)
-        won = 100 if self.foundation_cards == DECK_SIZE else 0
+        won = 100 if self.foundation_cards == self.deck_size else 0
         return 50 * completed + won + self.foundation_cards - len(self.reserve)
 
     @property
@@ -164,10 +194,10 @@ class CanfieldGame:
 
     @property
     def outcome(self) -> Outcome | None:
-        """WON when all 52 cards are on the foundations; BLOCKED when no sequence of moves can
+        """WON when every card is on the foundations; BLOCKED when no sequence of moves can
         put another card on a foundation or turn up a reserve card (the solver's `is_dead`,
         from what the player can see); None while play can still get somewhere."""
-        if self.foundation_cards == DECK_SIZE:
+        if self.foundation_cards == self.deck_size:
             return Outcome.WON
         if solver.is_dead(self):
             return Outcome.BLOCKED
@@ -177,7 +207,7 @@ class CanfieldGame:
         """The card a foundation starts with (its suit at the base rank), such as `JC` for f1."""
         if not pile.startswith("f") or pile not in self._piles:
             raise ValueError(f"{pile!r} is not a foundation of {self.name}")
-        return Card(self.base_rank, SUITS[int(pile[1:]) - 1])
+        return Card(self.base_rank, SUITS[(int(pile[1:]) - 1) // self.rules.decks])
 
     def is_face_up(self, pile: str, index: int) -> bool:
         """Whether the card at `index` (from the bottom) of `pile` shows its face."""
@@ -195,7 +225,7 @@ class CanfieldGame:
                 str(card) if reveal or self.is_face_up(name, index) else "??"
                 for index, card in enumerate(self._piles[name])
             ]
-            for name in PILE_ORDER
+            for name in self.pile_order
         }
 
     def top(self, pile: str) -> Card | None:
@@ -211,18 +241,18 @@ class CanfieldGame:
     def legal_moves(self) -> list[Move]:
         """Every legal move: to the foundations, then to the tableau, then the draw."""
         moves: list[Move] = []
-        sources = [(name, self._piles[name], self._group_sizes(name)) for name in _SOURCES]
+        sources = [(name, self._piles[name], self._group_sizes(name)) for name in self._sources]
         for name, pile, _ in sources:
-            if pile and self._foundation_accepts(pile[-1]):
-                moves.append(Move(name, f"f{pile[-1].suit.index + 1}"))
-        for dst_index, dst_pile in enumerate(self.tableau):
+            if pile:
+                moves.extend(Move(name, f"f{index + 1}") for index in self._foundations_taking(pile[-1]))
+        for dst_index in range(len(self.tableau)):
             dst = f"t{dst_index + 1}"
             for name, pile, sizes in sources:
                 if name == dst:
                     continue
                 from_tableau = name[0] == "t"
                 for count in sizes:
-                    if self._fits_tableau(pile, count, from_tableau, dst_pile):
+                    if self._fits_tableau(pile, count, from_tableau, dst_index):
                         moves.append(Move(name, dst, count))
         if self._reason_draw() is None:
             moves.append(DRAW)
@@ -382,7 +412,7 @@ class CanfieldGame:
         elif dst is None:
             reason = f"{self._piles[src][-1]} has nowhere to go"
         else:
-            move = Move(src, dst if dst != "f" else f"f{self._piles[src][-1].suit.index + 1}",
+            move = Move(src, dst if dst != "f" else f"f{self._suit_foundations(self._piles[src][-1])[0] + 1}",
                         count or (sizes[0] if sizes else 1))
             reason = self._reason(move) or "no group fits"
         return f"{reason}; {self._alternatives(src)}"
@@ -416,7 +446,7 @@ class CanfieldGame:
             return reason
         if move.dst.startswith("f"):
             return self._reason_foundation(move)
-        return self._reason_tableau(move.src, move.count, self._piles[move.dst])
+        return self._reason_tableau(move.src, move.count, int(move.dst[1:]) - 1)
 
     def _reason_draw(self) -> str | None:
         if self.stock:
@@ -444,9 +474,10 @@ class CanfieldGame:
             return "cards go to a foundation one at a time"
         card = self._piles[move.src][-1]
         index = int(move.dst[1:]) - 1
-        if SUITS[index] is not card.suit:
-            return f"{move.dst} builds {SUITS[index].name.lower()}, not {card}"
-        if not self._foundation_accepts(card):
+        suit = SUITS[index // self.rules.decks]
+        if suit is not card.suit:
+            return f"{move.dst} builds {suit.name.lower()}, not {card}"
+        if not self._foundation_accepts(index, card):
             pile = self.foundations[index]
             wanted = next_rank(pile[-1].rank) if pile else self.base_rank
             if len(pile) == 13:
@@ -454,30 +485,42 @@ class CanfieldGame:
             return f"{move.dst} needs the {Card(wanted, card.suit)}, not {card}"
         return None
 
-    def _reason_tableau(self, src: str, count: int, dst_pile: list[Card]) -> str | None:
-        pile = self._piles[src]
-        if self._fits_tableau(pile, count, src[0] == "t", dst_pile):
+    def _reason_tableau(self, src: str, count: int, dst_index: int) -> str | None:
+        pile, dst_pile = self._piles[src], self.tableau[dst_index]
+        if self._fits_tableau(pile, count, src[0] == "t", dst_index):
             return None
         if not dst_pile:
             return "moving a whole column into an empty column is not a move"
-        return f"{pile[-count]} cannot go on {dst_pile[-1]} (columns build down {self.rules.build.value})"
+        build = self.rules.column_build(dst_index)
+        return f"{pile[-count]} cannot go on {dst_pile[-1]} (t{dst_index + 1} builds down {build.value})"
 
-    def _fits_tableau(self, pile: list[Card], count: int, from_tableau: bool, dst_pile: list[Card]) -> bool:
-        """Whether the top `count` cards of `pile` may go on the column `dst_pile`."""
+    def _fits_tableau(self, pile: list[Card], count: int, from_tableau: bool, dst_index: int) -> bool:
+        """Whether the top `count` cards of `pile` may go on column `dst_index` (from 0)."""
+        dst_pile = self.tableau[dst_index]
         if not dst_pile:
             return not (from_tableau and count == len(pile))
-        return self._builds_on(pile[-count], dst_pile[-1])
+        return self._builds_on(pile[-count], dst_pile[-1], self.rules.column_build(dst_index))
 
-    def _foundation_accepts(self, card: Card) -> bool:
-        pile = self.foundations[card.suit.index]
+    def _suit_foundations(self, card: Card) -> range:
+        """The indexes of the foundations that build the card's suit."""
+        decks = self.rules.decks
+        return range(card.suit.index * decks, (card.suit.index + 1) * decks)
+
+    def _foundations_taking(self, card: Card) -> list[int]:
+        """The indexes of the foundations that take the card now."""
+        return [index for index in self._suit_foundations(card) if self._foundation_accepts(index, card)]
+
+    def _foundation_accepts(self, index: int, card: Card) -> bool:
+        pile = self.foundations[index]
+        if SUITS[index // self.rules.decks] is not card.suit:
+            return False
         if not pile:
             return card.rank == self.base_rank
         return len(pile) < 13 and card.rank == next_rank(pile[-1].rank)
 
-    def _builds_on(self, card: Card, onto: Card) -> bool:
+    def _builds_on(self, card: Card, onto: Card, build: Build) -> bool:
         if card.rank != previous_rank(onto.rank):
             return False
-        build = self.rules.build
         if build is Build.ALTERNATE:
             return card.is_red != onto.is_red
         if build is Build.SUIT:
@@ -491,8 +534,10 @@ class CanfieldGame:
             return []
         if not src.startswith("t"):
             return [1]
+        # A group moves when it is a built sequence for the column it leaves (seed 003's shifts).
+        build = self.rules.column_build(int(src[1:]) - 1)
         run = 1
-        while run < len(pile) and self._builds_on(pile[-run], pile[-run - 1]):
+        while run < len(pile) and self._builds_on(pile[-run], pile[-run - 1], build):
             run += 1
         if self.rules.groups is Groups.ANY:
             return list(range(1, run + 1))
@@ -523,12 +568,12 @@ class CanfieldGame:
         self.history.append(Step(move, before, fills))
 
     def _position(self) -> Position:
-        piles = tuple(tuple(self._piles[name]) for name in PILE_ORDER)
+        piles = tuple(tuple(self._piles[name]) for name in self.pile_order)
         return (piles, self.redeals_used, self.die_roll)
 
     def _restore(self, position: Position) -> None:
         piles, self.redeals_used, self.die_roll = position
-        for name, cards in zip(PILE_ORDER, piles, strict=True):
+        for name, cards in zip(self.pile_order, piles, strict=True):
             self._piles[name][:] = cards
 
     def _rebuild_history(self) -> None:
@@ -562,8 +607,8 @@ class CanfieldGame:
 def new_game(name: str = "canfield", *, deal: int | None = None, cards: list[Card] | list[str] | None = None,
              **options: object) -> CanfieldGame:
     """A new game of `name`: PySolFC's game number `deal`, or an explicit deck `cards` (first
-    dealt first: base card(s), reserve bottom to top, t1..t4, stock top down), or a random
-    game number. Options: draw=1..6, redeals=None|k, groups="top-or-whole"|"any",
+    dealt first: base card(s), reserve bottom to top, the columns t1, t2, ... each bottom to
+    top, stock top down), or a random game number. Options: draw=1..6, redeals=None|k, groups="top-or-whole"|"any",
     die="off"|"game"|"pass"."""
     rules = make_rules(name, **options)
     if cards is not None and deal is not None:

@@ -37,6 +37,9 @@ class Rules:
     `base_rank` None means the first card dealt sets the foundations' base rank; a rank means
     the four cards of that rank start on the foundations (Storehouse's 2s).
     `redeals` None means unlimited.
+    `decks` 2 doubles everything: two foundations a suit (f1 f2 clubs, f3 f4 spades, ...).
+    `column_sizes` gives the cards dealt to each column; columns after the first four build by
+    `right_build` when it is set (Demons and Thieves' "right tableau").
     """
 
     name: str
@@ -49,6 +52,18 @@ class Rules:
     fill_from_reserve: bool = True
     base_rank: int | None = None
     casino: bool = False
+    decks: int = 1
+    column_sizes: tuple[int, ...] = (1, 1, 1, 1)
+    right_build: Build | None = None
+
+    @property
+    def columns(self) -> int:
+        """How many tableau columns the game has."""
+        return len(self.column_sizes)
+
+    def column_build(self, index: int) -> Build:
+        """How column `index` (from 0) builds down."""
+        return self.right_build if self.right_build is not None and index >= 4 else self.build
 
     def options(self) -> dict[str, Any]:
         """The player-settable options as plain values: draw, redeals, groups, die."""
@@ -67,6 +82,13 @@ GAMES: dict[str, Rules] = {
     "storehouse": Rules("storehouse", draw=1, redeals=2, build=Build.SUIT, base_rank=2),
     "canfield-draw1": Rules("canfield-draw1", draw=1),
     "canfield-one-pass": Rules("canfield-one-pass", redeals=0, casino=True),
+    # Seed 003: the left four columns build down in alternate colours, the right five in suit,
+    # both wrapping (PySolFC does not wrap them); any group that is a built sequence for the
+    # column it leaves may move; spaces take any card or group (no fill from the reserve).
+    "demons-and-thieves": Rules("demons-and-thieves", draw=1, redeals=2, groups=Groups.ANY, fill_from_reserve=False,
+                                decks=2, column_sizes=(1, 1, 1, 1, 8, 8, 8, 8, 8), right_build=Build.SUIT),
+    "demonthief": Rules("demonthief", draw=1, redeals=0, groups=Groups.ANY, fill_from_reserve=False,
+                        decks=2, column_sizes=(1, 1, 1, 1, 8, 8, 8, 8, 8), right_build=Build.SUIT),
 }
 
 TITLES = {
@@ -76,6 +98,8 @@ TITLES = {
     "storehouse": "Storehouse",
     "canfield-draw1": "Canfield (draw 1)",
     "canfield-one-pass": "Canfield (one pass)",
+    "demons-and-thieves": "Demons and Thieves",
+    "demonthief": "Demonthief",
 }
 
 

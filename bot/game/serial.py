@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.game.canfield import PILE_ORDER, CanfieldGame, Step, new_game
+from bot.game.canfield import CanfieldGame, Step, new_game
 from bot.game.cards import Card
 from bot.game.deals import check_deck
 from bot.game.moves import parse_move
@@ -63,11 +63,11 @@ def from_snapshot(text: str) -> CanfieldGame:
             data["cards"] = _cards(data["cards"])
         game = _new_from_header(data)
         moves = [parse_move(move) for move in data["moves"].split()]
-        strange = [str(move) for move in moves if {move.src, move.dst} - set(PILE_ORDER)]
+        strange = [str(move) for move in moves if {move.src, move.dst} - set(game.pile_order)]
         if strange:
             raise ValueError(f"moves {' '.join(strange[:3])} name piles that {game.name} does not have")
-        piles = tuple(tuple(_cards(data["piles"][name])) for name in PILE_ORDER)
-        check_deck([card for pile in piles for card in pile])
+        piles = tuple(tuple(_cards(data["piles"][name])) for name in game.pile_order)
+        check_deck([card for pile in piles for card in pile], game.rules.decks)
         game._restore((piles, int(data["redeals_used"]), data["die_roll"]))
         game.history = [Step(move, None) for move in moves]
     except (KeyError, TypeError, AttributeError, ValueError) as error:

@@ -41,6 +41,8 @@ COLUMN_NAMES = ("t1", "t2", "t3", "t4")
 FOUNDATION_NAMES = ("f1", "f2", "f3", "f4")
 MAX_PASSES = 64  # with unlimited redeals and a die rolled each pass, passes are searched up to here
 DEAD_LIMIT = 30_000  # positions is_dead and hint may look at (about 1 s) before giving the benefit of the doubt
+# The same for games the search does not cover (two decks), searched with the engine itself.
+ENGINE_DEAD_LIMIT = 2_000
 
 
 class GaveUp(Exception):
@@ -63,6 +65,14 @@ class Solution:
 State = tuple[tuple[int, ...], int, tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], int]
 # One step of a line: (draws first, source pile, destination pile, cards).
 Step = tuple[int, str, str, int]
+
+
+def covers(game: CanfieldGame) -> bool:
+    """Whether the search covers the game: the one-deck Canfield family, four columns. The
+    two-deck games get is_dead and hint from a smaller search with the engine's own moves,
+    and no `solve`."""
+    rules = game.rules
+    return rules.decks == 1 and rules.columns == COLUMNS and rules.right_build is None
 
 
 def card_index(card: Card) -> int:
@@ -384,7 +394,9 @@ def solve(game: CanfieldGame, *, limit: int = 1_000_000, seconds: float | None =
     Deterministic when no time limit is given. `reference` plays the reference solver's
     automatic foundation moves (see Search.safe), to compare verdicts with it. The search runs
     in C when that is built (see NATIVE) unless `native` is false; both search the same
-    positions in the same order."""
+    positions in the same order. ValueError for a game it does not cover (see `covers`)."""
+    if not covers(game):
+        raise ValueError(f"the solver does not cover {game.name}: it knows the one-deck Canfield family")
     start = time.perf_counter()
     search = Search(game, tuple(card_index(c) for c in game.reserve), reference=reference)
     if native and _solver_core is not None:
@@ -515,13 +527,58 @@ def _progress_path(game: CanfieldGame, limit: int = DEAD_LIMIT) -> list[Step] | 
     return []
 
 
+def _engine_progress_path(game: CanfieldGame, limit: int = ENGINE_DEAD_LIMIT) -> list[Move] | None:
+    """_progress_path for any game of the engine, searched with its own moves (slower, so with
+    a smaller limit): the shortest line to a card put on a foundation or a reserve card turned
+    up, [] when none exists, None when the search gave up."""
+    scratch = game.copy()
+    cards_up, reserve_left = game.foundation_cards, len(game.reserve)
+    root = scratch._position()
+    frontier: list[tuple[tuple, list[Move]]] = [(root, [])]
+    seen = {root}
+    while frontier:
+        next_frontier: list[tuple[tuple, list[Move]]] = []
+        for position, line in frontier:
+            scratch._restore(position)
+            for move in scratch.legal_moves():
+                scratch._do(move)
+                if scratch.foundation_cards > cards_up or len(scratch.reserve) < reserve_left:
+                    return [*line, move]
+                after = scratch._position()
+                scratch._restore(position)
+                if after in seen:
+                    continue
+                if len(seen) > limit:
+                    return None
+                seen.add(after)
+                next_frontier.append((after, [*line, move]))
+            scratch.history.clear()
+        frontier = next_frontier
+    return []
+
+
+def _first_progress_move(game: CanfieldGame) -> Move | bool | None:
+    """The first move on the shortest way to progress; False when no way exists, None when the
+    search gave up."""
+    if not covers(game):
+        moves = _engine_progress_path(game)
+        return moves[0] if moves else (False if moves == [] else None)
+    line = _progress_path(game)
+    if line is None:
+        return None
+    if not line:
+        return False
+    draws, src, dst, count = line[0]
+    return DRAW if draws else Move(src, dst, count)
+
+
 def is_dead(game: CanfieldGame) -> bool:
     """True when no sequence of legal moves (stock cycling and column shuffles included) can put
     another card on a foundation or turn up another reserve card, judged from what the player
     can see. A search that reaches its limit says "not dead": never too early."""
-    if game.foundation_cards == DECK:
+    if game.foundation_cards == game.deck_size:
         return False
-    return _progress_path(game) == []
+    return _first_progress_move(game) is False
 
 
 def hint(game: CanfieldGame) -> Move | None:
@@ -534,14 +591,11 @@ def hint(game: CanfieldGame) -> Move | None:
         return last is not None and not move.is_draw and (move.src, move.dst, move.count) == (
             last.dst, last.src, last.count)
 
-    line = _progress_path(game)
-    if line == []:
+    move = _first_progress_move(game)
+    if move is False:
         return None
-    if line:
-        draws, src, dst, count = line[0]
-        move = DRAW if draws else Move(src, dst, count)
-        if not undoes(move):
-            return move
+    if move is not None and not undoes(move):
+        return move
     # The search gave up, or its way starts by undoing the last move: the likeliest other move.
     def rank(move: Move) -> int:
         return 0 if move.dst.startswith("f") else 1 if move.src == "r" else 2 if move.is_draw else 3

@@ -35,7 +35,7 @@ def position(game: CanfieldGame) -> tuple:
 
 def playout(game: CanfieldGame, rng: random.Random, steps: int) -> None:
     """Random legal moves, checking the invariants at every step."""
-    expected = Counter(str(card) for card in full_deck())
+    expected = Counter(str(card) for card in full_deck() * game.rules.decks)
     for _ in range(steps):
         moves = game.legal_moves()
         if not moves:
@@ -64,7 +64,7 @@ def check_outcome(game: CanfieldGame) -> None:
     outcome = game.outcome
     assert position(game) == before
     if outcome is Outcome.WON:
-        assert game.foundation_cards == 52 and game.score == 352
+        assert game.foundation_cards == game.deck_size and game.score == (352 if game.rules.decks == 1 else 604)
     elif outcome is Outcome.BLOCKED:  # nothing can reach a foundation or turn up a reserve card
         for move in game.legal_moves():
             assert not move.dst.startswith("f")
@@ -86,7 +86,7 @@ def test_moves_not_in_legal_moves_are_refused_and_change_nothing(name: str, deal
                                                                   seed: int) -> None:
     game = new_game(name, deal=deal, **options)
     rng = random.Random(seed)
-    piles = ["s", "w", "r", "f1", "f2", "f3", "f4", "t1", "t2", "t3", "t4"]
+    piles = [*game.pile_order, "t9", "f8"]  # and piles this game may not have
     for _ in range(40):
         legal = set(game.legal_moves())
         for _ in range(25):
@@ -133,6 +133,9 @@ def test_every_pysolfc_game_number_deals_a_full_deck(deal: int) -> None:
         game = new_game(name, deal=deal)
         assert sorted(Counter(all_cards(game)).values()) == [1] * 52
         assert len(game.reserve) == 13 and len(game.stock) == 34 - (3 if name == "storehouse" else 0)
+    game = new_game("demons-and-thieves", deal=deal)
+    assert sorted(Counter(all_cards(game)).values()) == [2] * 52
+    assert len(game.reserve) == 13 and len(game.stock) == 46 and [len(c) for c in game.tableau] == [1] * 4 + [8] * 5
 
 
 @given(deal=st.integers(-10, 0) | st.integers(10**20 + 1, 10**21))
