@@ -71,8 +71,9 @@ def covers(game: CanfieldGame) -> bool:
     """Whether the search covers the game: the one-deck Canfield family, four columns. The
     two-deck games get is_dead and hint from a smaller search with the engine's own moves,
     and no `solve`."""
-    rules = game.rules
-    return rules.decks == 1 and rules.columns == COLUMNS and rules.right_build is None
+    rules = game.rules  # Patriarchs' rules have none of these: the getattr defaults say "no"
+    return (getattr(rules, "decks", 0) == 1 and getattr(rules, "columns", 0) == COLUMNS
+            and getattr(rules, "right_build", True) is None)
 
 
 def card_index(card: Card) -> int:

@@ -1,7 +1,8 @@
 """Daily challenges: one shared deal per game per UTC day, one attempt each, no undo, streaks.
 
 The day's deal follows a published rule (`daily_deal`: the first of a sequence of hashed
-candidates that the solver proves winnable), so it is the same for everyone on every server and
+candidates that the solver proves winnable; for the two-deck games, which it does not cover, the
+first candidate), so it is the same for everyone on every server and, for the Canfield family,
 can always be won. An attempt belongs to the UTC day it began, however late it finishes; there is no way to
 play a past day.
 """
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 from bot.game import GAMES, TITLES, new_game
-from bot.game.solver import solve
+from bot.game.solver import covers, solve
 from bot.play.solo import Player, PlayError, Reply, SoloPlay
 from bot.store import Store
 from bot.store.base import DailyAttempt
@@ -47,7 +48,10 @@ def daily_deal(day: str, game: str) -> int:
     """The deal of `game`'s daily on `day`: the first candidate (`candidate_deal`, attempt 0, 1,
     2, ...) that the solver proves winnable within DAILY_SOLVE_LIMIT positions, so every daily
     can be won. The solver is deterministic: every process picks the same deal. Slow the first
-    time for a day and game (seconds): call it off the event loop."""
+    time for a day and game (seconds): call it off the event loop. For a game the solver does
+    not cover (the two-deck games), the first candidate."""
+    if not covers(new_game(game, deal=candidate_deal(day, game))):
+        return candidate_deal(day, game)
     for attempt in range(MAX_CANDIDATES):
         deal = candidate_deal(day, game, attempt)
         if solve(new_game(game, deal=deal), limit=DAILY_SOLVE_LIMIT).status == "winnable":

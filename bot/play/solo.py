@@ -25,7 +25,7 @@ from bot.game import (
     to_snapshot,
 )
 from bot.game.notation import Action, ActionCommand, parse
-from bot.game.solver import NATIVE, solve
+from bot.game.solver import NATIVE, covers, solve
 from bot.store import NewGame, Store, StoredGame, VersionConflict
 
 DEFAULT_CACHE = 256
@@ -263,7 +263,9 @@ class SoloPlay:
 
     async def _verdict(self, game: CanfieldGame) -> str:
         """Whether the game's deal could be won with every card known (the solver, off the
-        event loop, within VERDICT_LIMIT positions)."""
+        event loop, within VERDICT_LIMIT positions); nothing for games the solver does not cover."""
+        if not covers(game):
+            return ""
         fresh = new_game(game.name, cards=list(map(str, game.cards)), **game.options)
         solution = await asyncio.to_thread(solve, fresh, limit=VERDICT_LIMIT)
         return {

@@ -24,13 +24,13 @@ if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
 
 PREFIX = "pe"
-TAP_PILES = ("w", "r", "t1", "t2", "t3", "t4")
-TARGETS = ("f", "t1", "t2", "t3", "t4")
-ACTIONS = ("draw", "auto", "undo", "hint", "resign", "cancel", *TAP_PILES, "f")
+ACTIONS = ("draw", "auto", "undo", "hint", "resign", "cancel", "w", "r[1-9]?", "t[1-9]", "f")
 BUTTON_TEMPLATE = re.compile(
     rf"{PREFIX}:(?P<game>[0-9]{{1,19}}):(?P<version>[0-9]{{1,9}}):(?P<action>{'|'.join(ACTIONS)})"
-    r"(?::(?P<picked>[wrt][1-9]?\.[0-9]{1,2}))?"
+    r"(?::(?P<picked>(?:w|r[1-9]?|t[1-9]|f[1-8])\.[0-9]{1,2}))?"
 )
+PILE_ROWS = (2, 3)  # rows of column (and reserve-pile) buttons; row 1 holds the waste and reserve
+PER_ROW = 5  # Discord's limit of buttons in a row
 PICK_TEMPLATE = re.compile(rf"{PREFIX}:(?P<game>[0-9]{{1,19}}):(?P<version>[0-9]{{1,9}}):pick")
 MAX_OPTIONS = 25
 
@@ -82,6 +82,7 @@ def board_view(reply: Reply, picked: Picked | None = None) -> discord.ui.View:
         view.add_item(BoardButton(game_id, version, action, picked, label=label, style=style,
                                   disabled=over or not enabled, row=row))
 
+    rows = _pile_rows(layout)
     if picked is None:
         stock = len(game.stock)
         button("draw", f"Draw ({stock})" if stock else "Redeal ↻", 0,
@@ -90,14 +91,14 @@ def board_view(reply: Reply, picked: Picked | None = None) -> discord.ui.View:
         button("undo", "Undo", 0, enabled=game.can_undo() and reply.undo_allowed)
         button("hint", "Hint", 0, enabled=True)
         button("resign", "Resign", 0, enabled=True, style=discord.ButtonStyle.danger)
-        for pile in TAP_PILES:
-            button(pile, _pile_label(layout, pile), _row(pile), enabled=pile in sources)
+        for pile, row in rows:
+            button(pile, _pile_label(layout, pile), row, enabled=pile in sources)
     else:
         button("cancel", "Cancel pick", 0, enabled=True)
-        for pile in TAP_PILES:
+        for pile, row in rows:
             target = pile if pile.startswith("t") else None
             can = target is not None and target != picked.src and game.can_move(Move(picked.src, target, picked.count))
-            button(pile, _pile_label(layout, pile), _row(pile), enabled=can, style=_go(can))
+            button(pile, _pile_label(layout, pile), row, enabled=can, style=_go(can))
         can_found = picked.count == 1 and any(m.src == picked.src and m.dst.startswith("f") for m in legal)
         button("f", "→ foundation", 1, enabled=can_found, style=_go(can_found))
     options = _pick_options(layout, legal)
@@ -110,8 +111,19 @@ def board_view(reply: Reply, picked: Picked | None = None) -> discord.ui.View:
     return view
 
 
-def _row(pile: str) -> int:
-    return 2 if pile.startswith("t") else 1
+def tap_piles(layout: dict[str, list[str]]) -> list[str]:
+    """The piles a board has buttons for: the waste, the reserve (or reserve piles), the columns."""
+    return [pile for pile in layout if pile == "w" or pile[0] in "rt"]
+
+
+def _pile_rows(layout: dict[str, list[str]]) -> list[tuple[str, int]]:
+    """Each tap pile with its button row: the waste and a single reserve on row 1 (beside the
+    foundation button of a pick), columns and reserve piles five to a row after it."""
+    rows: list[tuple[str, int]] = []
+    many = [pile for pile in tap_piles(layout) if pile[0] == "t" or pile[1:]]
+    rows += [(pile, 1) for pile in tap_piles(layout) if pile not in many]
+    rows += [(pile, PILE_ROWS[min(i // PER_ROW, len(PILE_ROWS) - 1)]) for i, pile in enumerate(many)]
+    return rows
 
 
 def _go(enabled: bool) -> discord.ButtonStyle:
@@ -189,7 +201,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
         for option in options:
             option.default = picked is not None and option.value == str(picked)
         super().__init__(discord.ui.Select(custom_id=f"{PREFIX}:{game_id}:{version}:pick", placeholder=placeholder,
-                                           options=options, row=3))
+                                           options=options, row=4))
         self.game_id, self.version = game_id, version
 
     @classmethod
@@ -213,7 +225,8 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
             picked = Picked.parse(str(values[0])) if values else None
         except ValueError:
             picked = None
-        if picked is None or picked.src not in TAP_PILES:
+        if picked is None or not any(move.src == picked.src and move.count == picked.count
+                                     for move in reply.game.legal_moves()):
             return await board_answer(reply, player, message="Pick cards from the menu first.")
         cards = " ".join(reply.game.layout()[picked.src][-picked.count:])
         return await board_answer(reply, player, picked=picked, message=f"Picked {cards} from {picked.src}: "

@@ -237,3 +237,23 @@ async def test_typed_moves_with_the_prefix_when_message_content_is_on(fake: Fake
     sent = await fake.message("alice", f"{fake.bot_user.mention} board", mentions_bot=True)
     answer = await fake.wait_for_bot_message(after=sent)
     assert answer.attachment("board.png") and stored_moves(tmp_path) == [(fake.alice.id, "d rt4", 2)]
+
+
+async def test_a_two_deck_game_plays_by_buttons_and_ends_by_resigning(fake: FakeDiscord, bots: BotRunner,
+                                                                       tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    message = await play(fake, game="demons-and-thieves", deal=1)
+    assert "New game of Demons and Thieves, deal #1" in message.content
+    assert board_of(message).size[0] == 1193  # eight foundations, nine columns
+    labels = [b.label for b in message.buttons]
+    assert {"Draw (46)", "r · QH", "t4 · 8C", "t9 · 4S"} <= set(labels) and len(labels) == 16
+    message = await (await fake.click("alice", message, label="t4 · 8C")).wait_response()
+    assert message.content == "Played t4f1." and button(message, "t4").label == "t4 · –"
+    select = message.selects[0]
+    message = await (await fake.select("alice", message, select.custom_id, ["t9.1"])).wait_response()
+    assert "Picked 4S from t9" in message.content
+    message = await (await fake.click("alice", message, label="t4 · –")).wait_response()
+    assert message.content == "Played t9t4."
+    message = await (await fake.click("alice", message, label="Resign")).wait_response(timeout=SOLVER_WAIT)
+    assert "You resigned" in message.content and all(b.disabled for b in message.buttons)
+    assert stored_moves(tmp_path)[0][1] == "t4f1 t9t4"
