@@ -17,7 +17,7 @@ from bot.play import Player, PlayError, Reply, SoloPlay
 from bot.store import open_store
 
 HELP = f"""Type moves and press Enter; {EXAMPLES}.
-Piles: s stock, w waste, r reserve, f1-f4 foundations, t1-t4 columns.
+Piles: s stock, w waste, r reserve (r1-r9 in Patriarchs), f1-f8 foundations, t1-t9 columns.
 h hint, save [file.png] writes the board as an image, q quit, ? this help."""
 TERMINAL_PLAYER = Player(0, "terminal")
 

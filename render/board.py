@@ -12,8 +12,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.game import DRAW, Card, Move, Outcome
-from bot.game.canfield import CanfieldGame
+from bot.game import DRAW, Card, Game, Move, Outcome
 from bot.game.cards import rank_name
 from render.fonts import font
 from render.layouts import BoardLayout, Fan, Spot, layout_for
@@ -43,9 +42,9 @@ class Geometry:
         """The left edge of a pile in `column`."""
         return self.margin + round(column * (self.card.width + self.gap))
 
-    def y(self, row: int) -> int:
+    def y(self, row: float) -> int:
         """The top edge of a pile in `row`."""
-        return self.header + self.label + row * (self.card.height + self.gap + self.label)
+        return self.header + self.label + round(row * (self.card.height + self.gap + self.label))
 
     def width(self, layout: BoardLayout) -> int:
         """The board's width."""
@@ -64,7 +63,7 @@ class Placed:
     text: str  # the card as in game.layout(), "??" face down, "" an empty pile
 
 
-def render(game: CanfieldGame, *, theme: str = "classic", highlight: Move | None = None,
+def render(game: Game, *, theme: str = "classic", highlight: Move | None = None,
            player: str | None = None) -> bytes:
     """The board as PNG bytes. The last move is always outlined (source and target);
     `highlight` outlines another move too, such as a hint; `player` names the player."""
@@ -74,7 +73,7 @@ def render(game: CanfieldGame, *, theme: str = "classic", highlight: Move | None
     return buffer.getvalue()
 
 
-def render_image(game: CanfieldGame, *, theme: str = "classic", highlight: Move | None = None,
+def render_image(game: Game, *, theme: str = "classic", highlight: Move | None = None,
                  player: str | None = None, geometry: Geometry = GEOMETRY) -> Image.Image:
     """The board as a Pillow RGB image (what `render` encodes)."""
     return _Painter(game, get_theme(theme), geometry).paint(highlight, player)
@@ -83,7 +82,7 @@ def render_image(game: CanfieldGame, *, theme: str = "classic", highlight: Move 
 class _Painter:
     """Draws one board; lives for one render."""
 
-    def __init__(self, game: CanfieldGame, theme: Theme, geometry: Geometry) -> None:
+    def __init__(self, game: Game, theme: Theme, geometry: Geometry) -> None:
         self.game = game
         self.theme = theme
         self.geo = geometry
@@ -113,14 +112,16 @@ class _Painter:
 
     def _column_fan(self) -> int:
         """One fan offset for every column: tighter when a column grows long."""
-        longest = max(len(cards) for name, cards in self.piles.items() if self._spot(name).fan is Fan.DOWN)
+        longest = max((len(cards) for name, cards in self.piles.items() if self._spot(name).fan is Fan.DOWN), default=0)
         roomy = self.geo.fan * (self.geo.min_rows + 1)
         if longest <= self.geo.min_rows + 2:
             return self.geo.fan
         return max(self.geo.tight_fan, roomy // (longest - 1))
 
     def _height(self) -> int:
-        bottom = self.geo.y(1) + self.geo.card.height + (self.geo.min_rows - 1) * self.geo.fan
+        bottom = max(self.geo.y(spot.row) + self.geo.card.height for spot in self.board.spots)
+        if any(spot.fan is Fan.DOWN for spot in self.board.spots):  # room for columns to grow
+            bottom = max(bottom, self.geo.y(1) + self.geo.card.height + (self.geo.min_rows - 1) * self.geo.fan)
         for spot in self.board.spots:
             count = len(self.piles[spot.pile])
             if spot.fan is Fan.DOWN and count > 1:
@@ -203,7 +204,7 @@ class _Painter:
             passes = "one pass"
         else:
             passes = f"pass {game.pass_number} · {left} redeal{'s' if left != 1 else ''} left"
-        details = f"{passes} · base {rank_name(game.base_rank)} · "
+        details = f"{passes} · " + (f"base {rank_name(game.base_rank)} · " if game.base_rank is not None else "")
         small = font(20, bold=False)
         x = geo.margin
         if game.die_roll is not None:

@@ -26,7 +26,7 @@ class Spot:
 
     pile: str
     column: float
-    row: int
+    row: float
     fan: Fan
     counted: bool = False
 
@@ -70,6 +70,22 @@ def _demons_and_thieves() -> BoardLayout:
     )
 
 
+def _patriarchs() -> BoardLayout:
+    """Seed 004's picture: the ace foundations in a column, the king foundations in another,
+    the 3x3 reserve between them; the stock and the waste on the far left."""
+    return BoardLayout(
+        columns=6.75,
+        spots=(
+            Spot("s", 0, 0, Fan.STACK, counted=True),
+            Spot("w", 0, 1, Fan.DOWN3, counted=True),
+            *(Spot(f"f{i + 1}", 1.25, i, Fan.TOP) for i in range(4)),
+            *(Spot(f"r{3 * row + column + 1}", 2.5 + column, row + 0.5, Fan.TOP)
+              for row in range(3) for column in range(3)),
+            *(Spot(f"f{i + 5}", 5.75, i, Fan.TOP) for i in range(4)),
+        ),
+    )
+
+
 CANFIELD = _canfield(Fan.STACK)
 SUPERIOR_CANFIELD = _canfield(Fan.DOWN)  # the whole reserve is face up: show it all
 
@@ -82,6 +98,8 @@ LAYOUTS: dict[str, BoardLayout] = {
     "canfield-one-pass": CANFIELD,
     "demons-and-thieves": _demons_and_thieves(),
     "demonthief": _demons_and_thieves(),
+    "patriarchs": _patriarchs(),
+    "picture-patience": _patriarchs(),
 }
 
 

@@ -8,6 +8,7 @@ import random
 from bot.game import Outcome, new_game
 from bot.game.canfield import CanfieldGame
 from bot.game.cards import ACE, Card, Suit, full_deck, next_rank
+from bot.game.patriarchs import BASE_CARDS, PATRIARCHS_GAMES, PatriarchsGame
 
 STATES = ("fresh", "mid", "won", "blocked")
 
@@ -53,6 +54,8 @@ def won_game(name: str, **options: object) -> CanfieldGame:
     """A deck laid so that every card goes to a foundation as it comes: the reserve holds the
     clubs, the columns the next spades, hearts and diamonds, the stock the rest in order,
     in groups turned so that each draw shows the next card wanted. Then it is played out."""
+    if name in PATRIARCHS_GAMES:
+        return _won_patriarchs(name, **options)
     if _decks(name) == 2:
         return _won_with_two_decks(name, **options)
     base = _base_rank(name)
@@ -75,6 +78,8 @@ def won_game(name: str, **options: object) -> CanfieldGame:
 def blocked_game(name: str, **options: object) -> CanfieldGame:
     """Kings on the columns and every card that could ever move hidden in the reserve under
     an unplayable top: no stock card can go anywhere, so the game is blocked at once."""
+    if name in PATRIARCHS_GAMES:
+        return _blocked_patriarchs(name, **options)
     if _decks(name) == 2:
         return _blocked_with_two_decks(name, **options)
     bases = _bases(name)
@@ -101,6 +106,44 @@ def _ranks_from(base: int) -> list[int]:
 
 def _decks(name: str) -> int:
     return new_game(name, deal=1).rules.decks
+
+
+def level_sequence(with_bases: bool) -> list[str]:
+    """Patriarchs cards in an order that always plays: the aces and kings (when not preplaced),
+    then for each level i = 1..12 rank i+1 to the ace foundations and rank 13-i to the king
+    foundations."""
+    suits = "CSHD"
+    ranks = "A23456789TJQK"
+    cards = [f"A{s}" for s in suits] + [f"K{s}" for s in suits] if with_bases else []
+    for level in range(1, 13):
+        cards += [f"{ranks[level]}{s}" for s in suits] + [f"{ranks[12 - level]}{s}" for s in suits]
+    return cards
+
+
+def _won_patriarchs(name: str, **options: object) -> PatriarchsGame:
+    """Patriarchs: the bases, the reserve and the waste from the level sequence, the stock the
+    rest in order; Picture Patience: the level sequence with the aces and kings first."""
+    if name == "patriarchs":
+        sequence = level_sequence(with_bases=False)
+        cards = [str(card) for card in BASE_CARDS] + sequence[:9] + sequence[-1:] + sequence[9:-1]
+    else:
+        cards = level_sequence(with_bases=True)
+    game = new_game(name, cards=cards, **options)
+    while game.outcome is None:
+        if not game.play("a"):
+            game.play("d")
+    assert game.outcome is Outcome.WON
+    return game
+
+
+def _blocked_patriarchs(name: str, **options: object) -> PatriarchsGame:
+    """Deal 1 played by the hints until nothing can help (216 moves in Patriarchs, 206 in
+    Picture Patience)."""
+    game = new_game(name, deal=1, **options)
+    while (move := game.hint()) is not None:
+        game.play(move)
+    assert game.outcome is Outcome.BLOCKED
+    return game
 
 
 def won_two_deck_cards() -> list[str]:

@@ -10,9 +10,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.checks import check_channel
-from bot.game import GAMES, TITLES
+from bot.game import GAMES, TITLES, describe_game
 from bot.game.notation import EXAMPLES
-from bot.game.rules import describe, make_rules
 from bot.play import Player, PlayError, Reply
 from bot.play.settings import change_settings, load_settings
 from bot.views.board import board_answer, player_of
@@ -109,7 +108,7 @@ class SoloCog(commands.Cog):
     @app_commands.command(name="rules", description="How a game is played")
     async def rules(self, interaction: discord.Interaction, game: str = "canfield") -> None:
         """Explain the rules."""
-        text = describe(make_rules(game)) if game in GAMES else f"No game {game!r}; games: {', '.join(GAMES)}."
+        text = describe_game(game) if game in GAMES else f"No game {game!r}; games: {', '.join(GAMES)}."
         await interaction.response.send_message(text, ephemeral=True)
 
     rules.autocomplete("game")(game_names)
@@ -176,7 +175,7 @@ class SoloCog(commands.Cog):
         if word == "help":
             return Answer(HELP)
         if word == "rules":
-            return Answer(describe(make_rules("canfield")))
+            return Answer(describe_game("canfield"))
         channel_id, guild_id = message.channel.id, message.guild.id if message.guild else None
         if word == "start":
             parts = text.split()[1:]

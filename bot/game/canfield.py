@@ -58,7 +58,7 @@ class Step:
     fills: tuple[str, ...] = ()
 
 
-def dealt_cards(name: str, deal: int) -> list[Card]:
+def dealt_canfield_cards(name: str, deal: int) -> list[Card]:
     """The deck of PySolFC's game `deal` of game `name`, in `new_game(cards=...)` order:
     the foundation base card(s), the reserve bottom to top, the columns t1, t2, ... each
     bottom to top, the stock top down."""
@@ -604,8 +604,8 @@ class CanfieldGame:
         return pile[-1] if pile else None
 
 
-def new_game(name: str = "canfield", *, deal: int | None = None, cards: list[Card] | list[str] | None = None,
-             **options: object) -> CanfieldGame:
+def new_canfield_game(name: str = "canfield", *, deal: int | None = None,
+                      cards: list[Card] | list[str] | None = None, **options: object) -> CanfieldGame:
     """A new game of `name`: PySolFC's game number `deal`, or an explicit deck `cards` (first
     dealt first: base card(s), reserve bottom to top, the columns t1, t2, ... each bottom to
     top, stock top down), or a random game number. Options: draw=1..6, redeals=None|k, groups="top-or-whole"|"any",
@@ -618,4 +618,4 @@ def new_game(name: str = "canfield", *, deal: int | None = None, cards: list[Car
         return CanfieldGame(rules, deck)
     if deal is None:
         deal = random_deal()
-    return CanfieldGame(rules, dealt_cards(name, deal), deal)
+    return CanfieldGame(rules, dealt_canfield_cards(name, deal), deal)

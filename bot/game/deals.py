@@ -42,15 +42,7 @@ def random_deal(rng: random.Random | None = None) -> int:
 
 def shuffled_talon(deal: int, decks: int = 1) -> list[Card]:
     """PySolFC's talon for game number `deal`, bottom first (its last card is dealt first)."""
-    check_deal(deal)
-    pysol_cards = createCards(decks)
-    if deal < MS_DEALS_BELOW:
-        generator: LCRandom31 | MTRandom = LCRandom31(deal)
-        pysol_cards = ms_rearrange(pysol_cards)
-    else:
-        generator = MTRandom(deal)
-    generator.shuffle(pysol_cards)
-    return [Card(card.rank, Suit(_PYSOL_SUITS[card.suit])) for card in pysol_cards]
+    return [card for card, _ in shuffled_talon_with_decks(deal, decks)]
 
 
 def move_to_top(talon: list[Card], rank: int) -> list[Card]:
@@ -81,3 +73,17 @@ def check_deck(cards: list[Card], decks: int = 1) -> list[Card]:
             detail.append(f"{len(cards)} cards instead of {DECK_SIZE * decks}")
         raise DealError("the cards are not a full deck: " + "; ".join(detail))
     return list(cards)
+
+
+def shuffled_talon_with_decks(deal: int, decks: int = 1) -> list[tuple[Card, int]]:
+    """`shuffled_talon`, each card paired with the deck it comes from (0 for the first): some
+    of PySolFC's shuffle hooks pick cards of the first deck only. Bottom first."""
+    check_deal(deal)
+    pysol_cards = createCards(decks)
+    if deal < MS_DEALS_BELOW:
+        generator: LCRandom31 | MTRandom = LCRandom31(deal)
+        pysol_cards = ms_rearrange(pysol_cards)
+    else:
+        generator = MTRandom(deal)
+    generator.shuffle(pysol_cards)
+    return [(Card(card.rank, Suit(_PYSOL_SUITS[card.suit])), card.id // DECK_SIZE) for card in pysol_cards]

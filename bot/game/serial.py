@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.game.canfield import CanfieldGame, Step, new_game
+from bot.game.canfield import Step
 from bot.game.cards import Card
 from bot.game.deals import check_deck
+from bot.game.games import Game, new_game
 from bot.game.moves import parse_move
 
 SNAPSHOT_VERSION = 1
@@ -18,7 +19,7 @@ class SnapshotError(ValueError):
     """A record or snapshot that cannot be read back into a game."""
 
 
-def to_record(game: CanfieldGame) -> dict[str, Any]:
+def to_record(game: Game) -> dict[str, Any]:
     """The game as its deal and its moves: a dict of plain values."""
     return {
         "game": game.name,
@@ -29,7 +30,7 @@ def to_record(game: CanfieldGame) -> dict[str, Any]:
     }
 
 
-def from_record(record: dict[str, Any]) -> CanfieldGame:
+def from_record(record: dict[str, Any]) -> Game:
     """Rebuild a game by replaying its moves; SnapshotError when the record is corrupt."""
     try:
         game = _new_from_header(record)
@@ -40,7 +41,7 @@ def from_record(record: dict[str, Any]) -> CanfieldGame:
     return game
 
 
-def to_snapshot(game: CanfieldGame) -> str:
+def to_snapshot(game: Game) -> str:
     """The game and its position as one compact JSON string."""
     record = to_record(game)
     record["cards"] = "".join(record["cards"]) if record["cards"] else None
@@ -52,7 +53,7 @@ def to_snapshot(game: CanfieldGame) -> str:
     return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
-def from_snapshot(text: str) -> CanfieldGame:
+def from_snapshot(text: str) -> Game:
     """Restore a game from `to_snapshot` without replaying; undo still works (it replays
     when it first needs an earlier position). SnapshotError when the text is corrupt."""
     try:
@@ -67,7 +68,7 @@ def from_snapshot(text: str) -> CanfieldGame:
         if strange:
             raise ValueError(f"moves {' '.join(strange[:3])} name piles that {game.name} does not have")
         piles = tuple(tuple(_cards(data["piles"][name])) for name in game.pile_order)
-        check_deck([card for pile in piles for card in pile], game.rules.decks)
+        check_deck([card for pile in piles for card in pile], len(game.cards) // 52)
         game._restore((piles, int(data["redeals_used"]), data["die_roll"]))
         game.history = [Step(move, None) for move in moves]
     except (KeyError, TypeError, AttributeError, ValueError) as error:
@@ -75,7 +76,7 @@ def from_snapshot(text: str) -> CanfieldGame:
     return game
 
 
-def _new_from_header(data: dict[str, Any]) -> CanfieldGame:
+def _new_from_header(data: dict[str, Any]) -> Game:
     return new_game(data["game"], deal=data["deal"], cards=data["cards"], **data["options"])
 
 

@@ -15,8 +15,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 
-from bot.game import GAMES, TITLES
-from bot.game.rules import make_rules
+from bot.game import GAMES, TITLES, game_rules, option_names
 from bot.play.settings import load_settings
 from bot.play.solo import Player, PlayError, Reply, SoloPlay, Table
 from bot.store import Store
@@ -117,7 +116,7 @@ class MatchPlay:
             raise PlayError(f"The target must be between 1 and {MAX_TARGET}, not {target}.")
         die = die or settings.die
         try:
-            options = make_rules(game, die=die).options()
+            options = game_rules(game, **({"die": die} if "die" in option_names(game) else {})).options()
         except ValueError as error:
             raise PlayError(str(error)) from None
         now = self.clock()

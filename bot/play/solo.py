@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.game import (
-    CanfieldGame,
+    Game,
     IllegalMoveError,
     Move,
     NotationError,
@@ -72,7 +72,7 @@ class Table:
     channel_id: int | None
     version: int
     status: str
-    game: CanfieldGame
+    game: Game
     kind: str = "solo"
     match_id: int | None = None
     round: int | None = None
@@ -87,7 +87,7 @@ class Reply:
     game_id: int
     version: int
     status: str
-    game: CanfieldGame
+    game: Game
     message: str
     ok: bool = True
     played: list[Move] = field(default_factory=list)
@@ -192,7 +192,7 @@ class SoloPlay:
 
     async def undo(self, game_id: int, player: Player, *, version: int | None = None) -> Reply:
         """Take back the last move."""
-        def take_back(game: CanfieldGame) -> list[Move]:
+        def take_back(game: Game) -> list[Move]:
             game.undo()
             return []
         table = await self._table(game_id)
@@ -261,7 +261,7 @@ class SoloPlay:
         said += [await hook(table) for hook in self.finish_hooks]
         return "".join(f" {text}" for text in said if text)
 
-    async def _verdict(self, game: CanfieldGame) -> str:
+    async def _verdict(self, game: Game) -> str:
         """Whether the game's deal could be won with every card known (the solver, off the
         event loop, within VERDICT_LIMIT positions); nothing for games the solver does not cover."""
         if not covers(game):
@@ -346,7 +346,7 @@ class SoloPlay:
                      undo_allowed=table.undo_allowed, **details)  # type: ignore[arg-type]
 
 
-def rebuild(stored: StoredGame) -> CanfieldGame:
+def rebuild(stored: StoredGame) -> Game:
     """The game a stored row describes: from its snapshot, else by replaying its moves.
     DamagedGame when neither works."""
     if stored.snapshot:
@@ -369,7 +369,7 @@ def _cards(text: str | None) -> list[str] | None:
     return [text[i:i + 2] for i in range(0, len(text), 2)]
 
 
-def _table_from(stored: StoredGame, game: CanfieldGame) -> Table:
+def _table_from(stored: StoredGame, game: Game) -> Table:
     return Table(id=stored.id, user_id=stored.user_id, guild_id=stored.guild_id, channel_id=stored.channel_id,
                  version=stored.version, status=stored.status, game=game, kind=stored.kind,
                  match_id=stored.match_id, round=stored.round, undo_allowed=stored.undo_allowed)

@@ -257,3 +257,24 @@ async def test_a_two_deck_game_plays_by_buttons_and_ends_by_resigning(fake: Fake
     message = await (await fake.click("alice", message, label="Resign")).wait_response(timeout=SOLVER_WAIT)
     assert "You resigned" in message.content and all(b.disabled for b in message.buttons)
     assert stored_moves(tmp_path)[0][1] == "t4f1 t9t4"
+
+
+async def test_patriarchs_and_picture_patience_play_by_buttons(fake: FakeDiscord, bots: BotRunner,
+                                                               tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    message = await play(fake, game="picture-patience", deal=1)
+    assert "New game of Picture Patience, deal #1" in message.content
+    assert board_of(message).size[0] == 708  # ace foundations, the 3x3 reserve, king foundations
+    labels = {b.label for b in message.buttons}
+    assert {"Draw (94)", "w · JD", "r1 · 3D", "r4 · KH", "r9 · 8D"} <= labels
+    message = await (await fake.click("alice", message, label="r4 · KH")).wait_response()
+    assert message.content == "Played r4f7." and button(message, "r4").label == "r4 · JD"  # refilled from the waste
+    message = await (await fake.click("alice", message, label="Draw (94)")).wait_response()
+    assert message.content == "Played d."
+    message = await play(fake, user="bob", game="patriarchs", deal=1)
+    assert "New game of Patriarchs, deal #1" in message.content and button(message, "r6").label == "r6 · KC"
+    message = await (await fake.click("bob", message, label="Hint")).wait_response()
+    assert message.content.startswith("Hint: d")
+    message = await (await fake.click("bob", message, label="Resign")).wait_response(timeout=SOLVER_WAIT)
+    assert "You resigned" in message.content and all(b.disabled for b in message.buttons)
+    assert [moves for _, moves, _ in stored_moves(tmp_path)] == ["r4f7 d", ""]

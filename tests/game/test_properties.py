@@ -8,9 +8,10 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.game import GAMES, DealError, IllegalMoveError, Move, NotationError, Outcome, new_game
+from bot.game import DealError, IllegalMoveError, Move, NotationError, Outcome, new_game
 from bot.game.canfield import CanfieldGame
 from bot.game.cards import full_deck
+from bot.game.rules import GAMES  # the Canfield family (Patriarchs: test_patriarchs.py)
 
 OPTIONS = st.fixed_dictionaries(
     {},

@@ -26,7 +26,9 @@ def same(a, b) -> bool:
 
 
 @pytest.mark.parametrize(("name", "options"), [("canfield", {}), ("storehouse", {"die": "pass"}),
-                                               ("superior-canfield", {"groups": "any", "redeals": 2})])
+                                               ("superior-canfield", {"groups": "any", "redeals": 2}),
+                                               ("demons-and-thieves", {}), ("demonthief", {"groups": "top-or-whole"}),
+                                               ("patriarchs", {}), ("picture-patience", {"redeals": 0})])
 def test_record_and_snapshot_round_trip(name: str, options: dict) -> None:
     game = played_game(name, **options)
     record = to_record(game)
@@ -46,8 +48,9 @@ def test_explicit_decks_are_recorded_by_their_cards() -> None:
     assert same(from_snapshot(to_snapshot(game)), game)
 
 
-def test_undo_after_a_snapshot_replays_to_the_earlier_positions() -> None:
-    game = played_game(steps=40)
+@pytest.mark.parametrize("name", ["canfield", "demons-and-thieves", "patriarchs"])
+def test_undo_after_a_snapshot_replays_to_the_earlier_positions(name: str) -> None:
+    game = played_game(name, steps=40)
     restored = from_snapshot(to_snapshot(game))
     while game.moves:
         assert restored.undo() == game.undo()

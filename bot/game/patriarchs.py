@@ -1,0 +1,707 @@
+"""Patriarchs and Picture Patience (seed 004): two decks, eight foundations, a 3x3 reserve.
+
+The ace foundations f1..f4 (clubs, spades, hearts, diamonds) build up in suit from the ace to
+the king; the king foundations f5..f8 (same suits) build down in suit from the king to the ace.
+The nine reserve piles r1..r9 (row by row) hold one card each, which may go to the foundations
+only; a reserve pile that empties is filled at once from the top of the waste, or from the stock
+when the waste is empty. The stock turns one card at a time onto the waste, with one redeal.
+
+Patriarchs starts with an ace and a king of each suit on the foundations, and allows reversals:
+while the tops of a suit's ace and king foundations are in sequence (ace top + 1 == king top),
+cards may move one at a time between those two foundations, never a pile's base card. Picture
+Patience shuffles those eight cards in and has no reversals.
+
+A game is its deck plus its move list, changed through `play` and `undo` only, like
+`bot.game.canfield.CanfieldGame`, whose public face this class mirrors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from bot.game import notation
+from bot.game.canfield import Outcome, Step
+from bot.game.cards import ACE, KING, Card, Suit
+from bot.game.deals import (
+    DealError,
+    check_deal,
+    check_deck,
+    dealing_order,
+    random_deal,
+    shuffled_talon,
+    shuffled_talon_with_decks,
+)
+from bot.game.errors import IllegalMoveError, NotationError
+from bot.game.moves import DRAW, Move
+from bot.game.rules import UnknownGameError
+
+DECKS = 2
+DECK_SIZE = 52 * DECKS
+SUIT_LENGTH = 13  # a complete foundation
+SUITS = list(Suit)  # fi and f(i+4) build suit SUITS[i - 1], as in PySolFC
+ACE_FOUNDATIONS = ("f1", "f2", "f3", "f4")
+KING_FOUNDATIONS = ("f5", "f6", "f7", "f8")
+FOUNDATION_NAMES = ACE_FOUNDATIONS + KING_FOUNDATIONS
+RESERVE_NAMES = tuple(f"r{i}" for i in range(1, 10))
+PILE_ORDER = ("s", "w", *FOUNDATION_NAMES, *RESERVE_NAMES)
+# The cards that start on f1..f8 in Patriarchs, in that order.
+BASE_CARDS = tuple(Card(ACE, suit) for suit in SUITS) + tuple(Card(KING, suit) for suit in SUITS)
+_SOURCES = (*RESERVE_NAMES, "w")  # where a card can come from to go to a foundation
+_SHOWN_ALTERNATIVES = 8
+
+# The position without history: every pile in PILE_ORDER, then redeals used and the die roll
+# (always None: these games have no die).
+Position = tuple[tuple[tuple[Card, ...], ...], int, None]
+
+
+@dataclass(frozen=True, slots=True)
+class PatriarchsRules:
+    """What tells the two games apart. `preplaced`: an ace and a king of each suit start on the
+    foundations; `reversals`: cards may move between the ace and king foundations of a suit."""
+
+    name: str
+    redeals: int = 1
+    preplaced: bool = True
+    reversals: bool = True
+
+    def options(self) -> dict[str, object]:
+        """The player-settable options as plain values: redeals."""
+        return {"redeals": self.redeals}
+
+
+PATRIARCHS_GAMES: dict[str, PatriarchsRules] = {
+    "patriarchs": PatriarchsRules("patriarchs"),
+    "picture-patience": PatriarchsRules("picture-patience", preplaced=False, reversals=False),
+}
+
+PATRIARCHS_TITLES = {
+    "patriarchs": "Patriarchs",
+    "picture-patience": "Picture Patience",
+}
+
+OPTION_NAMES = ("redeals",)
+_REDEAL_CHOICES = (0, 1)
+
+
+def make_patriarchs_rules(name: str, **options: object) -> PatriarchsRules:
+    """The rules of `name` with the options applied (`redeals` 0 or 1).
+
+    Raises UnknownGameError, quoting the bad value, for an unknown game, option or value.
+    """
+    if name not in PATRIARCHS_GAMES:
+        raise UnknownGameError(f"unknown game {name!r}; games: {', '.join(PATRIARCHS_GAMES)}")
+    unknown = sorted(set(options) - set(OPTION_NAMES))
+    if unknown:
+        raise UnknownGameError(f"unknown option {unknown[0]!r} for {name}; options: {', '.join(OPTION_NAMES)}")
+    rules = PATRIARCHS_GAMES[name]
+    if "redeals" in options:
+        redeals = options["redeals"]
+        if isinstance(redeals, bool) or redeals not in _REDEAL_CHOICES:
+            raise UnknownGameError(f"redeals={redeals!r}: {name} allows redeals=0 or redeals=1")
+        rules = replace(rules, redeals=redeals)
+    return rules
+
+
+def dealt_patriarchs_cards(name: str, deal: int) -> list[Card]:
+    """The deck of PySolFC's game `deal` of `name`, in `new_patriarchs_game(cards=...)` order.
+
+    PySolFC's Patriarchs moves the aces and kings of the first deck to the top of the talon,
+    sorted by (rank, suit), and deals them to f1..f8; then both games deal r1..r9, one card to
+    the waste, and leave the rest as the stock.
+    """
+    rules = make_patriarchs_rules(name)
+    check_deal(deal)
+    if not rules.preplaced:
+        return dealing_order(shuffled_talon(deal, decks=DECKS))
+    talon = shuffled_talon_with_decks(deal, decks=DECKS)
+    is_base = [card.rank in (ACE, KING) and deck == 0 for card, deck in talon]
+    rest = [card for (card, _), chosen in zip(talon, is_base, strict=True) if not chosen]
+    return list(BASE_CARDS) + dealing_order(rest)
+
+
+def _suit_name(suit: Suit) -> str:
+    return suit.name.lower()
+
+
+def _foundation_index(pile: str) -> int:
+    return FOUNDATION_NAMES.index(pile)
+
+
+def _partner(index: int) -> int:
+    """The other foundation of the same suit: f1 <-> f5 and so on."""
+    return (index + 4) % 8
+
+
+class PatriarchsGame:
+    """One game of Patriarchs or Picture Patience. Build it with `new_patriarchs_game`."""
+
+    pile_order = PILE_ORDER
+    draw_count = 1
+    die_roll: int | None = None
+    base_rank: int | None = None
+
+    def __init__(self, rules: PatriarchsRules, cards: list[Card], deal: int | None = None) -> None:
+        self.rules = rules
+        self.deal = deal
+        self.cards: tuple[Card, ...] = tuple(check_deck(list(cards), decks=DECKS))
+        base_count = len(BASE_CARDS) if rules.preplaced else 0
+        bases = self.cards[:base_count]
+        if bases != BASE_CARDS[:base_count]:
+            raise DealError(
+                f"{rules.name} starts with an ace and a king of each suit on the foundations: the deck "
+                f"must begin with {' '.join(map(str, BASE_CARDS))}, not {' '.join(map(str, bases))}"
+            )
+        self.foundations: list[list[Card]] = [[] for _ in FOUNDATION_NAMES]
+        for pile, card in zip(self.foundations, bases, strict=False):
+            pile.append(card)
+        first_waste = base_count + len(RESERVE_NAMES)
+        self.reserves: list[list[Card]] = [[card] for card in self.cards[base_count:first_waste]]
+        self.waste: list[Card] = [self.cards[first_waste]]
+        self.stock: list[Card] = list(self.cards[first_waste + 1:])[::-1]  # the top is last
+        self.redeals_used = 0
+        self.history: list[Step] = []
+        self._piles: dict[str, list[Card]] = {"s": self.stock, "w": self.waste}
+        self._piles.update(zip(FOUNDATION_NAMES, self.foundations, strict=True))
+        self._piles.update(zip(RESERVE_NAMES, self.reserves, strict=True))
+
+    def copy(self) -> PatriarchsGame:
+        """An independent game in the same position with the same history."""
+        twin = PatriarchsGame(self.rules, list(self.cards), self.deal)
+        twin._restore(self._position())
+        twin.history = list(self.history)
+        return twin
+
+    # --- what a player sees -------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        """The game's name, such as `patriarchs`."""
+        return self.rules.name
+
+    @property
+    def title(self) -> str:
+        """The game's name for people, such as `Picture Patience`."""
+        return PATRIARCHS_TITLES[self.rules.name]
+
+    @property
+    def options(self) -> dict[str, object]:
+        """The options in force: redeals."""
+        return self.rules.options()
+
+    @property
+    def moves(self) -> list[Move]:
+        """The moves played so far, in order."""
+        return [step.move for step in self.history]
+
+    @property
+    def redeals_left(self) -> int:
+        """Redeals still allowed."""
+        return self.rules.redeals - self.redeals_used
+
+    @property
+    def pass_number(self) -> int:
+        """Which pass through the stock this is, from 1."""
+        return self.redeals_used + 1
+
+    @property
+    def foundation_cards(self) -> int:
+        """How many cards are on the foundations."""
+        return sum(len(pile) for pile in self.foundations)
+
+    @property
+    def score(self) -> int:
+        """Seed 000's round score for eight foundations: 50 a completed foundation (13 cards),
+        100 for a win, one a card on the foundations, minus one a card left in the reserve piles.
+        A fresh deal scores -1 in Patriarchs (8 base cards, 9 reserve cards) and -9 in Picture
+        Patience; a win scores 8 * 50 + 100 + 104 = 604."""
+        completed = sum(len(pile) == SUIT_LENGTH for pile in self.foundations)
+        won = 100 if self.foundation_cards == DECK_SIZE else 0
+        in_reserve = sum(len(pile) for pile in self.reserves)
+        return 50 * completed + won + self.foundation_cards - in_reserve
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """WON when all 104 cards are on the foundations; BLOCKED when no sequence of legal moves
+        (draws, redeals and reversals included) can put another card on a foundation, judged with
+        the stock's order known, as cycling shows it; None while play can still get somewhere.
+
+        The judgement is exact, not a bounded search: until a card reaches a foundation the
+        reserve cannot change, and the draws and each suit's reversals act on separate piles,
+        so every combination of the positions they reach is reachable.
+        """
+        if self.foundation_cards == DECK_SIZE:
+            return Outcome.WON
+        if not self._progress_plans():
+            return Outcome.BLOCKED
+        return None
+
+    def foundation_base(self, pile: str) -> Card:
+        """The card a foundation starts with: the ace of its suit for f1..f4, the king for f5..f8."""
+        if pile not in FOUNDATION_NAMES:
+            raise ValueError(f"{pile!r} is not a foundation of {self.name}")
+        index = _foundation_index(pile)
+        return Card(ACE if index < 4 else KING, SUITS[index % 4])
+
+    def is_face_up(self, pile: str, index: int) -> bool:
+        """Whether the card at `index` (from the bottom) of `pile` shows its face: all but the stock."""
+        self._pile(pile)
+        return pile != "s"
+
+    def layout(self, reveal: bool = False) -> dict[str, list[str]]:
+        """Every pile by notation name in `pile_order`, its cards bottom to top as `7H`; the
+        stock is face down (`??`) unless `reveal`. The stock's last card is the next one drawn."""
+        return {
+            name: [str(card) if reveal or name != "s" else "??" for card in self._piles[name]]
+            for name in PILE_ORDER
+        }
+
+    def top(self, pile: str) -> Card | None:
+        """The top card of a pile, or None when it is empty (the stock's top is hidden but given)."""
+        cards = self._pile(pile)
+        return cards[-1] if cards else None
+
+    def __str__(self) -> str:
+        layout = self.layout()
+        deal = f"deal {self.deal}" if self.deal is not None else "custom deal"
+        redeals = f"{self.redeals_left} redeal{'s' if self.redeals_left != 1 else ''} left"
+        header = [self.title, deal, f"pass {self.pass_number}, {redeals}", f"score {self.score}"]
+        outcome = self.outcome
+        if outcome is not None:
+            header.append(outcome.value.upper())
+        waste = layout["w"]
+        waste_text = " ".join(waste[-3:]) if waste else "--"
+        if len(waste) > 3:
+            waste_text = "… " + waste_text
+
+        def pile_text(name: str) -> str:
+            cards = layout[name]
+            count = f" ({len(cards)})" if len(cards) > 1 else ""
+            return f"{name} {cards[-1] if cards else '--'}{count}"
+
+        lines = [
+            " · ".join(header),
+            f"s  [{len(layout['s'])}]   w  {waste_text} ({len(waste)})",
+            "up from the ace:   " + "  ".join(pile_text(name) for name in ACE_FOUNDATIONS),
+            "down from the king: " + "  ".join(pile_text(name) for name in KING_FOUNDATIONS),
+        ]
+        for row in range(3):
+            lines.append("  ".join(pile_text(name) for name in RESERVE_NAMES[3 * row:3 * row + 3]))
+        return "\n".join(lines)
+
+    # --- the rules ----------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move: reserve piles then the waste to the foundations, the reversals,
+        then the draw."""
+        moves: list[Move] = []
+        for source in _SOURCES:
+            pile = self._piles[source]
+            if pile:
+                moves.extend(
+                    Move(source, name) for index, name in enumerate(FOUNDATION_NAMES)
+                    if self._accepts(index, pile[-1])
+                )
+        if self.rules.reversals:
+            moves.extend(
+                Move(name, FOUNDATION_NAMES[_partner(index)]) for index, name in enumerate(FOUNDATION_NAMES)
+                if self._reason_reversal(index, _partner(index)) is None
+            )
+        if self._reason_draw() is None:
+            moves.append(DRAW)
+        return moves
+
+    def verify_move(self, move: Move) -> None:
+        """Raise IllegalMoveError, saying why and what is legal, unless `move` is legal now."""
+        reason = self._reason(move)
+        if reason is not None:
+            raise IllegalMoveError(f"{str(move)!r} is not legal: {reason}; {self._alternatives(move.src)}")
+
+    def can_move(self, move: Move) -> bool:
+        """Whether `move` is legal now."""
+        return self._reason(move) is None
+
+    def play(self, move: Move | str) -> list[Move]:
+        """Play a Move, or text in the move notation (several moves allowed): pile pairs such as
+        `r3f1`, `wf5`, `f1f5` (a reversal), `wf` (whichever foundation takes the card), a card
+        such as `7h` (from a reserve pile or the waste top to the first foundation that takes
+        it), `d` draw, `a` all that can go to the foundations, `u` undo.
+
+        Returns the moves this call added that still stand, in canonical form. Raises
+        NotationError when the text does not read (nothing changes), IllegalMoveError at the
+        first illegal move (the moves before it stand and are in the error's `played`).
+        """
+        if isinstance(move, Move):
+            self.verify_move(move)
+            self._do(move)
+            return [move]
+        if not isinstance(move, str):
+            raise NotationError(f"{move!r} is neither a move nor text")
+        commands = notation.parse(move)
+        if any(isinstance(c, notation.ActionCommand) and c.action is notation.Action.HINT for c in commands):
+            raise NotationError(f"{move.strip()!r}: 'h' asks for a hint, which is not a move")
+        low = len(self.history)
+        for command in commands:
+            try:
+                self._carry_out(command)
+            except ValueError as error:
+                played = self.moves[low:]
+                if isinstance(error, NotationError) and not played:
+                    raise
+                raise IllegalMoveError(str(error), played) from None
+            low = min(low, len(self.history))
+        return self.moves[low:]
+
+    def can_undo(self) -> bool:
+        """Whether there is a move to take back."""
+        return bool(self.history)
+
+    def undo(self) -> Move:
+        """Take back the last move, with the reserve refill it caused; return it."""
+        if not self.history:
+            raise IllegalMoveError("'u' is not legal: no move has been played yet")
+        step = self.history[-1]
+        if step.before is None:
+            self._rebuild_history()
+            step = self.history[-1]
+        assert step.before is not None
+        self._restore(step.before)
+        self.history.pop()
+        return step.move
+
+    def describe(self, move: Move) -> str:
+        """A move in words for people, such as "7H to its king foundation"."""
+        if move.is_draw:
+            return "draw" if self.stock else "turn the waste over and draw"
+        pile = self._piles.get(move.src)
+        if not pile or move.dst not in FOUNDATION_NAMES:
+            return str(move)
+        card = pile[-1]
+        if move.src in FOUNDATION_NAMES:
+            return f"{card} back from {move.src} onto {move.dst} (a reversal)"
+        kind = "ace" if move.dst in ACE_FOUNDATIONS else "king"
+        return f"{card} to its {kind} foundation"
+
+    def hint(self) -> Move | None:
+        """A legal next move on the shortest way to a card put on a foundation, from what the
+        player can see (the stock's order is known, as cycling shows it); never one that merely
+        undoes the last move (a reversal straight back): then a move on a longer way, if any.
+        None when nothing helps: the game is won or blocked, or the only way on is back."""
+        last = self.history[-1].move if self.history else None
+
+        def undoes(move: Move) -> bool:
+            return last is not None and not move.is_draw and (move.src, move.dst) == (last.dst, last.src)
+
+        for _, first_moves in self._progress_plans():
+            for move in first_moves:
+                if not undoes(move):
+                    return move
+        return None
+
+    # --- carrying out commands ----------------------------------------------------------
+
+    def _carry_out(self, command: notation.Command) -> None:
+        if isinstance(command, notation.ActionCommand):
+            if command.action is notation.Action.DRAW:
+                self.verify_move(DRAW)
+                self._do(DRAW)
+            elif command.action is notation.Action.UNDO:
+                self.undo()
+            else:
+                self._auto_foundations()
+            return
+        if isinstance(command, notation.CardCommand):
+            self._play_card(command.card, command.dst, command.text)
+            return
+        self._play_pile(command.src, command.dst, command.count, command.text)
+
+    def _auto_foundations(self) -> None:
+        """Play reserve and waste cards to the foundations until none can go (never reversals,
+        which would go back and forth)."""
+        while True:
+            move = next((m for m in self.legal_moves() if m.src in _SOURCES), None)
+            if move is None:
+                return
+            self._do(move)
+
+    def _check_destination(self, dst: str | None, text: str) -> None:
+        if dst is not None and dst != "f" and dst not in self._piles:
+            raise IllegalMoveError(f"{text!r} is not legal: this game has no pile {dst}; {self._alternatives('')}")
+
+    @staticmethod
+    def _matches(move: Move, dst: str | None) -> bool:
+        return dst is None or move.dst == dst or (dst == "f" and move.dst in FOUNDATION_NAMES)
+
+    def _play_pile(self, src: str, dst: str | None, count: int | None, text: str) -> None:
+        self._pile(src, text)
+        self._check_destination(dst, text)
+        candidates = [
+            move for move in self.legal_moves()
+            if move.src == src and (count is None or move.count == count) and self._matches(move, dst)
+        ]
+        if not candidates:
+            raise IllegalMoveError(f"{text!r} is not legal: {self._explain(src, dst, count)}")
+        self._do(candidates[0])
+
+    def _play_card(self, card: Card, dst: str | None, text: str) -> None:
+        """Move a named card from a reserve pile or the waste top: the first legal way."""
+        self._check_destination(dst, text)
+        holders = [name for name in _SOURCES if self._piles[name] and self._piles[name][-1] == card]
+        candidates = [move for move in self.legal_moves() if move.src in holders and self._matches(move, dst)]
+        if candidates:
+            self._do(candidates[0])
+            return
+        if holders:
+            raise IllegalMoveError(f"{text!r} is not legal: {self._explain(holders[0], dst, None)}")
+        places = []
+        if any(card in pile for pile in self.foundations):
+            places.append("on a foundation")
+        if card in self.waste:
+            places.append(f"in the waste under {self.waste[-1]}")
+        if card in self.stock:
+            places.append("face down in the stock")
+        raise IllegalMoveError(
+            f"{text!r} is not legal: {card} is not on a reserve pile or the waste top "
+            f"(it is {' and '.join(places)}); {self._alternatives('')}"
+        )
+
+    def _explain(self, src: str, dst: str | None, count: int | None) -> str:
+        """Why nothing matches a command, and what is legal instead."""
+        pile = self._piles[src]
+        if not pile:
+            reason = f"{src} is empty"
+        elif count not in (None, 1):
+            reason = "cards move one at a time"
+        elif dst is None or dst == "f":
+            if src in FOUNDATION_NAMES:
+                index = _foundation_index(src)
+                reason = self._reason_reversal(index, _partner(index)) or "no foundation takes it"
+            else:
+                reason = self._nowhere(pile[-1])
+        else:
+            reason = self._reason(Move(src, dst)) or "no move fits"
+        return f"{reason}; {self._alternatives(src)}"
+
+    def _nowhere(self, card: Card) -> str:
+        """Why a card goes to no foundation: what its suit's two foundations need."""
+        needs = []
+        for index in (card.suit.index, card.suit.index + 4):
+            needs.append(self._reason_foundation(index, card) or f"{FOUNDATION_NAMES[index]} takes it")
+        return f"{card} has nowhere to go ({'; '.join(needs)})"
+
+    def _alternatives(self, src: str) -> str:
+        legal = self.legal_moves()
+        from_src = [str(m) for m in legal if m.src == src]
+        if from_src:
+            return "legal from " + src + ": " + ", ".join(from_src[:_SHOWN_ALTERNATIVES])
+        shown = ", ".join(str(m) for m in legal[:_SHOWN_ALTERNATIVES])
+        more = " …" if len(legal) > _SHOWN_ALTERNATIVES else ""
+        return f"legal moves: {shown}{more}" if legal else "no move is legal"
+
+    # --- the rules in detail ------------------------------------------------------------
+
+    def _reason(self, move: Move) -> str | None:
+        """None when the move is legal, else why not."""
+        if move.is_draw:
+            return self._reason_draw()
+        for pile in (move.src, move.dst):
+            if pile not in self._piles:
+                return f"this game has no pile {pile} (piles: s, w, f1..f8, r1..r9)"
+        if move.dst in ("s", "w"):
+            return f"cards never go to {move.dst}"
+        if move.dst in RESERVE_NAMES:
+            return "cards never go to a reserve pile: an emptied one is filled at once from the waste or the stock"
+        source = self._piles[move.src]
+        if not source:
+            return f"{move.src} is empty"
+        if move.count != 1:
+            return "cards move one at a time"
+        if move.src in FOUNDATION_NAMES:
+            return self._reason_reversal(_foundation_index(move.src), _foundation_index(move.dst))
+        return self._reason_foundation(_foundation_index(move.dst), source[-1])
+
+    def _reason_draw(self) -> str | None:
+        if self.stock:
+            return None
+        if not self.waste:
+            return "the stock and the waste are both empty"
+        if self.redeals_left <= 0:
+            return "the stock is empty and no redeal is left"
+        return None
+
+    def _accepts(self, index: int, card: Card) -> bool:
+        """Whether foundation `index` (0 for f1) takes `card` now."""
+        if card.suit is not SUITS[index % 4]:
+            return False
+        pile = self.foundations[index]
+        if index < 4:
+            return card.rank == (pile[-1].rank + 1 if pile else ACE)
+        return card.rank == (pile[-1].rank - 1 if pile else KING)
+
+    def _reason_foundation(self, index: int, card: Card) -> str | None:
+        name, suit = FOUNDATION_NAMES[index], SUITS[index % 4]
+        if card.suit is not suit:
+            return f"{name} builds {_suit_name(suit)}, not {card}"
+        if self._accepts(index, card):
+            return None
+        pile = self.foundations[index]
+        if not pile:
+            first = "an ace" if index < 4 else "a king"
+            return f"{name} is empty and starts with {first} of {_suit_name(suit)}, not {card}"
+        top = pile[-1]
+        if top.rank == (KING if index < 4 else ACE):
+            return f"{name} is complete"
+        wanted = Card(top.rank + 1 if index < 4 else top.rank - 1, suit)
+        return f"{name} needs the {wanted}, not {card}"
+
+    def _reversible(self, suit_index: int) -> bool:
+        """Whether the suit's ace and king foundations have tops in sequence (ace top + 1 == king top)."""
+        ace_pile, king_pile = self.foundations[suit_index], self.foundations[suit_index + 4]
+        return bool(ace_pile and king_pile) and ace_pile[-1].rank + 1 == king_pile[-1].rank
+
+    def _reason_reversal(self, src_index: int, dst_index: int) -> str | None:
+        src = FOUNDATION_NAMES[src_index]
+        if not self.rules.reversals:
+            return f"cards never leave the foundations in {self.title}"
+        if dst_index != _partner(src_index):
+            partner = FOUNDATION_NAMES[_partner(src_index)]
+            return f"a card leaves {src} only in a reversal onto {partner}, the other foundation of its suit"
+        pile = self.foundations[src_index]
+        if not pile:
+            return f"{src} is empty"
+        suit_index = src_index % 4
+        if not self._reversible(suit_index):
+            ace, king = ACE_FOUNDATIONS[suit_index], KING_FOUNDATIONS[suit_index]
+            ace_top, king_top = self.foundations[suit_index][-1:], self.foundations[suit_index + 4][-1:]
+            shown = [f"{n} {str(t[0]) if t else 'empty'}" for n, t in ((ace, ace_top), (king, king_top))]
+            return f"reversals need the tops of {ace} and {king} in sequence ({', '.join(shown)})"
+        if len(pile) == 1:
+            return f"{src} never gives up its base card {pile[0]}"
+        return None
+
+    # --- the way to progress: outcome and hint ------------------------------------------
+
+    def _progress_plans(self) -> list[tuple[int, list[Move]]]:
+        """Every way to put a card from a reserve pile or the waste on a foundation, using only
+        draws, redeals and reversals before it: (number of moves, the moves that may come
+        first), shortest first. Reversals and draws touch separate piles, so either may come
+        first; a plan with neither is its foundation move alone."""
+        plans: list[tuple[tuple[int, int, int], list[Move]]] = []
+        options = [self._suit_options(suit_index) for suit_index in range(4)]
+        for order, (card, source, draws) in enumerate(self._reachable_cards()):
+            for reversals, up_rank, down_rank in options[card.suit.index]:
+                for index, wanted in ((card.suit.index, up_rank), (card.suit.index + 4, down_rank)):
+                    if card.rank != wanted:
+                        continue
+                    first = ([DRAW] if draws else []) + reversals[:1]
+                    plans.append(((len(reversals) + draws + 1, order, index),
+                                  first or [Move(source, FOUNDATION_NAMES[index])]))
+        plans.sort(key=lambda plan: plan[0])
+        return [(key[0], first) for key, first in plans]
+
+    def _reachable_cards(self) -> list[tuple[Card, str, int]]:
+        """The cards that can reach a foundation without another card going there first:
+        (card, its pile when it moves, draws needed to bring it to the waste top)."""
+        cards = [(pile[-1], name, 0) for name, pile in zip(RESERVE_NAMES, self.reserves, strict=True) if pile]
+        fewest: dict[Card, int] = {}
+        drawn = 0
+        passes = [list(reversed(self.stock))]
+        if self.redeals_left > 0:
+            passes.append(self.waste + list(reversed(self.stock)))  # the redeal turns the talon over
+        if self.waste:
+            fewest[self.waste[-1]] = 0
+        for talon in passes:
+            for card in talon:
+                drawn += 1  # the redeal turns the waste over and draws, in one move
+                fewest.setdefault(card, drawn)
+        cards.extend((card, "w", draws) for card, draws in fewest.items())
+        return cards
+
+    def _suit_options(self, suit_index: int) -> list[tuple[list[Move], int | None, int | None]]:
+        """The states a suit's two foundations can reach by reversals: (the reversals that lead
+        there, the rank the ace foundation then takes, the rank the king foundation then takes)."""
+        ace_pile, king_pile = self.foundations[suit_index], self.foundations[suit_index + 4]
+        ace, king = ACE_FOUNDATIONS[suit_index], KING_FOUNDATIONS[suit_index]
+        if not (self.rules.reversals and self._reversible(suit_index)):
+            up = ACE if not ace_pile else ace_pile[-1].rank + 1 if ace_pile[-1].rank < KING else None
+            down = KING if not king_pile else king_pile[-1].rank - 1 if king_pile[-1].rank > ACE else None
+            return [([], up, down)]
+        ace_top = ace_pile[-1].rank
+        options: list[tuple[list[Move], int | None, int | None]] = []
+        # In sequence the tops stay in sequence: the ace top can be any rank from A to Q (the
+        # bases stay), and then the ace foundation takes the rank above it, the king one that rank.
+        for new_top in range(ACE, KING):
+            if new_top >= ace_top:
+                reversals = [Move(king, ace)] * (new_top - ace_top)
+            else:
+                reversals = [Move(ace, king)] * (ace_top - new_top)
+            options.append((reversals, new_top + 1, new_top))
+        return options
+
+    # --- changing the position ----------------------------------------------------------
+
+    def _do(self, move: Move) -> None:
+        """Carry out a move already known to be legal, with the reserve refill it causes."""
+        before = self._position()
+        fills: tuple[str, ...] = ()
+        if move.is_draw:
+            if not self.stock:
+                self.stock.extend(reversed(self.waste))
+                self.waste.clear()
+                self.redeals_used += 1
+            self.waste.append(self.stock.pop())
+        else:
+            source = self._piles[move.src]
+            self._piles[move.dst].append(source.pop())
+            if move.src in RESERVE_NAMES:
+                feeder = self.waste or self.stock
+                if feeder:
+                    source.append(feeder.pop())
+                    fills = (move.src,)
+        self.history.append(Step(move, before, fills))
+
+    def _position(self) -> Position:
+        piles = tuple(tuple(self._piles[name]) for name in PILE_ORDER)
+        return (piles, self.redeals_used, None)
+
+    def _restore(self, position: Position) -> None:
+        piles, self.redeals_used, _ = position
+        for name, cards in zip(PILE_ORDER, piles, strict=True):
+            self._piles[name][:] = cards
+
+    def _rebuild_history(self) -> None:
+        """Replay the game from its deck to recover the positions that undo needs."""
+        fresh = PatriarchsGame(self.rules, list(self.cards), self.deal)
+        for step in self.history:
+            fresh._do(step.move)
+        self._restore(fresh._position())
+        self.history = fresh.history
+
+    # --- helpers ------------------------------------------------------------------------
+
+    def _pile(self, name: str, text: str | None = None) -> list[Card]:
+        if name not in self._piles:
+            quoted = repr(text) if text else repr(name)
+            raise IllegalMoveError(
+                f"{quoted} is not legal: this game has no pile {name} (piles: s, w, f1..f8, r1..r9)"
+            )
+        return self._piles[name]
+
+
+def new_patriarchs_game(name: str = "patriarchs", *, deal: int | None = None,
+                        cards: list[Card] | list[str] | None = None, **options: object) -> PatriarchsGame:
+    """A new game of `name` ("patriarchs" or "picture-patience"): PySolFC's game number `deal`,
+    or an explicit deck `cards` of 104 cards, or a random game number. Option: redeals=0 or 1.
+
+    An explicit deck is in dealing order: for Patriarchs first the eight foundation bases
+    AC AS AH AD KC KS KH KD (onto f1..f8); then for both games r1..r9, the one card face up
+    on the waste, and the stock from the top down (its first card is the next one drawn).
+    """
+    rules = make_patriarchs_rules(name, **options)
+    if cards is not None and deal is not None:
+        raise ValueError("give a deal number or the cards, not both")
+    if cards is not None:
+        deck = [card if isinstance(card, Card) else Card.parse(card) for card in cards]
+        return PatriarchsGame(rules, deck)
+    if deal is None:
+        deal = random_deal()
+    return PatriarchsGame(rules, dealt_patriarchs_cards(name, deal), deal)
