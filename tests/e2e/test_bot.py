@@ -239,11 +239,13 @@ async def test_typed_moves_with_the_prefix_when_message_content_is_on(fake: Fake
     assert answer.attachment("board.png") and stored_moves(tmp_path) == [(fake.alice.id, "d rt4", 2)]
 
 
+@pytest.mark.parametrize(("game", "title"), [("demons-and-thieves", "Demons and Thieves"),
+                                             ("demonthief", "Demonthief")])
 async def test_a_two_deck_game_plays_by_buttons_and_ends_by_resigning(fake: FakeDiscord, bots: BotRunner,
-                                                                       tmp_path: Path) -> None:
+                                                                       tmp_path: Path, game: str, title: str) -> None:
     await start(bots, tmp_path)
-    message = await play(fake, game="demons-and-thieves", deal=1)
-    assert "New game of Demons and Thieves, deal #1" in message.content
+    message = await play(fake, game=game, deal=1)
+    assert f"New game of {title}, deal #1" in message.content
     assert board_of(message).size[0] == 1193  # eight foundations, nine columns
     labels = [b.label for b in message.buttons]
     assert {"Draw (46)", "r · QH", "t4 · 8C", "t9 · 4S"} <= set(labels) and len(labels) == 16

@@ -137,8 +137,9 @@ def test_the_stock_turns_one_card_and_redeals_as_the_game_allows(name: str, rede
         game.play("d")
 
 
-def test_a_won_game_scores_604() -> None:
-    game = new_game("demons-and-thieves", cards=won_two_deck_cards())
+@pytest.mark.parametrize("name", ["demons-and-thieves", "demonthief"])
+def test_a_won_game_scores_604(name: str) -> None:
+    game = new_game(name, cards=won_two_deck_cards())
     assert game.score == -12
     while game.stock:
         game.play("d a")

@@ -210,3 +210,10 @@ async def test_streaks_played_and_won_over_days_with_a_gap(daily: DailyPlay, clo
     clock.set("2024-05-09 08:00")  # the 8th missed
     assert await daily.streaks(ALICE.id) == Streaks(played=0, best_played=4, won=0, best_won=3)
     assert await daily.streaks(BOB.id) == Streaks()
+
+
+async def test_a_daily_of_a_game_the_solver_does_not_cover_is_the_first_candidate(daily: DailyPlay) -> None:
+    for game in ("demons-and-thieves", "patriarchs"):
+        reply = await daily.start(ALICE, **HERE, game=game)
+        assert reply.game.name == game and reply.game.deal == candidate_deal("2024-05-08", game)
+        assert daily_deal("2024-05-08", game) == candidate_deal("2024-05-08", game)

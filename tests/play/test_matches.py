@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from bot.game import option_names
 from bot.play import Player, PlayError, SoloPlay
 from bot.play.matches import EXPIRE_AFTER, MatchListener, MatchPlay, Scoreboard, TeamPlay
 from bot.play.settings import change_settings
@@ -206,3 +207,19 @@ async def test_a_match_survives_a_restart(tmp_path) -> None:
     resigned = await solo.resign(game_id, ALICE)
     assert "Round 1 over" in resigned.message and (await matches.my_board(match_id, ALICE)).round == 2
     await store.close()
+
+
+@pytest.mark.parametrize("game", ["demons-and-thieves", "patriarchs", "picture-patience"])
+async def test_a_match_of_a_two_deck_game_deals_everyone_the_same(world, game: str) -> None:
+    _, solo, matches, _, _ = world
+    board = await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, game=game, target=5000)
+    match_id = board.match.id
+    assert board.match.game == game and set(board.match.options) == set(option_names(game))  # no die in Patriarchs
+    await matches.join(match_id, BOB)
+    await matches.start(match_id, ALICE)
+    boards = [await matches.my_board(match_id, p) for p in (ALICE, BOB)]
+    assert boards[0].game.name == game and boards[0].game.deal == boards[1].game.deal
+    await solo.move(boards[0].game_id, ALICE, "d")
+    for player, board in zip((ALICE, BOB), boards, strict=True):
+        await solo.resign(board.game_id, player)
+    assert (await matches.my_board(match_id, ALICE)).round == 2
