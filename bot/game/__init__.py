@@ -5,12 +5,13 @@
     game.legal_moves(); game.play("rt2"); game.undo(); game.outcome; game.score
 """
 
-from bot.game.canfield import CanfieldGame, Outcome
+from bot.game.canfield import CanfieldGame
 from bot.game.cards import Card, Colour, Suit
 from bot.game.deals import DealError
 from bot.game.errors import IllegalMoveError, NotationError
 from bot.game.games import GAMES, TITLES, Game, dealt_cards, describe_game, game_rules, new_game, option_names
 from bot.game.moves import DRAW, Move, parse_move
+from bot.game.patience import Outcome
 from bot.game.patriarchs import PatriarchsGame
 from bot.game.rules import UnknownGameError
 from bot.game.serial import SnapshotError, from_record, from_snapshot, to_record, to_snapshot

@@ -9,21 +9,19 @@ rule question goes through `verify_move` (raises), `can_move` (answers) and `pla
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from enum import Enum
 
 from bot.game import notation, solver
 from bot.game.cards import Card, Suit, next_rank, previous_rank
 from bot.game.deals import check_deal, check_deck, dealing_order, move_to_top, random_deal, shuffled_talon
 from bot.game.errors import IllegalMoveError, NotationError
 from bot.game.moves import DRAW, Move
+from bot.game.patience import Outcome, PatienceGame, Step
 from bot.game.rules import TITLES, Build, Die, Groups, Rules, make_rules
 from bot.game.text import picture
 
 RESERVE_SIZE = 13
 DECK_SIZE = 52
 SUITS = list(Suit)  # foundations build SUITS in order, `decks` foundations a suit, as in PySolFC
-_SHOWN_ALTERNATIVES = 8
 # Demons and Thieves: PySolFC deals 7 rows to the right five columns, then a row to all nine.
 _RIGHT_ROWS_FIRST = 7
 
@@ -35,27 +33,6 @@ def pile_order(rules: Rules) -> tuple[str, ...]:
 
 
 PILE_ORDER = pile_order(make_rules("canfield"))
-
-
-class Outcome(Enum):
-    """How a finished game ended."""
-
-    WON = "won"
-    BLOCKED = "blocked"
-
-
-# The position without history: every pile in PILE_ORDER, then redeals used and the die roll.
-Position = tuple[tuple[tuple[Card, ...], ...], int, int | None]
-
-
-@dataclass(slots=True)
-class Step:
-    """One played move, with the position before it (None when restored from a snapshot:
-    undo then rebuilds it by replaying) and the columns the reserve filled after it."""
-
-    move: Move
-    before: Position | None
-    fills: tuple[str, ...] = ()
 
 
 def dealt_canfield_cards(name: str, deal: int) -> list[Card]:
@@ -91,7 +68,7 @@ def _base_count(rules: Rules) -> int:
     return 1 if rules.base_rank is None else 4
 
 
-class CanfieldGame:
+class CanfieldGame(PatienceGame):
     """One game of the Canfield family. Build it with `bot.game.new_game`."""
 
     def __init__(self, rules: Rules, cards: list[Card], deal: int | None = None) -> None:
@@ -127,34 +104,12 @@ class CanfieldGame:
         self._piles.update({f"f{i + 1}": pile for i, pile in enumerate(self.foundations)})
         self._piles.update({f"t{i + 1}": pile for i, pile in enumerate(self.tableau)})
 
-    def copy(self) -> CanfieldGame:
-        """An independent game in the same position with the same history."""
-        twin = CanfieldGame(self.rules, list(self.cards), self.deal)
-        twin._restore(self._position())
-        twin.history = list(self.history)
-        return twin
-
     # --- what a player sees -------------------------------------------------------------
-
-    @property
-    def name(self) -> str:
-        """The game's name, such as `canfield`."""
-        return self.rules.name
 
     @property
     def title(self) -> str:
         """The game's name for people, such as `Superior Canfield`."""
         return TITLES[self.rules.name]
-
-    @property
-    def options(self) -> dict[str, object]:
-        """The options in force: draw, redeals, groups, die."""
-        return self.rules.options()
-
-    @property
-    def moves(self) -> list[Move]:
-        """The moves played so far, in order."""
-        return [step.move for step in self.history]
 
     @property
     def draw_count(self) -> int:
@@ -228,11 +183,6 @@ class CanfieldGame:
             for name in self.pile_order
         }
 
-    def top(self, pile: str) -> Card | None:
-        """The top card of a pile, or None when it is empty (the stock's top is hidden but given)."""
-        cards = self._pile(pile)
-        return cards[-1] if cards else None
-
     def __str__(self) -> str:
         return picture(self)
 
@@ -257,64 +207,6 @@ class CanfieldGame:
         if self._reason_draw() is None:
             moves.append(DRAW)
         return moves
-
-    def verify_move(self, move: Move) -> None:
-        """Raise IllegalMoveError, saying why, unless `move` is legal now."""
-        reason = self._reason(move)
-        if reason is not None:
-            alternatives = self._alternatives(move.src) if move.src in self._piles else self._alternatives("")
-            raise IllegalMoveError(f"{str(move)!r} is not legal: {reason}; {alternatives}")
-
-    def can_move(self, move: Move) -> bool:
-        """Whether `move` is legal now."""
-        return self._reason(move) is None
-
-    def play(self, move: Move | str) -> list[Move]:
-        """Play a Move, or text in the notation of DESIGN.md section 4 (several moves allowed).
-
-        Returns the moves this call added that still stand, in canonical form. Raises
-        NotationError when the text does not read (nothing changes), IllegalMoveError at the
-        first illegal move (the moves before it stand and are in the error's `played`). A `u`
-        in the text takes back a move, perhaps one played before this call: whoever keeps the
-        move list should then compare it with `moves`.
-        """
-        if isinstance(move, Move):
-            self.verify_move(move)
-            self._do(move)
-            return [move]
-        if not isinstance(move, str):
-            raise NotationError(f"{move!r} is neither a move nor text")
-        commands = notation.parse(move)
-        if any(isinstance(c, notation.ActionCommand) and c.action is notation.Action.HINT for c in commands):
-            raise NotationError(f"{move.strip()!r}: 'h' asks for a hint, which is not a move")
-        low = len(self.history)
-        for command in commands:
-            try:
-                self._carry_out(command)
-            except ValueError as error:
-                played = self.moves[low:]
-                if isinstance(error, NotationError) and not played:
-                    raise
-                raise IllegalMoveError(str(error), played) from None
-            low = min(low, len(self.history))
-        return self.moves[low:]
-
-    def can_undo(self) -> bool:
-        """Whether there is a move to take back."""
-        return bool(self.history)
-
-    def undo(self) -> Move:
-        """Take back the last move, with the reserve fills it caused; return it."""
-        if not self.history:
-            raise IllegalMoveError("'u' is not legal: no move has been played yet")
-        step = self.history[-1]
-        if step.before is None:
-            self._rebuild_history()
-            step = self.history[-1]
-        assert step.before is not None
-        self._restore(step.before)
-        self.history.pop()
-        return step.move
 
     def describe(self, move: Move) -> str:
         """A move in words for people, such as "KC to its foundation" or "9H 8S onto TC in t3"."""
@@ -416,15 +308,6 @@ class CanfieldGame:
                         count or (sizes[0] if sizes else 1))
             reason = self._reason(move) or "no group fits"
         return f"{reason}; {self._alternatives(src)}"
-
-    def _alternatives(self, src: str) -> str:
-        legal = self.legal_moves()
-        from_src = [str(m) for m in legal if m.src == src]
-        if from_src:
-            return "legal from " + src + ": " + ", ".join(from_src[:_SHOWN_ALTERNATIVES])
-        shown = ", ".join(str(m) for m in legal[:_SHOWN_ALTERNATIVES])
-        more = " …" if len(legal) > _SHOWN_ALTERNATIVES else ""
-        return f"legal moves: {shown}{more}" if legal else "no move is legal"
 
     # --- the rules in detail ------------------------------------------------------------
 
@@ -567,23 +450,6 @@ class CanfieldGame:
                 fills = (move.src,)
         self.history.append(Step(move, before, fills))
 
-    def _position(self) -> Position:
-        piles = tuple(tuple(self._piles[name]) for name in self.pile_order)
-        return (piles, self.redeals_used, self.die_roll)
-
-    def _restore(self, position: Position) -> None:
-        piles, self.redeals_used, self.die_roll = position
-        for name, cards in zip(self.pile_order, piles, strict=True):
-            self._piles[name][:] = cards
-
-    def _rebuild_history(self) -> None:
-        """Replay the game from its deck to recover the positions that undo needs."""
-        fresh = CanfieldGame(self.rules, list(self.cards), self.deal)
-        for step in self.history:
-            fresh._do(step.move)
-        self._restore(fresh._position())
-        self.history = fresh.history
-
     def _roll(self, pass_index: int) -> int:
         """The Die of Justice: the roll for a pass, fixed by the deal so that everyone on the
         same deal rolls the same (the game's one roll is pass 0's)."""
@@ -592,12 +458,6 @@ class CanfieldGame:
         return random.Random(f"die of justice: {source}: pass {index}").randint(1, 6)
 
     # --- helpers ------------------------------------------------------------------------
-
-    def _pile(self, name: str, text: str | None = None) -> list[Card]:
-        if name not in self._piles:
-            quoted = repr(text) if text else repr(name)
-            raise IllegalMoveError(f"{quoted} is not legal: this game has no pile {name}")
-        return self._piles[name]
 
     def _top_or_none(self, name: str) -> Card | None:
         pile = self._piles[name]

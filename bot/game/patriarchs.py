@@ -20,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bot.game import notation
-from bot.game.canfield import Outcome, Step
 from bot.game.cards import ACE, KING, Card, Suit
 from bot.game.deals import (
     DealError,
@@ -31,8 +30,9 @@ from bot.game.deals import (
     shuffled_talon,
     shuffled_talon_with_decks,
 )
-from bot.game.errors import IllegalMoveError, NotationError
+from bot.game.errors import IllegalMoveError
 from bot.game.moves import DRAW, Move
+from bot.game.patience import Outcome, PatienceGame, Step
 from bot.game.rules import UnknownGameError
 
 DECKS = 2
@@ -47,11 +47,7 @@ PILE_ORDER = ("s", "w", *FOUNDATION_NAMES, *RESERVE_NAMES)
 # The cards that start on f1..f8 in Patriarchs, in that order.
 BASE_CARDS = tuple(Card(ACE, suit) for suit in SUITS) + tuple(Card(KING, suit) for suit in SUITS)
 _SOURCES = (*RESERVE_NAMES, "w")  # where a card can come from to go to a foundation
-_SHOWN_ALTERNATIVES = 8
 
-# The position without history: every pile in PILE_ORDER, then redeals used and the die roll
-# (always None: these games have no die).
-Position = tuple[tuple[tuple[Card, ...], ...], int, None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +63,6 @@ class PatriarchsRules:
     def options(self) -> dict[str, object]:
         """The player-settable options as plain values: redeals."""
         return {"redeals": self.redeals}
-
 
 PATRIARCHS_GAMES: dict[str, PatriarchsRules] = {
     "patriarchs": PatriarchsRules("patriarchs"),
@@ -132,7 +127,7 @@ def _partner(index: int) -> int:
     return (index + 4) % 8
 
 
-class PatriarchsGame:
+class PatriarchsGame(PatienceGame):
     """One game of Patriarchs or Picture Patience. Build it with `new_patriarchs_game`."""
 
     pile_order = PILE_ORDER
@@ -164,34 +159,12 @@ class PatriarchsGame:
         self._piles.update(zip(FOUNDATION_NAMES, self.foundations, strict=True))
         self._piles.update(zip(RESERVE_NAMES, self.reserves, strict=True))
 
-    def copy(self) -> PatriarchsGame:
-        """An independent game in the same position with the same history."""
-        twin = PatriarchsGame(self.rules, list(self.cards), self.deal)
-        twin._restore(self._position())
-        twin.history = list(self.history)
-        return twin
-
     # --- what a player sees -------------------------------------------------------------
-
-    @property
-    def name(self) -> str:
-        """The game's name, such as `patriarchs`."""
-        return self.rules.name
 
     @property
     def title(self) -> str:
         """The game's name for people, such as `Picture Patience`."""
         return PATRIARCHS_TITLES[self.rules.name]
-
-    @property
-    def options(self) -> dict[str, object]:
-        """The options in force: redeals."""
-        return self.rules.options()
-
-    @property
-    def moves(self) -> list[Move]:
-        """The moves played so far, in order."""
-        return [step.move for step in self.history]
 
     @property
     def redeals_left(self) -> int:
@@ -255,11 +228,6 @@ class PatriarchsGame:
             for name in PILE_ORDER
         }
 
-    def top(self, pile: str) -> Card | None:
-        """The top card of a pile, or None when it is empty (the stock's top is hidden but given)."""
-        cards = self._pile(pile)
-        return cards[-1] if cards else None
-
     def __str__(self) -> str:
         layout = self.layout()
         deal = f"deal {self.deal}" if self.deal is not None else "custom deal"
@@ -309,64 +277,6 @@ class PatriarchsGame:
         if self._reason_draw() is None:
             moves.append(DRAW)
         return moves
-
-    def verify_move(self, move: Move) -> None:
-        """Raise IllegalMoveError, saying why and what is legal, unless `move` is legal now."""
-        reason = self._reason(move)
-        if reason is not None:
-            raise IllegalMoveError(f"{str(move)!r} is not legal: {reason}; {self._alternatives(move.src)}")
-
-    def can_move(self, move: Move) -> bool:
-        """Whether `move` is legal now."""
-        return self._reason(move) is None
-
-    def play(self, move: Move | str) -> list[Move]:
-        """Play a Move, or text in the move notation (several moves allowed): pile pairs such as
-        `r3f1`, `wf5`, `f1f5` (a reversal), `wf` (whichever foundation takes the card), a card
-        such as `7h` (from a reserve pile or the waste top to the first foundation that takes
-        it), `d` draw, `a` all that can go to the foundations, `u` undo.
-
-        Returns the moves this call added that still stand, in canonical form. Raises
-        NotationError when the text does not read (nothing changes), IllegalMoveError at the
-        first illegal move (the moves before it stand and are in the error's `played`).
-        """
-        if isinstance(move, Move):
-            self.verify_move(move)
-            self._do(move)
-            return [move]
-        if not isinstance(move, str):
-            raise NotationError(f"{move!r} is neither a move nor text")
-        commands = notation.parse(move)
-        if any(isinstance(c, notation.ActionCommand) and c.action is notation.Action.HINT for c in commands):
-            raise NotationError(f"{move.strip()!r}: 'h' asks for a hint, which is not a move")
-        low = len(self.history)
-        for command in commands:
-            try:
-                self._carry_out(command)
-            except ValueError as error:
-                played = self.moves[low:]
-                if isinstance(error, NotationError) and not played:
-                    raise
-                raise IllegalMoveError(str(error), played) from None
-            low = min(low, len(self.history))
-        return self.moves[low:]
-
-    def can_undo(self) -> bool:
-        """Whether there is a move to take back."""
-        return bool(self.history)
-
-    def undo(self) -> Move:
-        """Take back the last move, with the reserve refill it caused; return it."""
-        if not self.history:
-            raise IllegalMoveError("'u' is not legal: no move has been played yet")
-        step = self.history[-1]
-        if step.before is None:
-            self._rebuild_history()
-            step = self.history[-1]
-        assert step.before is not None
-        self._restore(step.before)
-        self.history.pop()
-        return step.move
 
     def describe(self, move: Move) -> str:
         """A move in words for people, such as "7H to its king foundation"."""
@@ -487,15 +397,6 @@ class PatriarchsGame:
         for index in (card.suit.index, card.suit.index + 4):
             needs.append(self._reason_foundation(index, card) or f"{FOUNDATION_NAMES[index]} takes it")
         return f"{card} has nowhere to go ({'; '.join(needs)})"
-
-    def _alternatives(self, src: str) -> str:
-        legal = self.legal_moves()
-        from_src = [str(m) for m in legal if m.src == src]
-        if from_src:
-            return "legal from " + src + ": " + ", ".join(from_src[:_SHOWN_ALTERNATIVES])
-        shown = ", ".join(str(m) for m in legal[:_SHOWN_ALTERNATIVES])
-        more = " …" if len(legal) > _SHOWN_ALTERNATIVES else ""
-        return f"legal moves: {shown}{more}" if legal else "no move is legal"
 
     # --- the rules in detail ------------------------------------------------------------
 
@@ -659,33 +560,7 @@ class PatriarchsGame:
                     fills = (move.src,)
         self.history.append(Step(move, before, fills))
 
-    def _position(self) -> Position:
-        piles = tuple(tuple(self._piles[name]) for name in PILE_ORDER)
-        return (piles, self.redeals_used, None)
-
-    def _restore(self, position: Position) -> None:
-        piles, self.redeals_used, _ = position
-        for name, cards in zip(PILE_ORDER, piles, strict=True):
-            self._piles[name][:] = cards
-
-    def _rebuild_history(self) -> None:
-        """Replay the game from its deck to recover the positions that undo needs."""
-        fresh = PatriarchsGame(self.rules, list(self.cards), self.deal)
-        for step in self.history:
-            fresh._do(step.move)
-        self._restore(fresh._position())
-        self.history = fresh.history
-
     # --- helpers ------------------------------------------------------------------------
-
-    def _pile(self, name: str, text: str | None = None) -> list[Card]:
-        if name not in self._piles:
-            quoted = repr(text) if text else repr(name)
-            raise IllegalMoveError(
-                f"{quoted} is not legal: this game has no pile {name} (piles: s, w, f1..f8, r1..r9)"
-            )
-        return self._piles[name]
-
 
 def new_patriarchs_game(name: str = "patriarchs", *, deal: int | None = None,
                         cards: list[Card] | list[str] | None = None, **options: object) -> PatriarchsGame:

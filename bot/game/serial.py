@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.game.canfield import Step
 from bot.game.cards import Card
 from bot.game.deals import check_deck
 from bot.game.games import Game, new_game
 from bot.game.moves import parse_move
+from bot.game.patience import Step
 
 SNAPSHOT_VERSION = 1
 

@@ -26,9 +26,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.game import DRAW, DealError, IllegalMoveError, Move, NotationError, Outcome, UnknownGameError
-from bot.game.canfield import Step
 from bot.game.cards import Card, full_deck
 from bot.game.deals import dealing_order, shuffled_talon, shuffled_talon_with_decks
+from bot.game.patience import Step
 from bot.game.patriarchs import (
     BASE_CARDS,
     PATRIARCHS_GAMES,

@@ -1,0 +1,190 @@
+"""What every game of the engine shares: a deck and a move list, changed through `play` and
+`undo` only; a position is every pile in `pile_order`, the redeals used and the die's roll.
+
+`CanfieldGame` (canfield.py) and `PatriarchsGame` (patriarchs.py) build on `PatienceGame` and
+give it their rules: `legal_moves`, `_reason` (why a move is illegal, or None), `_do` (carry out
+a legal move, appending a `Step`) and `_carry_out` (one parsed command).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Self
+
+from bot.game import notation
+from bot.game.cards import Card
+from bot.game.errors import IllegalMoveError, NotationError
+from bot.game.moves import Move
+
+SHOWN_ALTERNATIVES = 8  # legal moves an error message lists at most
+
+
+class Outcome(Enum):
+    """How a finished game ended."""
+
+    WON = "won"
+    BLOCKED = "blocked"
+
+
+# The position without history: every pile in pile_order, then redeals used and the die roll.
+Position = tuple[tuple[tuple[Card, ...], ...], int, int | None]
+
+
+@dataclass(slots=True)
+class Step:
+    """One played move, with the position before it (None when restored from a snapshot:
+    undo then rebuilds it by replaying) and the piles the game filled by itself after it."""
+
+    move: Move
+    before: Position | None
+    fills: tuple[str, ...] = ()
+
+
+class PatienceGame:
+    """The shared machinery of a game; see the module's docstring for what a game adds."""
+
+    rules: Any
+    deal: int | None
+    cards: tuple[Card, ...]
+    pile_order: tuple[str, ...]
+    history: list[Step]
+    redeals_used: int
+    die_roll: int | None
+    _piles: dict[str, list[Card]]
+
+    def __init__(self, rules: Any, cards: list[Card], deal: int | None = None) -> None:
+        raise NotImplementedError  # each game deals its own way
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move now."""
+        raise NotImplementedError
+
+    def _reason(self, move: Move) -> str | None:
+        """None when the move is legal, else why not."""
+        raise NotImplementedError
+
+    def _do(self, move: Move) -> None:
+        """Carry out a move already known to be legal."""
+        raise NotImplementedError
+
+    def _carry_out(self, command: notation.Command) -> object:
+        """Carry out one parsed command; ValueError (quoting it) when it cannot be."""
+        raise NotImplementedError
+
+    def copy(self) -> Self:
+        """An independent game in the same position with the same history."""
+        twin = type(self)(self.rules, list(self.cards), self.deal)
+        twin._restore(self._position())
+        twin.history = list(self.history)
+        return twin
+
+    @property
+    def name(self) -> str:
+        """The game's name, such as `canfield`."""
+        return self.rules.name
+
+    @property
+    def options(self) -> dict[str, object]:
+        """The options in force, as plain values."""
+        return self.rules.options()
+
+    @property
+    def moves(self) -> list[Move]:
+        """The moves played so far, in order."""
+        return [step.move for step in self.history]
+
+    def top(self, pile: str) -> Card | None:
+        """The top card of a pile, or None when it is empty (the stock's top is hidden but given)."""
+        cards = self._pile(pile)
+        return cards[-1] if cards else None
+
+    def verify_move(self, move: Move) -> None:
+        """Raise IllegalMoveError, saying why and what is legal, unless `move` is legal now."""
+        reason = self._reason(move)
+        if reason is not None:
+            raise IllegalMoveError(f"{str(move)!r} is not legal: {reason}; {self._alternatives(move.src)}")
+
+    def can_move(self, move: Move) -> bool:
+        """Whether `move` is legal now."""
+        return self._reason(move) is None
+
+    def play(self, move: Move | str) -> list[Move]:
+        """Play a Move, or text in the notation of DESIGN.md section 4 (several moves allowed).
+
+        Returns the moves this call added that still stand, in canonical form. Raises
+        NotationError when the text does not read (nothing changes), IllegalMoveError at the
+        first illegal move (the moves before it stand and are in the error's `played`). A `u`
+        in the text takes back a move, perhaps one played before this call: whoever keeps the
+        move list should then compare it with `moves`.
+        """
+        if isinstance(move, Move):
+            self.verify_move(move)
+            self._do(move)
+            return [move]
+        if not isinstance(move, str):
+            raise NotationError(f"{move!r} is neither a move nor text")
+        commands = notation.parse(move)
+        if any(isinstance(c, notation.ActionCommand) and c.action is notation.Action.HINT for c in commands):
+            raise NotationError(f"{move.strip()!r}: 'h' asks for a hint, which is not a move")
+        low = len(self.history)
+        for command in commands:
+            try:
+                self._carry_out(command)
+            except ValueError as error:
+                played = self.moves[low:]
+                if isinstance(error, NotationError) and not played:
+                    raise
+                raise IllegalMoveError(str(error), played) from None
+            low = min(low, len(self.history))
+        return self.moves[low:]
+
+    def can_undo(self) -> bool:
+        """Whether there is a move to take back."""
+        return bool(self.history)
+
+    def undo(self) -> Move:
+        """Take back the last move, with what the game filled by itself after it; return it."""
+        if not self.history:
+            raise IllegalMoveError("'u' is not legal: no move has been played yet")
+        step = self.history[-1]
+        if step.before is None:
+            self._rebuild_history()
+            step = self.history[-1]
+        assert step.before is not None
+        self._restore(step.before)
+        self.history.pop()
+        return step.move
+
+    def _alternatives(self, src: str) -> str:
+        """The legal moves from `src`, or else some legal moves, for an error message."""
+        legal = self.legal_moves()
+        from_src = [str(m) for m in legal if m.src == src]
+        if from_src:
+            return "legal from " + src + ": " + ", ".join(from_src[:SHOWN_ALTERNATIVES])
+        shown = ", ".join(str(m) for m in legal[:SHOWN_ALTERNATIVES])
+        more = " …" if len(legal) > SHOWN_ALTERNATIVES else ""
+        return f"legal moves: {shown}{more}" if legal else "no move is legal"
+
+    def _position(self) -> Position:
+        piles = tuple(tuple(self._piles[name]) for name in self.pile_order)
+        return (piles, self.redeals_used, self.die_roll)
+
+    def _restore(self, position: Position) -> None:
+        piles, self.redeals_used, self.die_roll = position
+        for name, cards in zip(self.pile_order, piles, strict=True):
+            self._piles[name][:] = cards
+
+    def _rebuild_history(self) -> None:
+        """Replay the game from its deck to recover the positions that undo needs."""
+        fresh = type(self)(self.rules, list(self.cards), self.deal)
+        for step in self.history:
+            fresh._do(step.move)
+        self._restore(fresh._position())
+        self.history = fresh.history
+
+    def _pile(self, name: str, text: str | None = None) -> list[Card]:
+        if name not in self._piles:
+            quoted = repr(text) if text else repr(name)
+            raise IllegalMoveError(f"{quoted} is not legal: this game has no pile {name}")
+        return self._piles[name]
