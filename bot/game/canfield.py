@@ -124,28 +124,14 @@ class CanfieldGame(PatienceGame):
         return self.rules.redeals - self.redeals_used
 
     @property
-    def pass_number(self) -> int:
-        """Which pass through the stock this is, from 1."""
-        return self.redeals_used + 1
-
-    @property
-    def foundation_cards(self) -> int:
-        """How many cards are on the foundations."""
-        return sum(len(pile) for pile in self.foundations)
-
-    @property
-    def score(self) -> int:
-        """The round score of seed 000: 50 a completed foundation, 100 for a win, one a card
-        on the foundations, minus one a card left in the reserve (from -12 up to 352; with two
-        decks, eight foundations, from -12 up to 604)."""
-        completed = sum(len(pile) == 13 for pile in self.foundations)
-        won = 100 if self.foundation_cards == self.deck_size else 0
-        return 50 * completed + won + self.foundation_cards - len(self.reserve)
-
-    @property
     def casino_score(self) -> int:
         """Canfield's casino score: -52 for the game, +5 for each card on the foundations."""
         return -52 + 5 * self.foundation_cards
+
+    @property
+    def reserve_cards(self) -> int:
+        """How many cards are left in the reserve."""
+        return len(self.reserve)
 
     @property
     def outcome(self) -> Outcome | None:

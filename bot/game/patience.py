@@ -18,6 +18,7 @@ from bot.game.errors import IllegalMoveError, NotationError
 from bot.game.moves import Move
 
 SHOWN_ALTERNATIVES = 8  # legal moves an error message lists at most
+FOUNDATION_LENGTH = 13  # a completed foundation
 
 
 class Outcome(Enum):
@@ -51,6 +52,7 @@ class PatienceGame:
     history: list[Step]
     redeals_used: int
     die_roll: int | None
+    foundations: list[list[Card]]
     _piles: dict[str, list[Card]]
 
     def __init__(self, rules: Any, cards: list[Card], deal: int | None = None) -> None:
@@ -93,6 +95,30 @@ class PatienceGame:
     def moves(self) -> list[Move]:
         """The moves played so far, in order."""
         return [step.move for step in self.history]
+
+    @property
+    def pass_number(self) -> int:
+        """Which pass through the stock this is, from 1."""
+        return self.redeals_used + 1
+
+    @property
+    def foundation_cards(self) -> int:
+        """How many cards are on the foundations."""
+        return sum(len(pile) for pile in self.foundations)
+
+    @property
+    def reserve_cards(self) -> int:
+        """How many cards are left in the reserve (or reserve piles)."""
+        raise NotImplementedError
+
+    @property
+    def score(self) -> int:
+        """The round score of seed 000, for any number of foundations: 50 a completed foundation
+        (13 cards), 100 for a win, one a card on the foundations, minus one a card left in the
+        reserve. One deck: from -12 up to 352; two decks, eight foundations: up to 604."""
+        completed = sum(len(pile) == FOUNDATION_LENGTH for pile in self.foundations)
+        won = 100 if self.foundation_cards == len(self.cards) else 0
+        return 50 * completed + won + self.foundation_cards - self.reserve_cards
 
     def top(self, pile: str) -> Card | None:
         """The top card of a pile, or None when it is empty (the stock's top is hidden but given)."""

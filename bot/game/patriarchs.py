@@ -172,25 +172,9 @@ class PatriarchsGame(PatienceGame):
         return self.rules.redeals - self.redeals_used
 
     @property
-    def pass_number(self) -> int:
-        """Which pass through the stock this is, from 1."""
-        return self.redeals_used + 1
-
-    @property
-    def foundation_cards(self) -> int:
-        """How many cards are on the foundations."""
-        return sum(len(pile) for pile in self.foundations)
-
-    @property
-    def score(self) -> int:
-        """Seed 000's round score for eight foundations: 50 a completed foundation (13 cards),
-        100 for a win, one a card on the foundations, minus one a card left in the reserve piles.
-        A fresh deal scores -1 in Patriarchs (8 base cards, 9 reserve cards) and -9 in Picture
-        Patience; a win scores 8 * 50 + 100 + 104 = 604."""
-        completed = sum(len(pile) == SUIT_LENGTH for pile in self.foundations)
-        won = 100 if self.foundation_cards == DECK_SIZE else 0
-        in_reserve = sum(len(pile) for pile in self.reserves)
-        return 50 * completed + won + self.foundation_cards - in_reserve
+    def reserve_cards(self) -> int:
+        """How many cards are left in the reserve piles (a fresh deal: 9)."""
+        return sum(len(pile) for pile in self.reserves)
 
     @property
     def outcome(self) -> Outcome | None:

@@ -577,24 +577,6 @@ def test_moves_not_in_legal_moves_are_refused_and_change_nothing(name: str, deal
         game.play(rng.choice(sorted(legal, key=str)))
 
 
-@given(name=st.sampled_from(NAMES), text=st.text(max_size=12), deal=DEALS)
-@settings(max_examples=200, deadline=None)
-def test_garbled_or_illegal_text_changes_nothing(name: str, text: str, deal: int) -> None:
-    game = new_patriarchs_game(name, deal=deal)
-    before = position(game)
-    try:
-        played = game.play(text)
-    except (NotationError, IllegalMoveError) as error:
-        assert str(error)
-        played = getattr(error, "played", [])
-        assert game.moves == played  # the moves before the illegal one stand, nothing else
-        for _ in played:
-            game.undo()
-        assert position(game) == before
-    else:
-        assert game.moves == played
-
-
 @given(name=st.sampled_from(NAMES), deal=st.integers(1, 10**20))
 @settings(max_examples=60, deadline=None)
 def test_every_pysolfc_game_number_deals_both_decks(name: str, deal: int) -> None:

@@ -8,6 +8,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.game import GAMES as ALL_GAMES
 from bot.game import DealError, IllegalMoveError, Move, NotationError, Outcome, new_game
 from bot.game.canfield import CanfieldGame
 from bot.game.cards import full_deck
@@ -109,10 +110,10 @@ def test_moves_not_in_legal_moves_are_refused_and_change_nothing(name: str, deal
         game.play(rng.choice(sorted(legal, key=str)))
 
 
-@given(text=st.text(max_size=12), deal=DEALS)
+@given(name=st.sampled_from(sorted(ALL_GAMES)), text=st.text(max_size=12), deal=DEALS)
 @settings(max_examples=300, deadline=None)
-def test_garbled_or_illegal_text_changes_nothing(text: str, deal: int) -> None:
-    game = new_game("canfield", deal=deal)
+def test_garbled_or_illegal_text_changes_nothing(name: str, text: str, deal: int) -> None:
+    game = new_game(name, deal=deal)
     before = position(game)
     try:
         played = game.play(text)
