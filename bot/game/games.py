@@ -19,18 +19,25 @@ from bot.game.patriarchs import (
     make_patriarchs_rules,
     new_patriarchs_game,
 )
+from bot.game.race import RaceGame, new_race
 from bot.game.rules import Rules, UnknownGameError
 
 Game = CanfieldGame | PatriarchsGame
+# The games one player plays alone (solo, matches, dailies); the demon race is apart: RACE.
 GAMES: dict[str, Rules | PatriarchsRules] = {**canfield_rules.GAMES, **PATRIARCHS_GAMES}
-TITLES: dict[str, str] = {**canfield_rules.TITLES, **PATRIARCHS_TITLES}
+RACE = "demon-race"
+TITLES: dict[str, str] = {**canfield_rules.TITLES, **PATRIARCHS_TITLES, RACE: RaceGame.title}
 
 
 def new_game(name: str = "canfield", *, deal: int | None = None, cards: list[Card] | list[str] | None = None,
-             **options: object) -> Game:
+             **options: object) -> Game | RaceGame:
     """A new game of `name`: PySolFC's game number `deal`, or an explicit deck `cards` (in the
     order the game's own `new_*_game` documents), or a random game number. Options as the game
     allows (`option_names`). UnknownGameError, quoting it, for a name or option it does not know."""
+    if name == RACE:
+        if cards is not None:
+            raise UnknownGameError("a demon race is dealt from its number, or from `decks=`, one a player")
+        return new_race(deal, **options)  # type: ignore[arg-type]
     if name in PATRIARCHS_GAMES:
         return new_patriarchs_game(name, deal=deal, cards=cards, **options)
     return new_canfield_game(name, deal=deal, cards=cards, **options)
