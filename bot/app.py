@@ -17,6 +17,7 @@ from bot.play import SoloPlay
 from bot.play.daily import DailyPlay, daily_deal, today
 from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
+from bot.play.race import RacePlay
 from bot.store import Store, open_store
 
 log = logging.getLogger("bot")
@@ -30,6 +31,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
     matches: MatchPlay
     teams: TeamPlay
     daily: DailyPlay
+    races: RacePlay
     leaderboards: Leaderboards
 
     def __init__(self, config: Config) -> None:
@@ -42,10 +44,13 @@ class PatientExorcismBot(commands.AutoShardedBot):
         """Open the store, register cogs and the buttons that survive restarts, sync commands."""
         from bot.cogs.competition import CompetitionCog
         from bot.cogs.matches import MatchesCog
+        from bot.cogs.race import RaceCog
         from bot.cogs.solo import SoloCog
         from bot.views.board import BoardButton, PickSelect
         from bot.views.leaderboards import PageButton
         from bot.views.matches import MatchButton, TeamSelect
+        from bot.views.race import BoardButton as RaceBoardButton
+        from bot.views.race import LobbyButton
 
         if self.config.api_base:
             # Reconnects fall back to DEFAULT_GATEWAY: make that the gateway this API names too.
@@ -56,11 +61,14 @@ class PatientExorcismBot(commands.AutoShardedBot):
         self.matches = MatchPlay(self.store, self.solo)
         self.teams = TeamPlay(self.store)
         self.daily = DailyPlay(self.store, self.solo)
+        self.races = RacePlay(self.store, time.time)
         self.leaderboards = Leaderboards(self.store)
         await self.add_cog(SoloCog(self))
         await self.add_cog(MatchesCog(self))
         await self.add_cog(CompetitionCog(self))
-        self.add_dynamic_items(BoardButton, PickSelect, MatchButton, TeamSelect, PageButton)
+        await self.add_cog(RaceCog(self))
+        self.add_dynamic_items(BoardButton, PickSelect, MatchButton, TeamSelect, PageButton, LobbyButton,
+                               RaceBoardButton)
         if self.config.dev_guild_id is not None:
             guild = discord.Object(self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

@@ -27,7 +27,10 @@ HELP = f"""**Patient Exorcism**: your own game of Canfield (Demon), right here.
 • Move with the buttons: tap a pile to send its top card to its best place, or pick cards in the menu and then tap \
 where they go. Draw, Auto (all to the foundations), Undo, Hint, Resign.
 • Or type: `/move rt2 wf d`, or mention me: `@Patient Exorcism t1t3:2`. {EXAMPLES}.
-• Piles: `s` stock, `w` waste, `r` reserve, `f1`-`f4` foundations, `t1`-`t4` columns. `/rules` explains the game.
+• Piles: `s` stock, `w` waste, `r` reserve (`r1`-`r9` in Patriarchs), `f1`-`f8` foundations, `t1`-`t9` columns. \
+`/rules` explains a game: Canfield and its family, Demons and Thieves, Demonthief, Patriarchs, Picture Patience.
+• `/match open` plays rounds to a target score; `/daily` is the day's deal; `/race open` starts a demon race, \
+everyone at once on shared foundations (`/race move t3f`).
 Boards are private unless you ask for `public`."""
 
 WORDS = {"play": "start", "new": "start", "board": "board", "show": "board", "help": "help", "rules": "rules",

@@ -41,7 +41,13 @@ _DEAL_RANGE = 999_999_999
 
 
 class BeatenError(IllegalMoveError):
-    """Another player's card got to the foundation first: this card stays where it was."""
+    """Another player's card got to the foundation first: this card stays where it was.
+    `owner` is the player whose card took the place, `card` the card both wanted to play."""
+
+    def __init__(self, message: str, played: list[Move] | None = None, *, owner: int = -1,
+                 card: Card | None = None) -> None:
+        super().__init__(message, played)
+        self.owner, self.card = owner, card
 
 
 def player_deal(deal: int, player: int) -> int:
@@ -94,6 +100,14 @@ class Hand:
                 position += 1
         self.piles["s"] = order[position:][::-1]  # the top is last
         self.columns = [name for name in self.piles if name.startswith("t")]
+
+    def copy(self) -> Hand:
+        """An independent hand in the same position."""
+        twin = Hand.__new__(Hand)
+        twin.layout_name, twin.columns = self.layout_name, self.columns
+        twin.piles = {name: list(pile) for name, pile in self.piles.items()}
+        twin.hidden = dict(self.hidden)
+        return twin
 
     @property
     def cards_left(self) -> int:
@@ -231,7 +245,9 @@ class RaceGame:
 
     def legal_moves(self, player: int) -> list[Move]:
         """A player's legal moves: to the foundations, to the columns, then the draw."""
-        hand = self._hand(player)
+        return self._legal_moves(self._hand(player))
+
+    def _legal_moves(self, hand: Hand) -> list[Move]:
         if self.demon is not None:
             return []
         sources = [name for name in ("r", "w", *hand.columns) if name in hand.piles]
@@ -267,40 +283,39 @@ class RaceGame:
             except ValueError as error:
                 if isinstance(error, NotationError) and not played:
                     raise
-                kind = BeatenError if isinstance(error, BeatenError) else IllegalMoveError
-                raise kind(str(error), played) from None
+                if isinstance(error, BeatenError):
+                    raise BeatenError(str(error), played, owner=error.owner, card=error.card) from None
+                raise IllegalMoveError(str(error), played) from None
         return played
 
     def is_stuck(self, player: int) -> bool:
         """True when no sequence of the player's own moves (stock cycling included) can put a
         card on a foundation or turn up a face-down card, with the foundations as they are now
-        (they only grow, so a stuck player stays stuck until someone else builds)."""
-        hand = self._hand(player)
+        (they only grow, so a stuck player stays stuck until someone else builds). It searches
+        a copy of the player's hand: the race itself is only read."""
+        hand = self._hand(player).copy()
         start = hand.state()
         cards_before, hidden_before = hand.cards_left, sum(hand.hidden.values())
         frontier, seen = [start], {start}
-        try:
-            while frontier:
-                next_frontier = []
-                for state in frontier:
+        while frontier:
+            next_frontier = []
+            for state in frontier:
+                hand.restore(state)
+                for move in self._legal_moves(hand):
+                    if move.dst == "f":
+                        return False
+                    self._move_in_hand(hand, move)
+                    if hand.cards_left < cards_before or sum(hand.hidden.values()) < hidden_before:
+                        return False
+                    after = hand.state()
                     hand.restore(state)
-                    for move in self.legal_moves(player):
-                        if move.dst == "f":
+                    if after not in seen:
+                        if len(seen) > STUCK_LIMIT:
                             return False
-                        self._move_in_hand(hand, move)
-                        if hand.cards_left < cards_before or sum(hand.hidden.values()) < hidden_before:
-                            return False
-                        after = hand.state()
-                        hand.restore(state)
-                        if after not in seen:
-                            if len(seen) > STUCK_LIMIT:
-                                return False
-                            seen.add(after)
-                            next_frontier.append(after)
-                frontier = next_frontier
-            return True
-        finally:
-            hand.restore(start)
+                        seen.add(after)
+                        next_frontier.append(after)
+            frontier = next_frontier
+        return True
 
     # --- carrying out ------------------------------------------------------------------
 
@@ -375,7 +390,8 @@ class RaceGame:
             for foundation in self.foundations:
                 top = foundation[-1]
                 if top.card == card and top.move_number >= seen:
-                    return BeatenError(f"{message}: player {top.owner + 1} got their {card} there first")
+                    return BeatenError(f"{message}: player {top.owner + 1} got their {card} there first",
+                                       owner=top.owner, card=card)
         return IllegalMoveError(message)
 
     def _reason(self, hand: Hand, move: Move) -> str | None:

@@ -127,6 +127,44 @@ class MatchPlayer:
     game_id: int | None  # the round in play, if any
 
 
+class RaceError(StoreError):
+    """A race that cannot take that change (full, started, over)."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewRace:
+    """What it takes to open a race."""
+
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    layout: str
+    deal: int
+
+
+@dataclass(frozen=True, slots=True)
+class Race:
+    """A demon race as stored: its players by seat (the engine's player numbers) and its moves
+    as '<seat>:<move>' in the order received."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    layout: str
+    deal: int
+    status: str
+    moves: list[str]
+    version: int
+    message_id: int | None
+    demon_user_id: int | None
+    players: list[int]
+    scores: list[int]
+    created_at: float
+    started_at: float | None
+    finished_at: float | None
+
+
 class Store(Protocol):
     """Persistence for games, players and server settings."""
 
@@ -221,6 +259,33 @@ class Store(Protocol):
         """Matches in the lobby or running."""
 
     # --- daily challenges, leaderboards, stats (bot/store/sqlite_stats.py) ----------------
+
+    async def create_race(self, new: NewRace) -> Race:
+        """A new race in its lobby, its host in seat 0."""
+
+    async def get_race(self, race_id: int) -> Race | None:
+        """A race with its players by seat, or None."""
+
+    async def join_race(self, race_id: int, user_id: int) -> Race:
+        """Seat a player in a race's lobby; RaceError when it is full or has started."""
+
+    async def start_race(self, race_id: int) -> bool:
+        """Lobby to running; False when it was not in its lobby."""
+
+    async def save_race_moves(self, race_id: int, *, expected_version: int, moves: list[str]) -> int:
+        """Store a running race's moves; the new version; VersionConflict when it changed meanwhile."""
+
+    async def finish_race(self, race_id: int, *, demon_user_id: int | None, scores: list[int]) -> bool:
+        """Running to finished with every seat's score; False when it was not running."""
+
+    async def cancel_race(self, race_id: int) -> bool:
+        """Lobby to cancelled; False when it had started or ended."""
+
+    async def set_race_message(self, race_id: int, message_id: int) -> None:
+        """Remember the race's public board message."""
+
+    async def running_race(self, channel_id: int, user_id: int) -> Race | None:
+        """The race a player is in (lobby or running) in a channel."""
 
     async def daily_attempt(self, day: str, game: str, user_id: int) -> DailyAttempt | None:
         """The player's attempt at that day's daily of `game`, with its game's state, or None."""

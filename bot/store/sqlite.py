@@ -13,6 +13,7 @@ import aiosqlite
 
 from bot.store.base import STATUSES, NewGame, StoredGame, StoreError, VersionConflict
 from bot.store.sqlite_matches import MatchQueries
+from bot.store.sqlite_races import RaceQueries
 from bot.store.sqlite_stats import StatsQueries
 
 _GAME_COLUMNS = ("id, guild_id, channel_id, user_id, name, options, deal, cards, moves, snapshot, version, status, "
@@ -30,7 +31,7 @@ def migrations() -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
-class SqliteStore(MatchQueries, StatsQueries):
+class SqliteStore(MatchQueries, RaceQueries, StatsQueries):
     """Games, players, settings, teams, matches and daily attempts in one SQLite file."""
 
     def __init__(self, path: str | Path, clock: Callable[[], float] = time.time) -> None:

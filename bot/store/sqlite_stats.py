@@ -83,12 +83,17 @@ class StatsQueries:
     # --- leaderboards and stats -------------------------------------------------------------
 
     async def player_standings(self, guild_id: int | None, since: float | None) -> list[PlayerStanding]:
-        """Every player with a game finished, or a match won, on this server (None: all) since
-        `since` (None: ever): by points, then wins, then name."""
+        """Every player with a game or a race finished, or a match won, on this server (None: all)
+        since `since` (None: ever): by points, then wins (a race's win: going out), then name."""
         async with self.db.execute(
-            "WITH finished AS ("
-            "  SELECT user_id, COUNT(*) AS games, SUM(status = 'won') AS wins, SUM(score) AS points FROM games"
-            "  WHERE status != 'playing' AND (? IS NULL OR guild_id = ?) AND (? IS NULL OR finished_at >= ?)"
+            "WITH results AS ("
+            "  SELECT user_id, status = 'won' AS won, score, guild_id, finished_at FROM games WHERE status != 'playing'"
+            "  UNION ALL"
+            "  SELECT p.user_id, COALESCE(r.demon_user_id = p.user_id, 0), p.score, r.guild_id, r.finished_at"
+            "  FROM race_players p JOIN races r ON r.id = p.race_id WHERE r.status = 'finished'), "
+            "finished AS ("
+            "  SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, SUM(score) AS points FROM results"
+            "  WHERE (? IS NULL OR guild_id = ?) AND (? IS NULL OR finished_at >= ?)"
             "  GROUP BY user_id), "
             "won_matches AS ("
             "  SELECT winner_user_id AS user_id, COUNT(*) AS matches FROM matches"

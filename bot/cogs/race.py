@@ -1,0 +1,125 @@
+"""/race: a demon race in a channel (seed 001). The public board lives in a message of the bot's
+own, kept up to date within about a second of each change (edits are coalesced, so a burst of
+moves costs one edit); each player plays on a private board."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.checks import check_channel
+from bot.game.race import LAYOUTS, RaceGame
+from bot.play import Player
+from bot.play.race import RaceListener, RaceReply, ending
+from bot.store.base import Race
+from bot.views.board import player_of
+from bot.views.race import lobby_view, private_answer, public_png, public_text
+from bot.views.respond import Answer, answer
+
+if TYPE_CHECKING:
+    from bot.app import PatientExorcismBot
+
+log = logging.getLogger(__name__)
+COALESCE_SECONDS = 1.0
+WATCHER = Player(0, "")  # the public board is the race as seen by no player in particular
+
+
+class PublicBoards(RaceListener):
+    """Keeps each race's public message up to date and announces the end."""
+
+    def __init__(self, bot: PatientExorcismBot) -> None:
+        self.bot = bot
+        self._pending: dict[int, asyncio.Task[None]] = {}
+
+    async def race_changed(self, race_id: int) -> None:
+        """Schedule one edit of the race's message; further changes meanwhile join it."""
+        task = self._pending.get(race_id)
+        if task is None or task.done():
+            self._pending[race_id] = asyncio.create_task(self._edit_soon(race_id))
+
+    async def _edit_soon(self, race_id: int) -> None:
+        await asyncio.sleep(COALESCE_SECONDS)
+        self._pending.pop(race_id, None)
+        try:
+            await self.edit(await self.bot.races.board(race_id, WATCHER))
+        except Exception:
+            log.exception("could not edit the public board of race %s", race_id)
+
+    async def edit(self, reply: RaceReply) -> None:
+        """Show the race in its public message now."""
+        race = reply.race
+        if race.message_id is None:
+            return
+        names = await self.bot.races.names(race)
+        files = []
+        if reply.game is not None:
+            png = await asyncio.to_thread(public_png, reply, names)
+            files = [discord.File(io.BytesIO(png), filename="race.png")]
+        message = self.bot.get_partial_messageable(race.channel_id).get_partial_message(race.message_id)
+        await message.edit(content=public_text(reply, names), attachments=files, view=lobby_view(reply))
+
+    async def race_finished(self, race: Race, game: RaceGame) -> None:
+        """Post the end in the race's channel: "Demon!" when someone went out."""
+        channel = self.bot.get_partial_messageable(race.channel_id)
+        try:
+            await channel.send(f"Race #{race.id}: {ending(race, game)}", allowed_mentions=discord.AllowedMentions(
+                users=True))
+        except discord.HTTPException:
+            log.exception("could not announce the end of race %s", race.id)
+
+
+class RaceCog(commands.Cog):
+    """/race open, /race move, /race board."""
+
+    race = app_commands.Group(name="race", description="Demon race: everyone races on shared foundations")
+
+    def __init__(self, bot: PatientExorcismBot) -> None:
+        self.bot = bot
+        self.boards = PublicBoards(bot)
+        bot.races.listeners.append(self.boards)
+
+    @race.command(name="open", description="Open a demon race in this channel: 2 to 8 players")
+    @app_commands.describe(layout="klondike (default) or demon: the traditional Racing Demon layout",
+                           deal="the race's number, which deals every player's deck (default: random)")
+    @app_commands.choices(layout=[app_commands.Choice(name=name, value=name) for name in LAYOUTS])
+    async def open(self, interaction: discord.Interaction, layout: str = "klondike",
+                   deal: app_commands.Range[int, 1, 999_999_999] | None = None) -> None:
+        """Post the race's public board, a message of the bot's own, with its lobby buttons."""
+        async def work() -> Answer:
+            await check_channel(self.bot, interaction)
+            reply = await self.bot.races.open(player_of(interaction.user), guild_id=interaction.guild_id,
+                                              channel_id=interaction.channel_id or 0, layout=layout, deal=deal)
+            names = await self.bot.races.names(reply.race)
+            channel = self.bot.get_partial_messageable(reply.race.channel_id)
+            message = await channel.send(public_text(reply, names), view=lobby_view(reply))
+            await self.bot.races.attach_message(reply.race.id, message.id)
+            return Answer(f"Race #{reply.race.id} is open: its board is in the channel.")
+
+        await answer(interaction, work())
+
+    @race.command(name="move", description="Play moves in your race: t3f, wt2, 7h, d, a")
+    @app_commands.describe(moves="one or more moves: t3f (to a foundation), wt2, t1t4:2, 7h, d, a")
+    async def move(self, interaction: discord.Interaction, moves: str) -> None:
+        """Play typed moves on the player's race in this channel."""
+        async def work() -> Answer:
+            player = player_of(interaction.user)
+            current = await self.bot.races.running(player, interaction.channel_id or 0)
+            reply = await self.bot.races.move(current.race.id, player, moves, seen=current.seen)
+            return await private_answer(reply, await self.bot.races.names(reply.race))
+
+        await answer(interaction, work())
+
+    @race.command(name="board", description="Your board in your race here")
+    async def board(self, interaction: discord.Interaction) -> None:
+        """Show the player's private board."""
+        async def work() -> Answer:
+            reply = await self.bot.races.running(player_of(interaction.user), interaction.channel_id or 0)
+            return await private_answer(reply, await self.bot.races.names(reply.race))
+
+        await answer(interaction, work())

@@ -1,0 +1,228 @@
+"""Demon races, independent of Discord: a lobby, the start, each player's moves in the order
+received, the end, and the results.
+
+The engine (`bot.game.race`) holds the rules; this layer keeps each race's engine in memory,
+rebuilt from the stored moves when needed, changes it only under the race's lock and one move
+at a time, and stores every accepted move before the player hears of it. Listeners hear of each
+change (the public board) and of each end (the announcement).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.game import Card, IllegalMoveError, NotationError, parse_move
+from bot.game.race import LAYOUTS, MAX_PLAYERS, MIN_PLAYERS, BeatenError, RaceGame
+from bot.play.solo import Player, PlayError
+from bot.store import Store, VersionConflict
+from bot.store.base import NewRace, Race, RaceError
+
+log = logging.getLogger(__name__)
+DEAL_RANGE = 999_999_999
+
+
+@dataclass(frozen=True, slots=True)
+class RaceReply:
+    """What a player sees after an action: the race as stored, its engine, their seat (None for
+    someone not in it), a short message, and whether the action was done."""
+
+    race: Race
+    game: RaceGame | None
+    seat: int | None
+    message: str = ""
+    ok: bool = True
+    beaten: bool = False
+
+    @property
+    def seen(self) -> int:
+        """How many race moves this board shows (the buttons carry it)."""
+        return len(self.race.moves)
+
+
+class RaceListener:
+    """Hears of races changing; the Discord layer keeps the public boards up to date."""
+
+    async def race_changed(self, race_id: int) -> None:
+        """A race's lobby, board or status changed."""
+
+    async def race_finished(self, race: Race, game: RaceGame) -> None:
+        """A race has just ended."""
+
+
+class RacePlay:
+    """Everything players do in races."""
+
+    def __init__(self, store: Store, clock: Callable[[], float], rng: random.Random | None = None,
+                 decks: Callable[[Race], list[list[str]] | None] | None = None) -> None:
+        self.store = store
+        self.clock = clock
+        self.decks = decks  # tests deal chosen decks; None: every player's deck from the race's number
+        self.rng = rng or random.SystemRandom()
+        self.listeners: list[RaceListener] = []
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._games: dict[int, RaceGame] = {}
+
+    # --- the lobby ---------------------------------------------------------------------
+
+    async def open(self, host: Player, *, guild_id: int | None, channel_id: int, layout: str = "klondike",
+                   deal: int | None = None) -> RaceReply:
+        """Open a race in a channel, its host seated; PlayError for a bad layout or a race
+        already under way here for the host."""
+        if layout not in LAYOUTS:
+            raise PlayError(f"Unknown layout {layout!r}; layouts: {', '.join(LAYOUTS)}.")
+        if await self.store.running_race(channel_id, host.id) is not None:
+            raise PlayError("You are already in a race in this channel.")
+        await self.store.upsert_player(host.id, host.name)
+        deal = deal if deal is not None else self.rng.randint(1, DEAL_RANGE)
+        race = await self.store.create_race(NewRace(guild_id, channel_id, host.id, layout, deal))
+        return RaceReply(race, None, 0, f"Race #{race.id} is open: Join, then the host presses Start "
+                                        f"({MIN_PLAYERS} to {MAX_PLAYERS} players).")
+
+    async def join(self, race_id: int, player: Player) -> RaceReply:
+        """Seat a player in a race's lobby."""
+        await self.store.upsert_player(player.id, player.name)
+        try:
+            race = await self.store.join_race(race_id, player.id)
+        except RaceError as error:
+            raise PlayError(str(error)) from None
+        await self._changed(race_id)
+        return RaceReply(race, None, race.players.index(player.id), f"You are in race #{race_id}.")
+
+    async def start(self, race_id: int, player: Player) -> RaceReply:
+        """Deal: the host starts a race with two players or more."""
+        race = await self._race(race_id)
+        if player.id != race.host_id:
+            raise PlayError("Only the race's host can start it.")
+        if race.status != "lobby":
+            raise PlayError("That race has already started.")
+        if len(race.players) < MIN_PLAYERS:
+            raise PlayError(f"A race needs {MIN_PLAYERS} players at least: wait for someone to join.")
+        await self.store.start_race(race_id)
+        await self._changed(race_id)
+        return await self.board(race_id, player, message="The race is on! Your cards are dealt.")
+
+    async def cancel(self, race_id: int, player: Player) -> RaceReply:
+        """The host cancels a race that has not started."""
+        race = await self._race(race_id)
+        if player.id != race.host_id:
+            raise PlayError("Only the race's host can cancel it.")
+        if not await self.store.cancel_race(race_id):
+            raise PlayError("That race has already started.")
+        await self._changed(race_id)
+        return RaceReply(await self._race(race_id), None, 0, f"Race #{race_id} is cancelled.")
+
+    # --- playing -----------------------------------------------------------------------
+
+    async def board(self, race_id: int, player: Player, *, message: str = "") -> RaceReply:
+        """A player's view of a race."""
+        race = await self._race(race_id)
+        seat = race.players.index(player.id) if player.id in race.players else None
+        game = None if race.status in ("lobby", "cancelled") else await self._game(race)
+        return RaceReply(race, game, seat, message)
+
+    async def running(self, player: Player, channel_id: int) -> RaceReply:
+        """The player's race in this channel; PlayError when there is none."""
+        race = await self.store.running_race(channel_id, player.id)
+        if race is None:
+            raise PlayError("You are in no race here: /race open starts one.")
+        return await self.board(race.id, player)
+
+    async def move(self, race_id: int, player: Player, text: str, *, seen: int | None = None) -> RaceReply:
+        """Play a player's moves, in the order received; stored before the answer. A card that
+        another player got to a foundation first is refused with `beaten` set."""
+        async with self._lock(race_id):
+            race = await self._race(race_id)
+            if player.id not in race.players:
+                raise PlayError("You are not in that race.")
+            if race.status != "running":
+                raise PlayError("That race is not running." if race.status != "finished" else "That race is over.")
+            seat = race.players.index(player.id)
+            game = await self._game(race)
+            before = len(game.history)
+            message, ok, beaten = "", True, False
+            try:
+                played = game.play(seat, text, seen=seen)
+            except (IllegalMoveError, NotationError) as error:
+                played = getattr(error, "played", [])
+                message, ok, beaten = str(error), False, isinstance(error, BeatenError)
+                if isinstance(error, BeatenError):
+                    names = await self.names(race)
+                    message = (f"Beaten to it! {names[error.owner]} got their {error.card} to that foundation "
+                               "first; your card stays where it was.")
+            if len(game.history) > before:
+                moves = race.moves + [f"{seat}:{move}" for _, move in game.history[before:]]
+                try:
+                    await self.store.save_race_moves(race_id, expected_version=race.version, moves=moves)
+                except VersionConflict:  # the stored race moved on without this process: start over
+                    self._games.pop(race_id, None)
+                    raise PlayError("The race changed meanwhile: try again.") from None
+                if game.finished:
+                    await self.store.finish_race(race_id, demon_user_id=None if game.demon is None
+                                                 else race.players[game.demon], scores=game.scores)
+                race = await self._race(race_id)
+                if ok:
+                    message = "Played " + " ".join(map(str, played)) + "."
+            elif ok:
+                message = "Nothing could be played."
+            if race.status == "finished":
+                message += " " + ending(race, game)
+        await self._changed(race_id)
+        if race.status == "finished" and len(game.history) > before:
+            for listener in self.listeners:
+                try:
+                    await listener.race_finished(race, game)
+                except Exception:
+                    log.exception("a race listener failed")
+        return RaceReply(race, game, seat, message.strip(), ok=ok, beaten=beaten)
+
+    async def names(self, race: Race) -> list[str]:
+        """The players' names by seat."""
+        known = await self.store.player_names(race.players)
+        return [known.get(user, f"player {seat + 1}") for seat, user in enumerate(race.players)]
+
+    async def attach_message(self, race_id: int, message_id: int) -> None:
+        """Remember the race's public board message."""
+        await self.store.set_race_message(race_id, message_id)
+
+    # --- inside ------------------------------------------------------------------------
+
+    async def _race(self, race_id: int) -> Race:
+        race = await self.store.get_race(race_id)
+        if race is None:
+            raise PlayError(f"There is no race #{race_id}.")
+        return race
+
+    async def _game(self, race: Race) -> RaceGame:
+        """The race's engine, replayed from its stored moves when this process has not got it."""
+        game = self._games.get(race.id)
+        if game is None or len(game.history) != len(race.moves):
+            chosen = self.decks(race) if self.decks else None
+            decks = None if chosen is None else [[Card.parse(card) for card in deck] for deck in chosen]
+            game = RaceGame(race.deal, len(race.players), race.layout, decks)
+            for entry in race.moves:
+                seat, _, text = entry.partition(":")
+                game.play(int(seat), parse_move(text))
+            self._games[race.id] = game
+        return game
+
+    def _lock(self, race_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(race_id, asyncio.Lock())
+
+    async def _changed(self, race_id: int) -> None:
+        for listener in self.listeners:
+            try:
+                await listener.race_changed(race_id)
+            except Exception:
+                log.exception("a race listener failed")
+
+
+def ending(race: Race, game: RaceGame) -> str:
+    """The end of a race in one sentence, with the scores by seat."""
+    scores = ", ".join(f"<@{user}> {score}" for user, score in zip(race.players, game.scores, strict=True))
+    if game.demon is not None:
+        return f"**Demon!** <@{race.players[game.demon]}> went out. Scores: {scores}."
+    return f"Nobody can move any more: the race is over. Scores: {scores}."

@@ -1,0 +1,129 @@
+"""Queries for demon races, mixed into SqliteStore."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+import aiosqlite
+
+from bot.store.base import NewRace, Race, RaceError, VersionConflict
+
+_RACE_COLUMNS = ("id, guild_id, channel_id, host_id, layout, deal, status, moves, version, message_id, demon_user_id, "
+                 "created_at, started_at, finished_at")
+MAX_SEATS = 8
+
+
+class RaceQueries:
+    """Races and their players; uses the store's open connection `self.db`."""
+
+    db: aiosqlite.Connection
+    clock: Callable[[], float]
+
+    async def create_race(self, new: NewRace) -> Race:
+        """A new race in its lobby, with its host in seat 0."""
+        now = self.clock()
+        cursor = await self.db.execute(
+            "INSERT INTO races (guild_id, channel_id, host_id, layout, deal, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (new.guild_id, new.channel_id, new.host_id, new.layout, new.deal, now))
+        race_id = int(cursor.lastrowid or 0)
+        await self.db.execute("INSERT INTO race_players (race_id, seat, user_id, joined_at) VALUES (?, 0, ?, ?)",
+                              (race_id, new.host_id, now))
+        await self.db.commit()
+        race = await self.get_race(race_id)
+        assert race is not None
+        return race
+
+    async def get_race(self, race_id: int) -> Race | None:
+        """A race with its players by seat, or None."""
+        async with self.db.execute(f"SELECT {_RACE_COLUMNS} FROM races WHERE id = ?", (race_id,)) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        async with self.db.execute("SELECT user_id, score FROM race_players WHERE race_id = ? ORDER BY seat",
+                                   (race_id,)) as cursor:
+            seats = await cursor.fetchall()
+        (race_id, guild_id, channel_id, host_id, layout, deal, status, moves, version, message_id, demon, created,
+         started, finished) = row
+        return Race(id=race_id, guild_id=guild_id, channel_id=channel_id, host_id=host_id, layout=layout, deal=deal,
+                    status=status, moves=moves.split() if moves else [], version=version, message_id=message_id,
+                    demon_user_id=demon, players=[user for user, _ in seats],
+                    scores=[score for _, score in seats] if status == "finished" else [],
+                    created_at=created, started_at=started, finished_at=finished)
+
+    async def join_race(self, race_id: int, user_id: int) -> Race:
+        """Seat a player in a race's lobby (again: no change); RaceError when it cannot be."""
+        race = await self.get_race(race_id)
+        if race is None or race.status != "lobby":
+            raise RaceError("That race is not taking players any more.")
+        if user_id in race.players:
+            return race
+        if len(race.players) >= MAX_SEATS:
+            raise RaceError(f"That race is full: {MAX_SEATS} players at most.")
+        try:
+            await self.db.execute(
+                "INSERT INTO race_players (race_id, seat, user_id, joined_at) "
+                "SELECT ?, COUNT(*), ?, ? FROM race_players WHERE race_id = ?",
+                (race_id, user_id, self.clock(), race_id))
+            await self.db.execute("UPDATE races SET version = version + 1 WHERE id = ?", (race_id,))
+            await self.db.commit()
+        except sqlite3.IntegrityError:  # two joins at once took the same seat: try once more
+            await self.db.rollback()
+            return await self.join_race(race_id, user_id)
+        race = await self.get_race(race_id)
+        assert race is not None
+        return race
+
+    async def start_race(self, race_id: int) -> bool:
+        """Lobby to running; False when it was not in its lobby any more."""
+        cursor = await self.db.execute(
+            "UPDATE races SET status = 'running', started_at = ?, version = version + 1 "
+            "WHERE id = ? AND status = 'lobby'", (self.clock(), race_id))
+        await self.db.commit()
+        return cursor.rowcount == 1
+
+    async def save_race_moves(self, race_id: int, *, expected_version: int, moves: list[str]) -> int:
+        """Store a running race's moves; the new version. VersionConflict when another change came first."""
+        cursor = await self.db.execute(
+            "UPDATE races SET moves = ?, version = version + 1 WHERE id = ? AND version = ? AND status = 'running'",
+            (" ".join(moves), race_id, expected_version))
+        await self.db.commit()
+        if cursor.rowcount != 1:
+            raise VersionConflict(f"race {race_id} changed meanwhile")
+        return expected_version + 1
+
+    async def finish_race(self, race_id: int, *, demon_user_id: int | None, scores: list[int]) -> bool:
+        """Running to finished, with every seat's score; False when it was not running."""
+        now = self.clock()
+        cursor = await self.db.execute(
+            "UPDATE races SET status = 'finished', finished_at = ?, demon_user_id = ?, version = version + 1 "
+            "WHERE id = ? AND status = 'running'", (now, demon_user_id, race_id))
+        if cursor.rowcount != 1:
+            await self.db.rollback()
+            return False
+        await self.db.executemany("UPDATE race_players SET score = ? WHERE race_id = ? AND seat = ?",
+                                  [(score, race_id, seat) for seat, score in enumerate(scores)])
+        await self.db.commit()
+        return True
+
+    async def cancel_race(self, race_id: int) -> bool:
+        """Lobby to cancelled; False when it had started or ended."""
+        cursor = await self.db.execute(
+            "UPDATE races SET status = 'cancelled', version = version + 1 WHERE id = ? AND status = 'lobby'",
+            (race_id,))
+        await self.db.commit()
+        return cursor.rowcount == 1
+
+    async def set_race_message(self, race_id: int, message_id: int) -> None:
+        """Remember the race's public board message."""
+        await self.db.execute("UPDATE races SET message_id = ? WHERE id = ?", (message_id, race_id))
+        await self.db.commit()
+
+    async def running_race(self, channel_id: int, user_id: int) -> Race | None:
+        """The race a player is in, in its lobby or running, in a channel."""
+        async with self.db.execute(
+            "SELECT r.id FROM races r JOIN race_players p ON p.race_id = r.id WHERE r.channel_id = ? "
+            "AND p.user_id = ? AND r.status IN ('lobby', 'running') ORDER BY r.id DESC LIMIT 1",
+            (channel_id, user_id)) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else await self.get_race(row[0])

@@ -1,0 +1,190 @@
+"""A race's messages: the public board in the channel (Join, Start, Cancel, My board) and each
+player's private board (Draw, Auto, a button a pile), as DynamicItems that survive restarts.
+
+A private button's custom_id carries the race, how many race moves the board showed (so that a
+card another player got to a foundation first is reported as beaten) and the action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.play.race import RaceReply
+from bot.views.board import player_of
+from bot.views.respond import Answer, answer
+
+if TYPE_CHECKING:
+    from bot.app import PatientExorcismBot
+
+LOBBY_TEMPLATE = re.compile(r"pr:(?P<race>[0-9]{1,19}):(?P<action>join|start|cancel|board)")
+BOARD_TEMPLATE = re.compile(
+    r"prb:(?P<race>[0-9]{1,19}):(?P<seen>[0-9]{1,9}):(?P<action>draw|auto|refresh|w|r|t[1-7])")
+PER_ROW = 5
+
+
+def lobby_view(reply: RaceReply) -> discord.ui.View | None:
+    """The public board's buttons: Join, Start and Cancel in the lobby; My board while it runs."""
+    race = reply.race
+    if race.status not in ("lobby", "running"):
+        return None
+    view = discord.ui.View(timeout=None)
+    if race.status == "lobby":
+        view.add_item(LobbyButton(race.id, "join", "Join", discord.ButtonStyle.success))
+        view.add_item(LobbyButton(race.id, "start", "Start", discord.ButtonStyle.primary))
+        view.add_item(LobbyButton(race.id, "cancel", "Cancel race", discord.ButtonStyle.danger))
+    else:
+        view.add_item(LobbyButton(race.id, "board", "My board", discord.ButtonStyle.primary))
+    return view
+
+
+def public_text(reply: RaceReply, names: list[str]) -> str:
+    """The public board's words: who is in, and what to do."""
+    race = reply.race
+    who = ", ".join(f"<@{user}>" for user in race.players)
+    layout = "Racing Demon layout" if race.layout == "demon" else "Klondike layouts"
+    if race.status == "lobby":
+        return (f"**Demon race #{race.id}** ({layout}): {who} in the lobby. Join, then the host presses Start.")
+    if race.status == "cancelled":
+        return f"Demon race #{race.id} was cancelled."
+    game = reply.game
+    assert game is not None
+    lines = [f"**Demon race #{race.id}** ({layout}), shared foundations above."]
+    for seat, user in enumerate(race.players):
+        mark = " — **Demon!**" if game.demon == seat else ""
+        lines.append(f"<@{user}> ({names[seat]}): {game.cards_left(seat)} cards left, "
+                     f"{game.on_foundations(seat)} on the foundations{mark}")
+    if race.status == "finished":
+        lines.append(f"Final scores: {', '.join(f'{names[s]} {p}' for s, p in enumerate(game.scores))}.")
+    else:
+        lines.append("Press **My board** for your own cards.")
+    return "\n".join(lines)
+
+
+def public_png(reply: RaceReply, names: list[str]) -> bytes:
+    """The shared foundations and everyone's cards left (runs in a worker thread)."""
+    from render.race import render_race_table
+
+    assert reply.game is not None
+    return render_race_table(reply.game, names=names)
+
+
+def private_png(reply: RaceReply, names: list[str]) -> bytes:
+    """A player's own board (runs in a worker thread)."""
+    from render.race import render_race_board
+
+    assert reply.game is not None and reply.seat is not None
+    return render_race_board(reply.game, reply.seat, names=names)
+
+
+async def private_answer(reply: RaceReply, names: list[str], *, message: str | None = None) -> Answer:
+    """A player's private board message: text, PNG (rendered off the event loop), buttons."""
+    text = reply.message if message is None else message
+    if reply.game is None or reply.seat is None:
+        return Answer(text or "The race has not started yet.")
+    png = await asyncio.to_thread(private_png, reply, names)
+    return Answer(text=text, file=discord.File(io.BytesIO(png), filename="race.png"), view=board_view(reply))
+
+
+def board_view(reply: RaceReply) -> discord.ui.View:
+    """A player's buttons: Draw, Auto, Refresh, then one a pile; disabled when they cannot help."""
+    game, seat, race = reply.game, reply.seat, reply.race
+    assert game is not None and seat is not None
+    view = discord.ui.View(timeout=None)
+    over = race.status != "running"
+    legal = [] if over else game.legal_moves(seat)
+    sources = {move.src for move in legal if not move.is_draw}
+    layout = game.layout(seat)
+
+    def button(action: str, label: str, row: int, enabled: bool, style=discord.ButtonStyle.secondary) -> None:
+        view.add_item(BoardButton(race.id, reply.seen, action, label=label, style=style, disabled=over or not enabled,
+                                  row=row))
+
+    stock = len(layout["s"])
+    button("draw", f"Draw ({stock})" if stock else "Redeal ↻", 0, any(m.is_draw for m in legal),
+           discord.ButtonStyle.primary)
+    button("auto", "Auto ▲", 0, any(m.dst == "f" for m in legal))
+    button("refresh", "Refresh", 0, True)
+    piles = [pile for pile in layout if pile in ("w", "r")]
+    columns = [pile for pile in layout if pile.startswith("t")]
+    for pile in piles:
+        button(pile, _label(layout, pile), 1, pile in sources)
+    for index, pile in enumerate(columns):
+        button(pile, _label(layout, pile), 2 + index // PER_ROW, pile in sources)
+    return view
+
+
+def _label(layout: dict[str, list[str]], pile: str) -> str:
+    cards = layout[pile]
+    top = cards[-1] if cards and cards[-1] != "??" else ("–" if not cards else "?")
+    return f"{pile} · {top}"
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMPLATE):
+    """Join, Start, Cancel race and My board, on the public board."""
+
+    def __init__(self, race_id: int, action: str, label: str = "…",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"pr:{race_id}:{action}"))
+        self.race_id, self.action = race_id, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> LobbyButton:
+        """Rebuild the button from its custom_id."""
+        return cls(int(match["race"]), match["action"], item.label or "…", item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        """Carry out the action; the answer is private."""
+        await answer(interaction, self._work(interaction))
+
+    async def _work(self, interaction: discord.Interaction) -> Answer:
+        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+        races, player = bot.races, player_of(interaction.user)
+        if self.action == "join":
+            return Answer((await races.join(self.race_id, player)).message)
+        if self.action == "cancel":
+            return Answer((await races.cancel(self.race_id, player)).message)
+        reply = await (races.start(self.race_id, player) if self.action == "start"
+                       else races.board(self.race_id, player))
+        if reply.seat is None:
+            return Answer("You are not in that race: watch the board in the channel.")
+        return await private_answer(reply, await races.names(reply.race))
+
+
+class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_TEMPLATE):
+    """A private board's button: draw, auto, refresh, or a pile's top card to its best place."""
+
+    def __init__(self, race_id: int, seen: int, action: str, *, label: str = "…",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False,
+                 row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled, row=row,
+                                           custom_id=f"prb:{race_id}:{seen}:{action}"))
+        self.race_id, self.seen, self.action = race_id, seen, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> BoardButton:
+        """Rebuild the button from its custom_id."""
+        return cls(int(match["race"]), int(match["seen"]), match["action"], label=item.label or "…",
+                   style=item.style, disabled=item.disabled)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        """Play through the play layer and show the new board in place."""
+        await answer(interaction, self._work(interaction), edit=True)
+
+    async def _work(self, interaction: discord.Interaction) -> Answer:
+        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+        races, player = bot.races, player_of(interaction.user)
+        if self.action == "refresh":
+            reply = await races.board(self.race_id, player)
+        else:
+            text = {"draw": "d", "auto": "a"}.get(self.action, self.action)
+            reply = await races.move(self.race_id, player, text, seen=self.seen)
+        if reply.seat is None:
+            return Answer("That is not your board.")
+        return await private_answer(reply, await races.names(reply.race))

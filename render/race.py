@@ -1,0 +1,407 @@
+"""Demon race boards as PNGs: one player's private board, and the public table of the channel.
+
+`render_race_board(race, player, names=...)` is what one player sees: the header, the shared
+foundations in a band at the top (each top card marked in its owner's colour), and their own
+layout below it, painted by the single-player board's `_Painter`. `render_race_table(race,
+names=...)` is the board posted in the channel: the foundations and a line per player.
+
+Both are pure functions of the race's visible state, safe to call from any thread while no move
+is being played (the engine's own questions, `finished` included, only read the race).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+from PIL import Image, ImageDraw
+
+from bot.game import Move
+from bot.game.race import DRAW_COUNT, MAX_PLAYERS, RaceGame
+from render.board import GEOMETRY, PNG_COMPRESS_LEVEL, _Painter, _shorten
+from render.fonts import font
+from render.layouts import BoardLayout, Fan, Spot
+from render.sprites import SHADOW, CardSize, card_face, empty_slot
+from render.themes import RGB, Theme, get_theme
+
+
+class PlayerColour(NamedTuple):
+    """A player's colour on the race boards, and the word for it."""
+
+    name: str
+    rgb: RGB
+
+
+# Player 0..7. Bright enough for the dark felt, far from the green felt and from each other, and
+# none of them the yellow or the sky blue that outline the last move.
+PLAYER_COLOURS: tuple[PlayerColour, ...] = (
+    PlayerColour("red", (236, 64, 64)),
+    PlayerColour("blue", (60, 128, 248)),
+    PlayerColour("orange", (255, 146, 28)),
+    PlayerColour("purple", (166, 100, 244)),
+    PlayerColour("pink", (255, 110, 200)),
+    PlayerColour("cyan", (30, 214, 214)),
+    PlayerColour("lime", (170, 232, 48)),
+    PlayerColour("white", (244, 244, 244)),
+)
+assert len(PLAYER_COLOURS) == MAX_PLAYERS
+
+# Each player's own piles, as `render.layouts` describes a board (rows count below the band).
+# The waste, `Fan.DOWN3`, shows its top three fanned to the right, beside the stock.
+KLONDIKE_BOARD = BoardLayout(
+    columns=7,
+    spots=(
+        Spot("s", 0, 0, Fan.STACK, counted=True),
+        Spot("w", 1, 0, Fan.DOWN3, counted=True),
+        *(Spot(f"t{i + 1}", i, 1, Fan.DOWN) for i in range(7)),
+    ),
+)
+DEMON_BOARD = BoardLayout(
+    columns=5.25,
+    spots=(
+        Spot("s", 0, 0, Fan.STACK, counted=True),
+        Spot("w", 1, 0, Fan.DOWN3, counted=True),
+        Spot("r", 0, 1, Fan.STACK, counted=True),
+        *(Spot(f"t{i + 1}", 1.25 + i, 1, Fan.DOWN) for i in range(4)),
+    ),
+)
+BOARDS = {"klondike": KLONDIKE_BOARD, "demon": DEMON_BOARD}
+
+WASTE_STEP = 52  # the waste's fan to the right: room for a "10" in the corner of each card
+FOUNDATION_CARD = CardSize(72, 101)
+PILES_PER_ROW = 8
+PILE_GAP = 10  # the least gap between two foundations; wider boards spread them out
+TAG = 20  # the height of the owner's tag, half over the card's lower edge
+ROW_GAP = 14
+LINE = 46  # a player's line on the public table
+BAND_WIDTH = 2 * GEOMETRY.margin + PILES_PER_ROW * FOUNDATION_CARD.width + (PILES_PER_ROW - 1) * PILE_GAP
+
+
+def render_race_board(race: RaceGame, player: int, *, names: Sequence[str], theme: str = "classic") -> bytes:
+    """Player `player`'s private board as PNG bytes: the shared foundations (each top card in its
+    owner's colour), their own layout with their last move outlined, and, once the race is over,
+    a banner with their score. `names[i]` is player i's name."""
+    return _png(render_race_board_image(race, player, names=names, theme=theme))
+
+
+def render_race_board_image(race: RaceGame, player: int, *, names: Sequence[str],
+                            theme: str = "classic") -> Image.Image:
+    """The private board as a Pillow RGB image (what `render_race_board` encodes)."""
+    return _BoardPainter(race, player, _names(race, names), get_theme(theme)).paint_race()
+
+
+def render_race_table(race: RaceGame, *, names: Sequence[str], theme: str = "classic") -> bytes:
+    """The public table as PNG bytes: the shared foundations (each top card in its owner's
+    colour) and a line per player with their cards left and on the foundations; once the race
+    is over, a banner with the final scores. `names[i]` is player i's name."""
+    return _png(render_race_table_image(race, names=names, theme=theme))
+
+
+def render_race_table_image(race: RaceGame, *, names: Sequence[str], theme: str = "classic") -> Image.Image:
+    """The public table as a Pillow RGB image (what `render_race_table` encodes)."""
+    return _TablePainter(race, _names(race, names), get_theme(theme)).paint()
+
+
+def foundation_box(race: RaceGame, index: int, width: int) -> tuple[int, int, int, int]:
+    """Where foundation `index` (in the order they were started) sits on a board `width` pixels
+    wide, private or public: its card's left, top, right and bottom edges."""
+    return _Band(race.players, width).box(index)
+
+
+# --- pieces shared by both boards --------------------------------------------------------
+
+
+def _png(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return buffer.getvalue()
+
+
+def _names(race: RaceGame, names: Sequence[str]) -> list[str]:
+    if len(names) < race.players:
+        raise ValueError(f"{len(names)} names for {race.players} players")
+    return [name.strip() or f"player {index + 1}" for index, name in enumerate(names[: race.players])]
+
+
+def _initial(name: str) -> str:
+    return next((char.upper() for char in name if char.isalnum()), name[:1])
+
+
+def _on_colour(colour: RGB) -> RGB:
+    """Black or white, whichever reads on `colour`."""
+    luma = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2]
+    return (20, 20, 24) if luma > 150 else (255, 255, 255)
+
+
+def _swatch(draw: ImageDraw.ImageDraw, x: int, y: int, size: int, player: int, initial: str) -> None:
+    """A rounded square in the player's colour with their initial."""
+    colour = PLAYER_COLOURS[player].rgb
+    draw.rounded_rectangle((x, y, x + size, y + size), radius=size // 4, fill=colour, outline=(0, 0, 0, 90))
+    draw.text((x + size / 2, y + size / 2 + 1), initial, font=font(round(size * 0.6)), fill=_on_colour(colour),
+              anchor="mm")
+
+
+def _pill(draw: ImageDraw.ImageDraw, theme: Theme, x: int, y: int, text: str) -> None:
+    """A label in the style of board.py's pile labels, its top left corner at (x, y)."""
+    label_font = font(19)
+    height = GEOMETRY.label - 6
+    draw.rounded_rectangle((x, y, x + round(label_font.getlength(text)) + 14, y + height), radius=9, fill=theme.tag)
+    draw.text((x + 7, y + height // 2), text, font=label_font, fill=theme.text, anchor="lm")
+
+
+def _header(draw: ImageDraw.ImageDraw, width: int, theme: Theme, race: RaceGame, details: str) -> int:
+    """The solo board's header band with the title, the race number and `details` below them;
+    the x where the right-hand side is free up to."""
+    margin = GEOMETRY.margin
+    draw.rectangle((0, 0, width, GEOMETRY.header - 8), fill=theme.felt_edge)
+    title_font = font(28)
+    draw.text((margin, 22), race.title, font=title_font, fill=theme.text, anchor="lm")
+    deal_x = margin + round(title_font.getlength(race.title)) + 12
+    draw.text((deal_x, 24), f"#{race.deal}", font=font(22, bold=False), fill=theme.muted, anchor="lm")
+    draw.text((margin, 53), details, font=font(20, bold=False), fill=theme.muted, anchor="lm")
+    return width - margin
+
+
+def _banner(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: RGB,
+            lines: Sequence[tuple[str, int]]) -> None:
+    """A rounded banner in `colour` with lines of (text, font size), centred."""
+    draw.rounded_rectangle(box, radius=14, fill=(*colour, 235), outline=(255, 255, 255, 160), width=2)
+    heights = [size + 10 for _, size in lines]
+    y = (box[1] + box[3] - sum(heights)) / 2
+    for (text, size), height in zip(lines, heights, strict=True):
+        draw.text(((box[0] + box[2]) / 2, y + height / 2), text, font=font(size), fill=(255, 255, 255), anchor="mm")
+        y += height
+
+
+def _headline(race: RaceGame, names: Sequence[str]) -> str:
+    if race.demon is not None:
+        return f"Demon! {_shorten(names[race.demon], 20)} went out"
+    return "Nobody can move: the race is over"
+
+
+def _banner_colour(race: RaceGame, theme: Theme) -> RGB:
+    return theme.won if race.demon is not None else theme.blocked
+
+
+@dataclass(frozen=True, slots=True)
+class _Band:
+    """The shared foundations: one slot for each of the 4 x players piles there may be, in rows
+    of eight, stretched to the board's width."""
+
+    players: int
+    width: int
+    top: int = GEOMETRY.header
+
+    @property
+    def slots(self) -> int:
+        return 4 * self.players
+
+    @property
+    def rows(self) -> int:
+        return math.ceil(self.slots / PILES_PER_ROW)
+
+    @property
+    def height(self) -> int:
+        """From the band's top to where what follows it may start."""
+        return GEOMETRY.label + self.rows * (FOUNDATION_CARD.height + TAG // 2 + ROW_GAP)
+
+    def box(self, index: int) -> tuple[int, int, int, int]:
+        row, column = divmod(index, PILES_PER_ROW)
+        span = self.width - 2 * GEOMETRY.margin - FOUNDATION_CARD.width
+        x = GEOMETRY.margin + round(column * span / (PILES_PER_ROW - 1))
+        y = self.top + GEOMETRY.label + row * (FOUNDATION_CARD.height + TAG // 2 + ROW_GAP)
+        return x, y, x + FOUNDATION_CARD.width, y + FOUNDATION_CARD.height
+
+    def paint(self, image: Image.Image, draw: ImageDraw.ImageDraw, theme: Theme, race: RaceGame,
+              names: Sequence[str]) -> None:
+        tops = race.foundation_tops()
+        _pill(draw, theme, GEOMETRY.margin, self.top + 2, f"foundations · {len(tops)}")
+        for index in range(self.slots):
+            x, y, right, bottom = self.box(index)
+            if index >= len(tops):
+                sprite = empty_slot(theme, FOUNDATION_CARD)
+                image.paste(sprite, (x - SHADOW, y - SHADOW), sprite)
+                continue
+            top = tops[index]
+            colour = PLAYER_COLOURS[top.owner].rgb
+            draw.rounded_rectangle((x - 4, y - 4, right + 3, bottom + 3), radius=FOUNDATION_CARD.radius + 4,
+                                   fill=colour)
+            sprite = card_face(top.card, theme, FOUNDATION_CARD)
+            image.paste(sprite, (x - SHADOW, y - SHADOW), sprite)
+            middle = (x + right) // 2
+            tag = (middle - 16, bottom - TAG // 2, middle + 16, bottom + TAG // 2)
+            draw.rounded_rectangle(tag, radius=TAG // 2, fill=colour, outline=(0, 0, 0, 110))
+            draw.text((middle, bottom + 1), _initial(names[top.owner]), font=font(15), fill=_on_colour(colour),
+                      anchor="mm")
+
+
+# --- the private board ---------------------------------------------------------------------
+
+
+class _BoardPainter(_Painter):
+    """One player's board: board.py's painter for their own piles, below the foundation band.
+
+    It sets the fields `_Painter` works with from the race instead of from a one-player game,
+    and draws its own header, last move, stock and waste."""
+
+    def __init__(self, race: RaceGame, player: int, names: list[str], theme: Theme) -> None:
+        self.race, self.player, self.names = race, player, names
+        self.theme = theme
+        self.board = BOARDS[race.layout_name]
+        self.piles = race.layout(player)
+        width = max(GEOMETRY.width(self.board), BAND_WIDTH)
+        self.band = _Band(race.players, width)
+        self.geo = replace(GEOMETRY, header=GEOMETRY.header + self.band.height)
+        self.fan = self._column_fan()
+        self.placed = {}
+        self.image = Image.new("RGB", (width, self._height()), theme.felt)
+        self.draw = ImageDraw.Draw(self.image, "RGBA")
+
+    def paint_race(self) -> Image.Image:
+        """Everything, bottom layer first (in place of `_Painter.paint`, which draws a game's)."""
+        self._race_header()
+        self.band.paint(self.image, self.draw, self.theme, self.race, self.names)
+        for spot in self.board.spots:
+            self._label(spot)
+            self._pile(spot)
+        self._last_move()
+        if self.race.finished:
+            score = self.race.scores[self.player]
+            middle = (self.geo.y(1) + self.image.height) // 2
+            box = (self.geo.margin, middle - 48, self.image.width - self.geo.margin, middle + 48)
+            lines = [(_headline(self.race, self.names), 28), (f"your score: {score}", 22)]
+            _banner(self.draw, box, _banner_colour(self.race, self.theme), lines)
+        return self.image
+
+    def _race_header(self) -> None:
+        race, player, theme = self.race, self.player, self.theme
+        details = f"{race.players} players · {race.layout_name} · draw {DRAW_COUNT}"
+        right = _header(self.draw, self.image.width, theme, race, details)
+        name_font = font(24)
+        name = _shorten(self.names[player], 22)
+        self.draw.text((right, 22), name, font=name_font, fill=theme.text, anchor="rm")
+        swatch = 26
+        _swatch(self.draw, right - round(name_font.getlength(name)) - swatch - 8, 22 - swatch // 2, swatch, player,
+                _initial(self.names[player]))
+        counts = f"{race.cards_left(player)} left · {race.on_foundations(player)} on foundations"
+        self.draw.text((right, 53), counts, font=font(20), fill=theme.text, anchor="rm")
+
+    def _pile(self, spot: Spot) -> None:
+        cards = self.piles[spot.pile]
+        if spot.pile != "w" or not cards:
+            super()._pile(spot)
+            return
+        x, y = self.geo.x(spot.column), self.geo.y(spot.row)
+        self.placed["w"] = [self._card(text, x + index * WASTE_STEP, y) for index, text in enumerate(cards[-3:])]
+
+    def _empty(self, pile: str) -> Image.Image:
+        if pile == "s" and self.piles["w"]:
+            return empty_slot(self.theme, self.geo.card, "↻")  # the waste turns over: redeals are unlimited
+        return empty_slot(self.theme, self.geo.card)
+
+    def _last_move(self) -> None:
+        """Outline the player's last move, as board.py does: the source's new top, and the cards
+        put down (a foundation move's, on the foundation it went to)."""
+        number, move = next(((number, move) for number, (who, move) in reversed(list(enumerate(self.race.history)))
+                             if who == self.player), (None, None))
+        if move is None:
+            return
+        self._ring(self._area(move.src, 1), self.theme.moved_from, 2)
+        self._ring(self._target(number, move), self.theme.moved_to, 3)
+
+    def _target(self, number: int, move: Move) -> tuple[int, int, int, int] | None:
+        if move.dst != "f":
+            return self._area(move.dst, DRAW_COUNT if move.is_draw else move.count)
+        index = next((index for index, pile in enumerate(self.race.foundations)
+                      if any(card.move_number == number for card in pile)), None)
+        if index is None:
+            return None
+        x0, y0, x1, y1 = self.band.box(index)  # around the owner's colour and tag, which stay in sight
+        return x0 - 4, y0 - 4, x1 + 4, y1 + TAG // 2 + 2
+
+
+# --- the public table ----------------------------------------------------------------------
+
+
+class _TablePainter:
+    """The channel's board: header, foundation band, a line per player, the final banner."""
+
+    def __init__(self, race: RaceGame, names: list[str], theme: Theme) -> None:
+        self.race, self.names, self.theme = race, names, theme
+        self.finished = race.finished
+        self.band = _Band(race.players, BAND_WIDTH)
+        self.lines_top = self.band.top + self.band.height + 4
+        height = self.lines_top + race.players * LINE + GEOMETRY.margin
+        if self.finished:
+            height += self._banner_height() + GEOMETRY.margin
+        self.image = Image.new("RGB", (BAND_WIDTH, height), theme.felt)
+        self.draw = ImageDraw.Draw(self.image, "RGBA")
+
+    def paint(self) -> Image.Image:
+        """Everything, bottom layer first."""
+        race, width = self.race, self.image.width
+        moves = len(race.history)
+        details = f"{race.layout_name} layout · {moves} move{'s' if moves != 1 else ''}"
+        right = _header(self.draw, width, self.theme, race, details)
+        self.draw.text((right, 22), f"{race.players} players", font=font(24), fill=self.theme.text, anchor="rm")
+        if not self.finished:
+            self.draw.text((right, 53), "first to go out wins", font=font(20, bold=False), fill=self.theme.muted,
+                           anchor="rm")
+        self.band.paint(self.image, self.draw, self.theme, race, self.names)
+        for player in range(race.players):
+            self._player_line(player, self.lines_top + player * LINE)
+        if self.finished:
+            top = self.lines_top + race.players * LINE + GEOMETRY.margin // 2
+            box = (GEOMETRY.margin, top, width - GEOMETRY.margin, top + self._banner_height())
+            _banner(self.draw, box, _banner_colour(race, self.theme), self._banner_lines())
+        return self.image
+
+    def _player_line(self, player: int, y: int) -> None:
+        race, theme, draw = self.race, self.theme, self.draw
+        margin, width = GEOMETRY.margin, self.image.width
+        middle = y + 18
+        _swatch(draw, margin, middle - 15, 30, player, _initial(self.names[player]))
+        name_font = font(22)
+        name = _shorten(self.names[player], 18)
+        x = margin + 42
+        draw.text((x, middle), name, font=name_font, fill=theme.text, anchor="lm")
+        if player == race.demon:
+            x += round(name_font.getlength(name)) + 10
+            demon_font = font(18)
+            pill = (x, middle - 13, x + round(demon_font.getlength("Demon!")) + 16, middle + 13)
+            draw.rounded_rectangle(pill, radius=13, fill=theme.won, outline=(255, 255, 255, 160))
+            draw.text(((pill[0] + pill[2]) / 2, middle), "Demon!", font=demon_font, fill=(255, 255, 255),
+                      anchor="mm")
+        on, left = race.on_foundations(player), race.cards_left(player)
+        draw.text((width - margin, middle), f"{on} on foundations · {left} left", font=font(19), fill=theme.text,
+                  anchor="rm")
+        # A bar of the player's progress: their cards on the foundations out of their 52.
+        bar = (margin + 42, y + 34, width - margin, y + 39)
+        draw.rounded_rectangle(bar, radius=2, fill=theme.tag)
+        total = on + left
+        if on:
+            end = bar[0] + max(5, round((bar[2] - bar[0]) * on / total))
+            draw.rounded_rectangle((bar[0], bar[1], end, bar[3]), radius=2, fill=PLAYER_COLOURS[player].rgb)
+
+    def _banner_lines(self) -> list[tuple[str, int]]:
+        """The headline, then the final scores best first, as many to a line as fit."""
+        scores = self.race.scores
+        order = sorted(range(self.race.players), key=lambda player: (-scores[player], player))
+        entries = [f"{_shorten(self.names[player], 14)} {scores[player]}" for player in order]
+        room = BAND_WIDTH - 2 * GEOMETRY.margin - 40
+        lines: list[tuple[str, int]] = [(_headline(self.race, self.names), 26)]
+        line = ""
+        for entry in entries:
+            joined = f"{line} · {entry}" if line else entry
+            if line and font(20).getlength(joined) > room:
+                lines.append((line, 20))
+                joined = entry
+            line = joined
+        lines.append((line, 20))
+        return lines
+
+    def _banner_height(self) -> int:
+        return sum(size + 10 for _, size in self._banner_lines()) + 24

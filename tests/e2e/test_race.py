@@ -1,0 +1,70 @@
+"""A demon race end to end: three players on the fake Discord server, a lobby in the channel,
+private boards, two players racing for the same foundation, the public board kept up to date."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import time
+from pathlib import Path
+
+from PIL import Image
+
+from .fakediscord import FakeDiscord
+from .harness import BotRunner
+from .test_bot import PNG_SIGNATURE, button, start
+from .test_matches import _eventually
+
+# Race 1395, three players: Alice has AH on t1, Bob and Carol each a 2H on top (t6 and t3).
+RACE_DEAL = 1395
+
+
+async def test_a_three_player_race_with_a_race_for_one_foundation(fake: FakeDiscord, bots: BotRunner,
+                                                                  tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    carol = fake.add_user("carol", permissions=0)
+    opened = await (await fake.slash_command("alice", "race open", {"deal": RACE_DEAL})).wait_response()
+    assert opened.ephemeral and opened.content == "Race #1 is open: its board is in the channel."
+    lobby = await fake.wait_for_bot_message(predicate=lambda m: m.content.startswith("**Demon race #1**"))
+    assert not lobby.ephemeral and [b.label for b in lobby.buttons] == ["Join", "Start", "Cancel race"]
+    for who in ("bob", carol):
+        joined = await (await fake.click(who, lobby, label="Join")).wait_response()
+        assert joined.ephemeral and joined.content == "You are in race #1."
+    refused = await (await fake.click("bob", lobby, label="Start")).wait_response()
+    assert refused.ephemeral and "Only the race's host" in refused.content
+    alice = await (await fake.click("alice", lobby, label="Start")).wait_response()
+    assert alice.ephemeral and alice.content == "The race is on! Your cards are dealt."
+    assert alice.attachment("race.png").data.startswith(PNG_SIGNATURE)
+    assert await _eventually(fake, lambda: [b.label for b in lobby.buttons] == ["My board"]
+                             and lobby.attachments and "52 cards left" in lobby.content)
+
+    bob = await (await fake.click("bob", lobby, label="My board")).wait_response()
+    carol_board = await (await fake.click(carol, lobby, label="My board")).wait_response()
+    assert button(bob, "t6").label == "t6 · 2H" and button(carol_board, "t3").label == "t3 · 2H"
+    assert button(bob, "t6").disabled and button(carol_board, "t3").disabled  # no foundation for them yet
+
+    alice = await (await fake.click("alice", alice, label="t1 · AH")).wait_response()
+    assert alice.content == "Played t1f."
+    # Bob and Carol refresh, see the ace, and both send their 2H at once: the first received wins.
+    bob = await (await fake.click("bob", bob, label="Refresh")).wait_response()
+    carol_board = await (await fake.click(carol, carol_board, label="Refresh")).wait_response()
+    assert not button(bob, "t6").disabled and not button(carol_board, "t3").disabled
+    clicks = await asyncio.gather(fake.click("bob", bob, label="t6 · 2H"), fake.click(carol, carol_board,
+                                                                                     label="t3 · 2H"))
+    answers = [await click.wait_response() for click in clicks]
+    said = sorted(message.content for message in answers)
+    assert said[0].startswith("Beaten to it!") and "got their 2H to that foundation first" in said[0], said
+    assert said[1] == "Played t6f." or said[1] == "Played t3f.", said
+    loser = answers[0] if answers[0].content.startswith("Beaten") else answers[1]
+    assert loser.ephemeral and any(b.label.endswith("· 2H") for b in loser.buttons)  # the card stayed
+
+    # The public board follows within about two seconds, with the foundation and the counts.
+    changed = time.monotonic()
+    assert await _eventually(fake, lambda: "51 cards left, 1 on the foundations" in lobby.content
+                             and lobby.content.count("52 cards left") == 1, timeout=3)
+    assert time.monotonic() - changed < 3
+    image = Image.open(io.BytesIO(lobby.attachment("race.png").data))
+    assert image.mode == "RGB" and image.width >= 600
+    typed = await (await fake.slash_command(carol, "race move", {"moves": "zz"})).wait_response()
+    assert typed.ephemeral and "zz" in typed.content
+    assert len(lobby.history) <= 12  # a burst of moves costs a few edits, not one each

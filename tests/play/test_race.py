@@ -1,0 +1,122 @@
+"""Races in the play layer, on a real SQLite file: the lobby, moves stored in the order
+received, a race for one foundation, the end, the leaderboards, and a restart."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.play import Player, PlayError
+from bot.play.race import RaceListener, RacePlay
+from bot.store import open_store
+from tests.game.test_race import stuck_deck, won_deck
+
+ALICE, BOB, CAROL = Player(1, "Alice"), Player(2, "Bob"), Player(3, "Carol")
+CHANNEL = 10
+# Race 1395, three players: Alice has AH on t1, Bob and Carol each a 2H on top (t6 and t3).
+RACE_DEAL = 1395
+
+
+class Heard(RaceListener):
+    def __init__(self) -> None:
+        self.changed: list[int] = []
+        self.finished: list[int] = []
+
+    async def race_changed(self, race_id: int) -> None:
+        self.changed.append(race_id)
+
+    async def race_finished(self, race, game) -> None:
+        self.finished.append(race.id)
+
+
+@pytest.fixture
+async def world(tmp_path):
+    store = await open_store(str(tmp_path / "pe.sqlite3"))
+    races = RacePlay(store, lambda: 1_800_000_000.0)
+    heard = Heard()
+    races.listeners.append(heard)
+    yield store, races, heard
+    await store.close()
+
+
+async def started(races: RacePlay, deal: int = RACE_DEAL) -> int:
+    race_id = (await races.open(ALICE, guild_id=5, channel_id=CHANNEL, deal=deal)).race.id
+    await races.join(race_id, BOB)
+    await races.join(race_id, CAROL)
+    await races.start(race_id, ALICE)
+    return race_id
+
+
+async def test_the_lobby_seats_players_in_order_and_only_the_host_starts(world) -> None:
+    store, races, heard = world
+    reply = await races.open(ALICE, guild_id=5, channel_id=CHANNEL, deal=RACE_DEAL)
+    race_id = reply.race.id
+    with pytest.raises(PlayError, match="already in a race"):
+        await races.open(ALICE, guild_id=5, channel_id=CHANNEL)
+    with pytest.raises(PlayError, match="needs 2 players"):
+        await races.start(race_id, ALICE)
+    await races.join(race_id, BOB)
+    assert (await races.join(race_id, BOB)).seat == 1  # joining twice changes nothing
+    with pytest.raises(PlayError, match="Only the race's host"):
+        await races.start(race_id, BOB)
+    board = await races.start(race_id, ALICE)
+    assert board.seat == 0 and board.game is not None and board.game.players == 2
+    with pytest.raises(PlayError, match="not taking players"):
+        await races.join(race_id, CAROL)
+    with pytest.raises(PlayError, match="not in that race"):
+        await races.move(race_id, CAROL, "d")
+    assert (await store.get_race(race_id)).status == "running" and heard.changed
+
+
+async def test_every_move_is_stored_before_the_answer_and_survives_a_restart(world, tmp_path) -> None:
+    store, races, _ = world
+    race_id = await started(races)
+    reply = await races.move(race_id, ALICE, "t1f d")
+    assert reply.ok and reply.message == "Played t1f d."
+    stored = await store.get_race(race_id)
+    assert stored.moves == ["0:t1f", "0:d"] and stored.version == reply.race.version
+    bad = await races.move(race_id, BOB, "t2t9")
+    assert not bad.ok and "t2t9" in bad.message and (await store.get_race(race_id)).moves == stored.moves
+    fresh = RacePlay(store, lambda: 1_800_000_000.0)  # another process, or after a restart
+    board = await fresh.board(race_id, BOB)
+    assert board.game.foundation_tops()[0].card == reply.game.foundation_tops()[0].card
+    assert board.game.layout(0) == reply.game.layout(0)
+
+
+async def test_two_players_racing_for_one_place_the_first_received_takes_it(world) -> None:
+    store, races, _ = world
+    race_id = await started(races)
+    await races.move(race_id, ALICE, "t1f")  # AH starts a foundation
+    seen = len((await store.get_race(race_id)).moves)
+    bob, carol = await asyncio.gather(races.move(race_id, BOB, "t6f", seen=seen),
+                                      races.move(race_id, CAROL, "t3f", seen=seen))
+    assert bob.ok and bob.message == "Played t6f."
+    assert not carol.ok and carol.beaten and carol.message.startswith("Beaten to it!")
+    assert carol.message == "Beaten to it! Bob got their 2H to that foundation first; your card stays where it was."
+    assert carol.game.layout(2)["t3"][-1] == "2H"  # Carol's card stays where it was
+    assert (await store.get_race(race_id)).moves == ["0:t1f", "1:t6f"]
+
+
+async def test_the_end_is_stored_with_the_scores_and_reaches_the_leaderboards(tmp_path) -> None:
+    store = await open_store(str(tmp_path / "pe.sqlite3"))
+    # Alice's deck goes out by drawing and playing up; Bob's and Carol's never move.
+    races = RacePlay(store, lambda: 1_800_000_000.0,
+                     decks=lambda race: [won_deck(), stuck_deck(), stuck_deck()] if race.deal == 77 else None)
+    heard = Heard()
+    races.listeners.append(heard)
+    race_id = await started(races, deal=77)
+    reply = await races.board(race_id, ALICE)
+    while reply.race.status == "running":
+        reply = await races.move(race_id, ALICE, "a")
+        if reply.message == "Nothing could be played.":
+            reply = await races.move(race_id, ALICE, "d")
+    assert "**Demon!** <@1> went out" in reply.message and reply.game.demon == 0
+    race = await store.get_race(race_id)
+    assert race.status == "finished" and race.demon_user_id == ALICE.id and heard.finished == [race_id]
+    assert race.scores == [62, 0, 0]
+    standings = {row.user_id: row for row in await store.player_standings(None, None)}
+    assert [(standings[u].points, standings[u].wins) for u in race.players] == [(62, 1), (0, 0), (0, 0)]
+    with pytest.raises(PlayError, match="over"):
+        await races.move(race_id, BOB, "d")
+    await store.close()
