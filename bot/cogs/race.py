@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.cogs.checks import check_channel
 from bot.game.race import LAYOUTS, RaceGame
 from bot.play import Player
-from bot.play.race import RaceListener, RaceReply, ending
+from bot.play.race import RaceListener, RaceReply
 from bot.store.base import Race
 from bot.views.board import player_of
 from bot.views.race import lobby_view, private_answer, public_png, public_text
@@ -64,12 +64,12 @@ class PublicBoards(RaceListener):
         message = self.bot.get_partial_messageable(race.channel_id).get_partial_message(race.message_id)
         await message.edit(content=public_text(reply, names), attachments=files, view=lobby_view(reply))
 
-    async def race_finished(self, race: Race, game: RaceGame) -> None:
-        """Post the end in the race's channel: "Demon!" when someone went out."""
+    async def race_finished(self, race: Race, game: RaceGame, summary: str) -> None:
+        """Post the end in the race's channel: "Demon!" when someone went out; in a series, the
+        totals and the next hand, or the series' winner."""
         channel = self.bot.get_partial_messageable(race.channel_id)
         try:
-            await channel.send(f"Race #{race.id}: {ending(race, game)}", allowed_mentions=discord.AllowedMentions(
-                users=True))
+            await channel.send(f"Race #{race.id}: {summary}", allowed_mentions=discord.AllowedMentions(users=True))
         except discord.HTTPException:
             log.exception("could not announce the end of race %s", race.id)
 
@@ -86,15 +86,18 @@ class RaceCog(commands.Cog):
 
     @race.command(name="open", description="Open a demon race in this channel: 2 to 8 players")
     @app_commands.describe(layout="klondike (default) or demon: the traditional Racing Demon layout",
-                           deal="the race's number, which deals every player's deck (default: random)")
+                           deal="the race's number, which deals every player's deck (default: random)",
+                           target="play hands until someone has this many points (default: one hand)")
     @app_commands.choices(layout=[app_commands.Choice(name=name, value=name) for name in LAYOUTS])
     async def open(self, interaction: discord.Interaction, layout: str = "klondike",
-                   deal: app_commands.Range[int, 1, 999_999_999] | None = None) -> None:
+                   deal: app_commands.Range[int, 1, 999_999_999] | None = None,
+                   target: app_commands.Range[int, 1, 100_000] | None = None) -> None:
         """Post the race's public board, a message of the bot's own, with its lobby buttons."""
         async def work() -> Answer:
             await check_channel(self.bot, interaction)
             reply = await self.bot.races.open(player_of(interaction.user), guild_id=interaction.guild_id,
-                                              channel_id=interaction.channel_id or 0, layout=layout, deal=deal)
+                                              channel_id=interaction.channel_id or 0, layout=layout, deal=deal,
+                                              target=target)
             names = await self.bot.races.names(reply.race)
             channel = self.bot.get_partial_messageable(reply.race.channel_id)
             message = await channel.send(public_text(reply, names), view=lobby_view(reply))

@@ -23,6 +23,7 @@ from bot.store.base import NewRace, Race, RaceError
 
 log = logging.getLogger(__name__)
 DEAL_RANGE = 999_999_999
+MAX_TARGET = 100_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +50,8 @@ class RaceListener:
     async def race_changed(self, race_id: int) -> None:
         """A race's lobby, board or status changed."""
 
-    async def race_finished(self, race: Race, game: RaceGame) -> None:
-        """A race has just ended."""
+    async def race_finished(self, race: Race, game: RaceGame, summary: str) -> None:
+        """A race (a hand of a series) has just ended; `summary` says how, in a sentence or two."""
 
 
 class RacePlay:
@@ -69,16 +70,19 @@ class RacePlay:
     # --- the lobby ---------------------------------------------------------------------
 
     async def open(self, host: Player, *, guild_id: int | None, channel_id: int, layout: str = "klondike",
-                   deal: int | None = None) -> RaceReply:
-        """Open a race in a channel, its host seated; PlayError for a bad layout or a race
+                   deal: int | None = None, target: int | None = None) -> RaceReply:
+        """Open a race in a channel, its host seated: one hand, or with `target` a series of
+        hands until someone's points reach it. PlayError for a bad layout or target, or a race
         already under way here for the host."""
         if layout not in LAYOUTS:
             raise PlayError(f"Unknown layout {layout!r}; layouts: {', '.join(LAYOUTS)}.")
+        if target is not None and not 1 <= target <= MAX_TARGET:
+            raise PlayError(f"The target must be between 1 and {MAX_TARGET}, not {target}.")
         if await self.store.running_race(channel_id, host.id) is not None:
             raise PlayError("You are already in a race in this channel.")
         await self.store.upsert_player(host.id, host.name)
         deal = deal if deal is not None else self.rng.randint(1, DEAL_RANGE)
-        race = await self.store.create_race(NewRace(guild_id, channel_id, host.id, layout, deal))
+        race = await self.store.create_race(NewRace(guild_id, channel_id, host.id, layout, deal, target))
         return RaceReply(race, None, 0, f"Race #{race.id} is open: Join, then the host presses Start "
                                         f"({MIN_PLAYERS} to {MAX_PLAYERS} players).")
 
@@ -168,16 +172,35 @@ class RacePlay:
                     message = "Played " + " ".join(map(str, played)) + "."
             elif ok:
                 message = "Nothing could be played."
+            just_ended = race.status == "finished" and len(game.history) > before
+            summary, shown = await self._series(race, game) if just_ended else ("", race_id)
             if race.status == "finished":
-                message += " " + ending(race, game)
-        await self._changed(race_id)
-        if race.status == "finished" and len(game.history) > before:
+                message += " " + (summary or ending(race, game))
+        await self._changed(shown)  # the public message shows the next hand once there is one
+        if just_ended:
             for listener in self.listeners:
                 try:
-                    await listener.race_finished(race, game)
+                    await listener.race_finished(race, game, summary)
                 except Exception:
                     log.exception("a race listener failed")
         return RaceReply(race, game, seat, message.strip(), ok=ok, beaten=beaten)
+
+    async def _series(self, race: Race, game: RaceGame) -> tuple[str, int]:
+        """The end of a hand: the hand's result, and in a series the totals, then the next hand
+        (dealt at once, shown in the same public message) or the series' winner; with the race
+        the public message should show now."""
+        said = ending(race, game)
+        if race.target is None:
+            return said, race.id
+        totals = await self.store.series_totals(race.series_id)
+        standings = ", ".join(f"<@{user}> {totals.get(user, 0)}" for user in race.players)
+        best = max(race.players, key=lambda user: (totals.get(user, 0), user == race.demon_user_id))
+        if totals.get(best, 0) >= race.target:
+            return (f"{said} **The demon is exorcised!** <@{best}> wins the series with {totals[best]} points "
+                    f"(target {race.target}; {standings})."), race.id
+        following = await self.store.next_hand(race, self.rng.randint(1, DEAL_RANGE))
+        return (f"{said} Totals after hand {race.hand}: {standings} (target {race.target}). "
+                f"Hand {following.hand} is dealt: press **My board**."), following.id
 
     async def names(self, race: Race) -> list[str]:
         """The players' names by seat."""

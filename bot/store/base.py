@@ -140,6 +140,7 @@ class NewRace:
     host_id: int
     layout: str
     deal: int
+    target: int | None = None  # a series of hands to this many points
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +164,9 @@ class Race:
     created_at: float
     started_at: float | None
     finished_at: float | None
+    target: int | None = None
+    series_id: int = 0
+    hand: int = 1
 
 
 class Store(Protocol):
@@ -277,6 +281,12 @@ class Store(Protocol):
 
     async def finish_race(self, race_id: int, *, demon_user_id: int | None, scores: list[int]) -> bool:
         """Running to finished with every seat's score; False when it was not running."""
+
+    async def next_hand(self, race: Race, deal: int) -> Race:
+        """The next hand of a series: the same players and seats, running at once."""
+
+    async def series_totals(self, series_id: int) -> dict[int, int]:
+        """Each player's points over the finished hands of a series."""
 
     async def cancel_race(self, race_id: int) -> bool:
         """Lobby to cancelled; False when it had started or ended."""

@@ -10,7 +10,7 @@ import aiosqlite
 from bot.store.base import NewRace, Race, RaceError, VersionConflict
 
 _RACE_COLUMNS = ("id, guild_id, channel_id, host_id, layout, deal, status, moves, version, message_id, demon_user_id, "
-                 "created_at, started_at, finished_at")
+                 "created_at, started_at, finished_at, target, series_id, hand")
 MAX_SEATS = 8
 
 
@@ -24,9 +24,11 @@ class RaceQueries:
         """A new race in its lobby, with its host in seat 0."""
         now = self.clock()
         cursor = await self.db.execute(
-            "INSERT INTO races (guild_id, channel_id, host_id, layout, deal, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-            (new.guild_id, new.channel_id, new.host_id, new.layout, new.deal, now))
+            "INSERT INTO races (guild_id, channel_id, host_id, layout, deal, target, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (new.guild_id, new.channel_id, new.host_id, new.layout, new.deal, new.target, now))
         race_id = int(cursor.lastrowid or 0)
+        await self.db.execute("UPDATE races SET series_id = id WHERE id = ?", (race_id,))
         await self.db.execute("INSERT INTO race_players (race_id, seat, user_id, joined_at) VALUES (?, 0, ?, ?)",
                               (race_id, new.host_id, now))
         await self.db.commit()
@@ -44,12 +46,13 @@ class RaceQueries:
                                    (race_id,)) as cursor:
             seats = await cursor.fetchall()
         (race_id, guild_id, channel_id, host_id, layout, deal, status, moves, version, message_id, demon, created,
-         started, finished) = row
+         started, finished, target, series_id, hand) = row
         return Race(id=race_id, guild_id=guild_id, channel_id=channel_id, host_id=host_id, layout=layout, deal=deal,
                     status=status, moves=moves.split() if moves else [], version=version, message_id=message_id,
                     demon_user_id=demon, players=[user for user, _ in seats],
                     scores=[score for _, score in seats] if status == "finished" else [],
-                    created_at=created, started_at=started, finished_at=finished)
+                    created_at=created, started_at=started, finished_at=finished, target=target,
+                    series_id=series_id or race_id, hand=hand)
 
     async def join_race(self, race_id: int, user_id: int) -> Race:
         """Seat a player in a race's lobby (again: no change); RaceError when it cannot be."""
@@ -105,6 +108,30 @@ class RaceQueries:
                                   [(score, race_id, seat) for seat, score in enumerate(scores)])
         await self.db.commit()
         return True
+
+    async def next_hand(self, race: Race, deal: int) -> Race:
+        """The next hand of a finished race's series: the same players in the same seats, dealt
+        `deal`, running at once, shown in the same public message."""
+        now = self.clock()
+        cursor = await self.db.execute(
+            "INSERT INTO races (guild_id, channel_id, host_id, layout, deal, status, message_id, target, series_id, "
+            "hand, created_at, started_at) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)",
+            (race.guild_id, race.channel_id, race.host_id, race.layout, deal, race.message_id, race.target,
+             race.series_id, race.hand + 1, now, now))
+        race_id = int(cursor.lastrowid or 0)
+        await self.db.executemany("INSERT INTO race_players (race_id, seat, user_id, joined_at) VALUES (?, ?, ?, ?)",
+                                  [(race_id, seat, user, now) for seat, user in enumerate(race.players)])
+        await self.db.commit()
+        hand = await self.get_race(race_id)
+        assert hand is not None
+        return hand
+
+    async def series_totals(self, series_id: int) -> dict[int, int]:
+        """Each player's points over the finished hands of a series."""
+        async with self.db.execute(
+            "SELECT p.user_id, SUM(p.score) FROM race_players p JOIN races r ON r.id = p.race_id "
+            "WHERE r.series_id = ? AND r.status = 'finished' GROUP BY p.user_id", (series_id,)) as cursor:
+            return {user: total for user, total in await cursor.fetchall()}
 
     async def cancel_race(self, race_id: int) -> bool:
         """Lobby to cancelled; False when it had started or ended."""

@@ -47,6 +47,8 @@ def public_text(reply: RaceReply, names: list[str]) -> str:
     race = reply.race
     who = ", ".join(f"<@{user}>" for user in race.players)
     layout = "Racing Demon layout" if race.layout == "demon" else "Klondike layouts"
+    if race.target is not None:
+        layout += f", hands to {race.target} points, hand {race.hand}"
     if race.status == "lobby":
         return (f"**Demon race #{race.id}** ({layout}): {who} in the lobby. Join, then the host presses Start.")
     if race.status == "cancelled":

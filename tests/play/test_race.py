@@ -26,7 +26,7 @@ class Heard(RaceListener):
     async def race_changed(self, race_id: int) -> None:
         self.changed.append(race_id)
 
-    async def race_finished(self, race, game) -> None:
+    async def race_finished(self, race, game, summary) -> None:
         self.finished.append(race.id)
 
 
@@ -119,4 +119,36 @@ async def test_the_end_is_stored_with_the_scores_and_reaches_the_leaderboards(tm
     assert [(standings[u].points, standings[u].wins) for u in race.players] == [(62, 1), (0, 0), (0, 0)]
     with pytest.raises(PlayError, match="over"):
         await races.move(race_id, BOB, "d")
+    await store.close()
+
+
+async def test_a_series_of_hands_runs_to_its_target_with_the_same_seats(tmp_path) -> None:
+    store = await open_store(str(tmp_path / "pe.sqlite3"))
+    # Every hand: Alice's deck goes out (62 points a hand), Bob's never moves.
+    races = RacePlay(store, lambda: 1_800_000_000.0, decks=lambda race: [won_deck(), stuck_deck()])
+    heard = Heard()
+    races.listeners.append(heard)
+    first = (await races.open(ALICE, guild_id=5, channel_id=CHANNEL, deal=9, target=100)).race
+    await races.join(first.id, BOB)
+    await races.start(first.id, ALICE)
+    await store.set_race_message(first.id, 4242)
+
+    async def go_out(race_id: int) -> str:
+        reply = await races.board(race_id, ALICE)
+        while reply.race.status == "running":
+            reply = await races.move(race_id, ALICE, "a")
+            if reply.message == "Nothing could be played.":
+                reply = await races.move(race_id, ALICE, "d")
+        return reply.message
+
+    said = await go_out(first.id)
+    assert "Totals after hand 1: <@1> 62, <@2> 0 (target 100). Hand 2 is dealt" in said
+    second = await races.running(BOB, CHANNEL)
+    assert second.race.hand == 2 and second.race.series_id == first.id and second.race.players == [ALICE.id, BOB.id]
+    assert second.race.status == "running" and second.race.message_id == 4242 and heard.changed[-1] == second.race.id
+    said = await go_out(second.race.id)
+    assert "**The demon is exorcised!** <@1> wins the series with 124 points (target 100" in said
+    assert heard.finished == [first.id, second.race.id]
+    with pytest.raises(PlayError, match="no race here"):
+        await races.running(ALICE, CHANNEL)
     await store.close()

@@ -11,6 +11,9 @@ CREATE TABLE races (
     version         INTEGER NOT NULL DEFAULT 0,  -- one more at every change
     message_id      INTEGER,           -- the public board in the channel
     demon_user_id   INTEGER,           -- who went out, if anyone
+    target          INTEGER,           -- a series of hands to this many points; NULL: one hand
+    series_id       INTEGER,           -- the first hand's id: every hand of a series shares it
+    hand            INTEGER NOT NULL DEFAULT 1,
     created_at      REAL NOT NULL,
     started_at      REAL,
     finished_at     REAL
