@@ -27,6 +27,7 @@ from bot.game.cards import ACE, KING, Card, next_rank, previous_rank
 from bot.game.deals import DECK_SIZE, check_deal, check_deck, dealing_order, random_deal, shuffled_talon
 from bot.game.errors import IllegalMoveError, NotationError
 from bot.game.moves import DRAW, Move
+from bot.game.patience import Outcome
 from bot.game.rules import UnknownGameError
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
@@ -235,6 +236,14 @@ class RaceGame:
         theirs on the foundations."""
         return [DECK_SIZE + OUT_BONUS if player == self.demon else self.on_foundations(player)
                 for player in range(self.players)]
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """WON when a player went out (`demon` says who), BLOCKED when no player can make
+        progress any more, None while the race goes on."""
+        if self.demon is not None:
+            return Outcome.WON
+        return Outcome.BLOCKED if self.finished else None
 
     @property
     def finished(self) -> bool:

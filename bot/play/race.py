@@ -106,8 +106,13 @@ class RacePlay:
         if len(race.players) < MIN_PLAYERS:
             raise PlayError(f"A race needs {MIN_PLAYERS} players at least: wait for someone to join.")
         await self.store.start_race(race_id)
+        message = "The race is on! Your cards are dealt."
+        game = await self._game(await self._race(race_id))
+        if game.finished:  # nobody can move at the deal: nobody is left waiting either
+            await self.store.finish_race(race_id, demon_user_id=None, scores=game.scores)
+            message += " " + ending(await self._race(race_id), game)
         await self._changed(race_id)
-        return await self.board(race_id, player, message="The race is on! Your cards are dealt.")
+        return await self.board(race_id, player, message=message)
 
     async def cancel(self, race_id: int, player: Player) -> RaceReply:
         """The host cancels a race that has not started."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.game import IllegalMoveError, Move, new_game
+from bot.game import IllegalMoveError, Move, Outcome, new_game
 from bot.game.cards import Card, Suit, full_deck
 from bot.game.race import DEMON_SIZE, BeatenError, RaceGame, new_race, player_deal
 
@@ -110,7 +110,7 @@ def test_a_player_who_goes_out_ends_the_race_and_scores_62() -> None:
     while race.demon is None:
         if not race.play(0, "a"):
             race.play(0, "d")
-    assert race.demon == 0 and race.finished and race.cards_left(0) == 0
+    assert race.demon == 0 and race.finished and race.cards_left(0) == 0 and race.outcome is Outcome.WON
     assert race.scores == [62, 0, 0] and race.legal_moves(1) == []
     with pytest.raises(IllegalMoveError, match="the race is over"):
         race.play(1, "d")
@@ -131,8 +131,8 @@ def stuck_deck() -> list[str]:
 
 def test_a_race_nobody_can_go_on_with_ends_with_no_demon() -> None:
     race = new_race(3, players=2, decks=[stuck_deck(), stuck_deck()])
-    assert race.is_stuck(0) and race.is_stuck(1) and race.finished
+    assert race.is_stuck(0) and race.is_stuck(1) and race.finished and race.outcome is Outcome.BLOCKED
     assert race.demon is None and race.scores == [0, 0]
     assert [str(m) for m in race.legal_moves(0)] == ["d"]  # drawing goes on, but helps nothing
     mixed = new_race(3, players=2, decks=[stuck_deck(), won_deck()])
-    assert mixed.is_stuck(0) and not mixed.is_stuck(1) and not mixed.finished
+    assert mixed.is_stuck(0) and not mixed.is_stuck(1) and not mixed.finished and mixed.outcome is None

@@ -152,3 +152,14 @@ async def test_a_series_of_hands_runs_to_its_target_with_the_same_seats(tmp_path
     with pytest.raises(PlayError, match="no race here"):
         await races.running(ALICE, CHANNEL)
     await store.close()
+
+
+async def test_a_race_nobody_can_move_in_at_the_deal_ends_at_the_start(tmp_path) -> None:
+    store = await open_store(str(tmp_path / "pe.sqlite3"))
+    races = RacePlay(store, lambda: 1_800_000_000.0, decks=lambda race: [stuck_deck(), stuck_deck()])
+    race_id = (await races.open(ALICE, guild_id=5, channel_id=CHANNEL, deal=3)).race.id
+    await races.join(race_id, BOB)
+    reply = await races.start(race_id, ALICE)
+    assert "Nobody can move any more" in reply.message and reply.race.status == "finished"
+    assert reply.race.scores == [0, 0]
+    await store.close()
