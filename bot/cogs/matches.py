@@ -6,7 +6,6 @@ The scoreboard message of a match is edited at most once a second however fast s
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING
 
@@ -15,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.cogs.checks import check_channel
+from bot.cogs.coalesce import CoalescedEdits
 from bot.game import GAMES
 from bot.play import PlayError
 from bot.play.matches import MatchListener, Scoreboard
@@ -36,21 +36,14 @@ class ScoreboardMessages(MatchListener):
 
     def __init__(self, bot: PatientExorcismBot) -> None:
         self.bot = bot
-        self._pending: dict[int, asyncio.Task[None]] = {}
+        self._edits = CoalescedEdits(self._edit_match, COALESCE_SECONDS, "scoreboard of match")
 
     async def scoreboard_changed(self, match_id: int) -> None:
         """Schedule one edit of the match's message; further changes meanwhile join it."""
-        task = self._pending.get(match_id)
-        if task is None or task.done():
-            self._pending[match_id] = asyncio.create_task(self._edit_soon(match_id))
+        self._edits.changed(match_id)
 
-    async def _edit_soon(self, match_id: int) -> None:
-        await asyncio.sleep(COALESCE_SECONDS)
-        self._pending.pop(match_id, None)
-        try:
-            await self.edit(await self.bot.matches.scoreboard(match_id))
-        except Exception:
-            log.exception("could not edit the scoreboard of match %s", match_id)
+    async def _edit_match(self, match_id: int) -> None:
+        await self.edit(await self.bot.matches.scoreboard(match_id))
 
     async def edit(self, board: Scoreboard) -> None:
         """Show the scoreboard in the match's message now."""

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.checks import check_channel
+from bot.cogs.coalesce import CoalescedEdits
 from bot.game.race import LAYOUTS, RaceGame
 from bot.play import Player
 from bot.play.race import RaceListener, RaceReply
@@ -35,21 +36,14 @@ class PublicBoards(RaceListener):
 
     def __init__(self, bot: PatientExorcismBot) -> None:
         self.bot = bot
-        self._pending: dict[int, asyncio.Task[None]] = {}
+        self._edits = CoalescedEdits(self._edit_race, COALESCE_SECONDS, "public board of race")
 
     async def race_changed(self, race_id: int) -> None:
         """Schedule one edit of the race's message; further changes meanwhile join it."""
-        task = self._pending.get(race_id)
-        if task is None or task.done():
-            self._pending[race_id] = asyncio.create_task(self._edit_soon(race_id))
+        self._edits.changed(race_id)
 
-    async def _edit_soon(self, race_id: int) -> None:
-        await asyncio.sleep(COALESCE_SECONDS)
-        self._pending.pop(race_id, None)
-        try:
-            await self.edit(await self.bot.races.board(race_id, WATCHER))
-        except Exception:
-            log.exception("could not edit the public board of race %s", race_id)
+    async def _edit_race(self, race_id: int) -> None:
+        await self.edit(await self.bot.races.board(race_id, WATCHER))
 
     async def edit(self, reply: RaceReply) -> None:
         """Show the race in its public message now."""
