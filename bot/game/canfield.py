@@ -420,9 +420,7 @@ class CanfieldGame(PatienceGame):
         fills: tuple[str, ...] = ()
         if move.is_draw:
             if not self.stock:
-                self.stock.extend(reversed(self.waste))
-                self.waste.clear()
-                self.redeals_used += 1
+                self._redeal()
                 if self.rules.die is Die.PASS:
                     self.die_roll = self._roll(self.redeals_used)
             for _ in range(min(self.draw_count, len(self.stock))):

@@ -53,6 +53,8 @@ class PatienceGame:
     redeals_used: int
     die_roll: int | None
     foundations: list[list[Card]]
+    stock: list[Card]
+    waste: list[Card]
     _piles: dict[str, list[Card]]
 
     def __init__(self, rules: Any, cards: list[Card], deal: int | None = None) -> None:
@@ -191,6 +193,12 @@ class PatienceGame:
         shown = ", ".join(str(m) for m in legal[:SHOWN_ALTERNATIVES])
         more = " …" if len(legal) > SHOWN_ALTERNATIVES else ""
         return f"legal moves: {shown}{more}" if legal else "no move is legal"
+
+    def _redeal(self) -> None:
+        """Turn the waste over as the new stock."""
+        self.stock.extend(reversed(self.waste))
+        self.waste.clear()
+        self.redeals_used += 1
 
     def _position(self) -> Position:
         piles = tuple(tuple(self._piles[name]) for name in self.pile_order)

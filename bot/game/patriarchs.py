@@ -530,9 +530,7 @@ class PatriarchsGame(PatienceGame):
         fills: tuple[str, ...] = ()
         if move.is_draw:
             if not self.stock:
-                self.stock.extend(reversed(self.waste))
-                self.waste.clear()
-                self.redeals_used += 1
+                self._redeal()
             self.waste.append(self.stock.pop())
         else:
             source = self._piles[move.src]
