@@ -12,7 +12,7 @@ import random
 
 from bot.game import notation, solver
 from bot.game.cards import Card, Suit, next_rank, previous_rank
-from bot.game.deals import check_deal, check_deck, dealing_order, move_to_top, random_deal, shuffled_talon
+from bot.game.deals import check_deal, check_deck, dealing_order, move_to_top, shuffled_talon
 from bot.game.errors import IllegalMoveError, NotationError
 from bot.game.moves import DRAW, Move
 from bot.game.patience import Outcome, PatienceGame, Step
@@ -454,12 +454,5 @@ def new_canfield_game(name: str = "canfield", *, deal: int | None = None,
     dealt first: base card(s), reserve bottom to top, the columns t1, t2, ... each bottom to
     top, stock top down), or a random game number. Options: draw=1..6, redeals=None|k, groups="top-or-whole"|"any",
     die="off"|"game"|"pass"."""
-    rules = make_rules(name, **options)
-    if cards is not None and deal is not None:
-        raise ValueError("give a deal number or the cards, not both")
-    if cards is not None:
-        deck = [card if isinstance(card, Card) else Card.parse(card) for card in cards]
-        return CanfieldGame(rules, deck)
-    if deal is None:
-        deal = random_deal()
-    return CanfieldGame(rules, dealt_canfield_cards(name, deal), deal)
+    return CanfieldGame.dealt(make_rules(name, **options), deal=deal, cards=cards,
+                              deck_of=lambda number: dealt_canfield_cards(name, number))

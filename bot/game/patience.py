@@ -8,12 +8,14 @@ a legal move, appending a `Step`) and `_carry_out` (one parsed command).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Self
 
 from bot.game import notation
 from bot.game.cards import Card
+from bot.game.deals import random_deal
 from bot.game.errors import IllegalMoveError, NotationError
 from bot.game.moves import Move
 
@@ -75,6 +77,19 @@ class PatienceGame:
     def _carry_out(self, command: notation.Command) -> object:
         """Carry out one parsed command; ValueError (quoting it) when it cannot be."""
         raise NotImplementedError
+
+    @classmethod
+    def dealt(cls, rules: Any, *, deal: int | None, cards: list[Card] | list[str] | None,
+              deck_of: Callable[[int], list[Card]]) -> Self:
+        """A new game: an explicit deck `cards` (Cards or their text), or PySolFC's game number
+        `deal` laid out by `deck_of`, or a random game number; not both."""
+        if cards is not None and deal is not None:
+            raise ValueError("give a deal number or the cards, not both")
+        if cards is not None:
+            return cls(rules, [card if isinstance(card, Card) else Card.parse(card) for card in cards])
+        if deal is None:
+            deal = random_deal()
+        return cls(rules, deck_of(deal), deal)
 
     def copy(self) -> Self:
         """An independent game in the same position with the same history."""

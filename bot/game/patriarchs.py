@@ -26,7 +26,6 @@ from bot.game.deals import (
     check_deal,
     check_deck,
     dealing_order,
-    random_deal,
     shuffled_talon,
     shuffled_talon_with_decks,
 )
@@ -553,12 +552,5 @@ def new_patriarchs_game(name: str = "patriarchs", *, deal: int | None = None,
     AC AS AH AD KC KS KH KD (onto f1..f8); then for both games r1..r9, the one card face up
     on the waste, and the stock from the top down (its first card is the next one drawn).
     """
-    rules = make_patriarchs_rules(name, **options)
-    if cards is not None and deal is not None:
-        raise ValueError("give a deal number or the cards, not both")
-    if cards is not None:
-        deck = [card if isinstance(card, Card) else Card.parse(card) for card in cards]
-        return PatriarchsGame(rules, deck)
-    if deal is None:
-        deal = random_deal()
-    return PatriarchsGame(rules, dealt_patriarchs_cards(name, deal), deal)
+    return PatriarchsGame.dealt(make_patriarchs_rules(name, **options), deal=deal, cards=cards,
+                                deck_of=lambda number: dealt_patriarchs_cards(name, number))

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bot.game.moves import DRAW, Move
-from bot.game.rules import Build, Die, Groups
+from bot.game.rules import Build, Die, Groups, Rules
 
 try:
     from bot.game import _solver_core
@@ -71,9 +71,9 @@ def covers(game: CanfieldGame) -> bool:
     """Whether the search covers the game: the one-deck Canfield family, four columns. The
     two-deck games get is_dead and hint from a smaller search with the engine's own moves,
     and no `solve`."""
-    rules = game.rules  # Patriarchs' rules have none of these: the getattr defaults say "no"
-    return (getattr(rules, "decks", 0) == 1 and getattr(rules, "columns", 0) == COLUMNS
-            and getattr(rules, "right_build", True) is None)
+    rules = game.rules
+    return (isinstance(rules, Rules) and rules.decks == 1 and rules.columns == COLUMNS
+            and rules.right_build is None)
 
 
 def card_index(card: Card) -> int:
