@@ -1,106 +1,544 @@
-"""Load and faults: `python -m bot` against the fake Discord server, N simulated players each
-sending `/move d` (answered with a fresh board image) as fast as the bot answers, for a fixed
-time; with `--kill`, the bot is killed with SIGKILL halfway and restarted.
+"""Load and faults: `python -m bot` against the fake Discord server, N simulated players.
 
-Run from the project root: .venv/bin/python -m benchmarks.load [--players 500] [--seconds 30] [--kill]
-Prints interactions per second, the answer time (p50, p99, max) and the errors; then, from the
-database file, how many of the moves that got an answer are stored, and whether every game
-replays. (SQLite only so far: the PostgreSQL store is still to come.)
+Closed loop (the default): each player sends `/play`, then `/move d` again and again, each as soon
+as the previous one was answered with a board, for a fixed time; a game that ends (won or blocked:
+some deals are blocked from the start) is followed by a `/play` of another deal. `--burst`: every
+player gets a game, then all N send one `/move d` at the same moment, again and again (a second of
+quiet between bursts): DESIGN.md's budget, "500 players moving at once, no answer later than 1 s".
+With `--kill`, the bot is killed with SIGKILL halfway and restarted.
+
+Run from the project root:
+    .venv/bin/python -m benchmarks.load [--players 500] [--seconds 30] [--burst] [--kill]
+                                        [--database-url URL] [--py-spy PREFIX]
+
+Prints interactions per second; the time to the first acknowledgement (the interaction callback,
+a deferral or the answer itself) and to the answer the player sees (the board), p50/p99/max; the
+errors; the CPU time of the bot process and of this process (the fake Discord and the players),
+which share the machine's cores. Then, read back through the store's own API (`open_store`), how
+many of the moves that got an answer are stored, and whether every game replays.
+
+Times are taken in the fake's event loop: from the moment it sends INTERACTION_CREATE to the
+moment it accepts the callback, or stores the answer.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import sqlite3
+import logging
+import os
+import re
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from aiohttp import web
 
 from bot.game import from_record
-from tests.e2e.harness import BotRunner, running_fake
+from bot.store import open_store
+from tests.e2e.fakediscord import (
+    AUTOCOMPLETE_RESULT,
+    CHANNEL_MESSAGE,
+    DEFERRED_CHANNEL_MESSAGE,
+    DEFERRED_UPDATE_MESSAGE,
+    MODAL,
+    UPDATE_MESSAGE,
+    FakeDiscord,
+    FakeInteraction,
+    FakeUser,
+    InteractionFailed,
+    NoBotConnected,
+    StoredMessage,
+)
+from tests.e2e.harness import BotProcess, BotRunner
+
+ANSWER_TIMEOUT = 30.0  # a player gives up waiting for an answer after this long
+RETRY_PAUSE = 0.2  # and after an error, waits this long before the next command
+BURST_QUIET = 1.0  # seconds of quiet between two bursts
+DRAW_BUTTON = re.compile(r"^pe:(?P<game>[0-9]+):(?P<version>[0-9]+):draw$")
 
 
-async def player_loop(fake, user, deadline: float, latencies: list[float], errors: list[str],
-                      answered: dict[int, int]) -> None:
-    """One player: start a game (again, until it is answered), then draw again and again until
-    the deadline."""
-    started = False
-    while time.monotonic() < deadline:
-        start = time.monotonic()
+# --- the fake Discord, with bookkeeping the driver can afford for 500 players --------------------
+
+
+class BotKilled(Exception):
+    """The bot was killed while the interaction waited for its answer."""
+
+
+@dataclass(slots=True)
+class _Pending:
+    """An interaction a player waits on."""
+
+    interaction: FakeInteraction
+    answer: asyncio.Future[StoredMessage | None]
+    answered_at: float | None = None
+
+
+class BenchFake(FakeDiscord):
+    """The fake Discord, with the same behaviour, made cheap per interaction for hundreds of players.
+
+    The fake's own waits (`FakeInteraction.wait_response`) wake every waiter at every change of
+    the fake's state: with N players waiting, each change costs N wake-ups, and a move makes
+    several changes, so the driver alone would use a core at a few hundred players. Here the REST
+    handlers that can answer an interaction (its callback, a followup, an edit of a message of its
+    webhook) settle that interaction's own future, and a timer settles it when its 3 s run out.
+    The webhook token lookup, a scan of every interaction so far, becomes a dict lookup (any
+    request it does not cover goes to the fake's own code, with its errors). Nothing else changes.
+    """
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self._by_token: dict[str, FakeInteraction] = {}
+        self._pending: dict[int, _Pending] = {}
+
+    def track(self, interaction: FakeInteraction) -> asyncio.Future[StoredMessage | None]:
+        """A future for the answer the user sees (as `wait_response` would return it): the
+        message (None for autocomplete and modals), or InteractionFailed."""
+        loop = asyncio.get_running_loop()
+        pending = _Pending(interaction, loop.create_future())
+        self._pending[interaction.id] = pending
+        loop.call_at(interaction.dispatched_at + self.ack_deadline + 0.001, self._progress, interaction)
+        self._progress(interaction)  # the bot may have answered already
+        return pending.answer
+
+    def answered_at(self, interaction: FakeInteraction) -> float | None:
+        """When (loop time) the fake stored the interaction's answer, once `track`'s future is done."""
+        pending = self._pending.get(interaction.id)
+        return None if pending is None else pending.answered_at
+
+    def forget(self, interaction: FakeInteraction) -> None:
+        """Stop tracking an interaction once its answer has been read."""
+        self._pending.pop(interaction.id, None)
+
+    def abandon(self, reason: str) -> None:
+        """Fail every interaction still waited on (its bot was killed: no answer can come)."""
+        for pending in self._pending.values():
+            if not pending.answer.done():
+                pending.answer.set_exception(BotKilled(reason))
+                pending.answer.exception()
+
+    def _progress(self, interaction: FakeInteraction) -> None:
+        pending = self._pending.get(interaction.id)
+        if pending is None or pending.answer.done():
+            return
+        if interaction.failed:
+            pending.answer.set_exception(InteractionFailed(f"{interaction!r} failed: {interaction.failure}"))
+            pending.answer.exception()  # retrieved here: a player that gave up must not leave it unread
+            return
+        found = _visible_answer(interaction)
+        if found is not None:
+            pending.answered_at = asyncio.get_running_loop().time()
+            pending.answer.set_result(found[0])
+
+    async def _interaction_callback(self, request: web.Request) -> web.StreamResponse:
         try:
-            if not started:
-                await (await fake.slash_command(user, "play", {"deal": 1000 + user.id % 100_000})).wait_response(
-                    timeout=30)
-                started = True
-                latencies.append(time.monotonic() - start)
-                continue
-            interaction = await fake.slash_command(user, "move", {"moves": "d"})
-            message = await interaction.wait_response(timeout=30)
-        except Exception as error:  # a dropped answer, a timeout: counted, and the player goes on
-            errors.append(type(error).__name__)
-            await asyncio.sleep(0.2)
+            return await super()._interaction_callback(request)
+        finally:
+            raw = request.match_info.get("interaction_id", "")
+            interaction = self.interactions.get(int(raw)) if raw.isdigit() else None
+            if interaction is not None:
+                if interaction.acknowledged:
+                    self._by_token[interaction.token] = interaction
+                self._progress(interaction)
+
+    def _webhook_interaction(self, request: web.Request) -> FakeInteraction:
+        interaction = self._by_token.get(request.match_info["token"])
+        if interaction is None or request.match_info["app_id"] != str(self.application_id):
+            return super()._webhook_interaction(request)
+        age = asyncio.get_running_loop().time() - interaction.dispatched_at
+        if interaction.expired or age > self.token_lifetime or not interaction.acknowledged:
+            return super()._webhook_interaction(request)  # raises the fake's own error
+        return interaction
+
+    async def _followup(self, request: web.Request) -> web.StreamResponse:
+        try:
+            return await super()._followup(request)
+        finally:
+            self._progress_token(request)
+
+    async def _webhook_message(self, request: web.Request) -> web.StreamResponse:
+        try:
+            return await super()._webhook_message(request)
+        finally:
+            self._progress_token(request)
+
+    def _progress_token(self, request: web.Request) -> None:
+        interaction = self._by_token.get(request.match_info.get("token", ""))
+        if interaction is not None:
+            self._progress(interaction)
+
+
+def _visible_answer(interaction: FakeInteraction) -> tuple[StoredMessage | None] | None:
+    """What `FakeInteraction.wait_response` returns once the user sees an answer (in a 1-tuple),
+    or None while there is none: the same rules, without waiting."""
+    if interaction.response_type in (AUTOCOMPLETE_RESULT, MODAL):
+        return (None,)
+    if interaction.response_type in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
+        return (interaction.message,)
+    if interaction.response_type in (DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE):
+        original = interaction.message
+        if interaction.followup_ids:
+            return (interaction.latest,)
+        if original is not None and (original.deleted or original.version > interaction._version_at_ack):
+            return (original,)
+    return None
+
+
+# --- what the players saw -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """What a board answer says about its game: from the custom_id of its Draw button."""
+
+    game_id: int
+    version: int
+    finished: bool
+
+
+@dataclass(slots=True)
+class Results:
+    """Everything measured during a run."""
+
+    acks: list[float] = field(default_factory=list)  # seconds from dispatch to the first callback
+    answers: list[float] = field(default_factory=list)  # seconds from dispatch to the board
+    commands: Counter[str] = field(default_factory=Counter)  # interactions answered, by command
+    errors: Counter[str] = field(default_factory=Counter)
+    answered: dict[int, int] = field(default_factory=dict)  # game id -> highest version shown to its player
+    games_ended: int = 0
+    bursts: list[float] = field(default_factory=list)  # each burst: the last answer, from the first dispatch
+    bot_cpu: float = 0.0  # CPU seconds of bot processes that are gone (killed)
+
+
+def board_of(message: StoredMessage | None) -> Board | None:
+    """The game, version and state a board message shows; None for a message without a board."""
+    if message is None or not message.attachments:
+        return None
+    for component in message.components_flat():
+        match = DRAW_BUTTON.match(component.custom_id or "")
+        if match:
+            return Board(int(match["game"]), int(match["version"]), component.disabled)
+    return None
+
+
+async def command(fake: BenchFake, user: FakeUser, name: str, options: dict[str, Any],
+                  results: Results) -> Board | None:
+    """Send one slash command, wait for its answer and record its times; the board it shows,
+    or None (and an error counted) when there was no board."""
+    try:
+        interaction = await fake.slash_command(user, name, options)
+    except NoBotConnected:
+        results.errors["no bot connected (restarting)"] += 1
+        return None
+    try:
+        message = await asyncio.wait_for(fake.track(interaction), ANSWER_TIMEOUT)
+    except InteractionFailed:
+        results.errors[f"/{name}: {interaction.failure or 'failed'}"[:60]] += 1
+        return None
+    except TimeoutError:
+        results.errors[f"/{name}: no answer within {ANSWER_TIMEOUT:g}s"] += 1
+        return None
+    except BotKilled:
+        results.errors[f"/{name}: in flight when the bot was killed"] += 1
+        return None
+    finally:
+        answered_at = fake.answered_at(interaction)
+        fake.forget(interaction)
+    if interaction.acked_at is not None:
+        results.acks.append(interaction.acked_at - interaction.dispatched_at)
+    if answered_at is not None:
+        results.answers.append(answered_at - interaction.dispatched_at)
+    results.commands[name] += 1
+    board = board_of(message)
+    if board is None:
+        text = message.content if message is not None else "(no message)"
+        results.errors[f"/{name}: {text[:50]}"] += 1
+        return None
+    if name == "move":
+        results.answered[board.game_id] = max(board.version, results.answered.get(board.game_id, 0))
+    return board
+
+
+def deal_for(index: int, attempt: int) -> int:
+    """The deal a player starts with (a fixed one per player and attempt, so runs compare)."""
+    return 1000 + (index * 7919 + attempt * 104_729) % 1_000_000
+
+
+class Player:
+    """One simulated player and the game they play."""
+
+    def __init__(self, fake: BenchFake, user: FakeUser, index: int, results: Results) -> None:
+        self.fake, self.user, self.index, self.results = fake, user, index, results
+        self.attempt = 0
+        self.board: Board | None = None
+
+    async def start(self, deadline: float) -> None:
+        """`/play` (a new deal after a finished game) until it is answered with a board in play,
+        or the deadline passes."""
+        while time.monotonic() < deadline:
+            board = await command(self.fake, self.user, "play", {"deal": deal_for(self.index, self.attempt)},
+                                  self.results)
+            if board is not None and not board.finished:
+                self.board = board
+                return
+            if board is not None:  # "you already have a game" and it is over: cannot be, but go on
+                self.attempt += 1
+            await asyncio.sleep(RETRY_PAUSE)
+
+    async def move(self) -> None:
+        """One `/move d`; a game that ended (or is gone) makes the next command a `/play`."""
+        board = await command(self.fake, self.user, "move", {"moves": "d"}, self.results)
+        if board is None:
+            self.board = None
+            await asyncio.sleep(RETRY_PAUSE)
+        elif board.finished:
+            self.results.games_ended += 1
+            self.board = None
+            self.attempt += 1
+        else:
+            self.board = board
+
+    async def closed_loop(self, deadline: float) -> None:
+        """Start a game, then draw again and again until the deadline (a new game after one ends)."""
+        while time.monotonic() < deadline:
+            if self.board is None:
+                board = await command(self.fake, self.user, "play", {"deal": deal_for(self.index, self.attempt)},
+                                      self.results)
+                if board is None:
+                    await asyncio.sleep(RETRY_PAUSE)
+                elif board.finished:
+                    self.attempt += 1
+                else:
+                    self.board = board
+            else:
+                await self.move()
+
+
+# --- the bot process ----------------------------------------------------------------------------
+
+
+def cpu_seconds(pid: int | None) -> float:
+    """User + system CPU seconds a process (all its threads) has used so far; 0 if it is gone."""
+    if pid is None:
+        return 0.0
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_cpu_seconds() -> float:
+    """CPU seconds every process on the machine has used (busy time from /proc/stat); 0 if unknown."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(value) for value in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return 0.0
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle and iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def start_py_spy(pid: int, output: Path, seconds: float) -> subprocess.Popen[bytes]:
+    """py-spy (installed by hand, not a dependency) sampling a process for `seconds`, raw output."""
+    spy = Path(sys.executable).with_name("py-spy")
+    return subprocess.Popen([str(spy), "record", "--pid", str(pid), "--duration", str(max(1, round(seconds))),
+                             "--rate", "100", "--format", "raw", "--nonblocking", "--output", str(output)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def profile_summary(path: Path, top: int = 12) -> str:
+    """The functions a py-spy raw profile saw most often on top of the stack (self time), and in
+    it anywhere (inclusive), with their share of all samples."""
+    own: Counter[str] = Counter()
+    inclusive: Counter[str] = Counter()
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
             continue
-        latencies.append(time.monotonic() - start)
-        if message is not None and message.content.startswith("Played d"):
-            answered[user.id] = answered.get(user.id, 0) + 1
-        elif message is not None:
-            errors.append(message.content[:40])
+        frames = [re.sub(r":\d+\)$", ")", frame) for frame in stack.split(";")]
+        total += int(count)
+        own[frames[-1]] += int(count)
+        for frame in set(frames):
+            inclusive[frame] += int(count)
+    if not total:
+        return f"{path}: no samples"
+    lines = [f"{path}: {total} samples (100 a second per busy thread)", "  self:"]
+    lines += [f"    {100 * n / total:5.1f}% {name}" for name, n in own.most_common(top)]
+    lines += ["  inclusive:"]
+    lines += [f"    {100 * n / total:5.1f}% {name}" for name, n in inclusive.most_common(top)]
+    return "\n".join(lines)
 
 
-async def run(players: int, seconds: float, kill: bool) -> None:
-    """Drive the load and print the tables."""
-    folder = Path(tempfile.mkdtemp(prefix="pe-load-"))
-    database = folder / "pe.sqlite3"
-    async with running_fake() as fake, BotRunner(fake, folder) as bots:
-        bot = await bots.start_bot("bot", env={"DATABASE_URL": f"sqlite:///{database}",
-                                                "HEALTH_FILE": str(folder / "alive"), "LOG_LEVEL": "WARNING"})
-        users = [fake.add_user(f"player{i}") for i in range(players)]
-        latencies: list[float] = []
-        errors: list[str] = []
-        answered: dict[int, int] = {}
-        began = time.monotonic()
-        deadline = began + seconds
-        loops = [asyncio.create_task(player_loop(fake, user, deadline, latencies, errors, answered))
-                 for user in users]
-        if kill:
-            await asyncio.sleep(seconds / 2)
+# --- the run ------------------------------------------------------------------------------------
+
+
+async def closed(fake: BenchFake, players: list[Player], seconds: float, kill: bool, bot: BotProcess,
+                 results: Results) -> None:
+    """Every player in a closed loop until the deadline (SIGKILL and restart halfway with `kill`)."""
+    deadline = time.monotonic() + seconds
+    loops = [asyncio.create_task(player.closed_loop(deadline)) for player in players]
+    if kill:
+        await asyncio.sleep(seconds / 2)
+        results.bot_cpu += cpu_seconds(bot.pid)
+        await bot.kill()
+        fake.abandon("SIGKILL")
+        await bot.restart()
+    await asyncio.gather(*loops)
+
+
+async def burst(fake: BenchFake, players: list[Player], seconds: float, kill: bool, bot: BotProcess,
+                results: Results) -> None:
+    """Bursts until the deadline: every player with a game sends one `/move d` at once; then a
+    second of quiet. Players whose game ended start a new one between bursts."""
+    loop = asyncio.get_running_loop()
+    deadline = time.monotonic() + seconds
+    killed = not kill
+    while time.monotonic() < deadline:
+        if not killed and time.monotonic() > deadline - seconds / 2:
+            results.bot_cpu += cpu_seconds(bot.pid)
             await bot.kill()
+            fake.abandon("SIGKILL")
             await bot.restart()
-        await asyncio.gather(*loops)
-        elapsed = time.monotonic() - began
-    latencies.sort()
-    print(f"{players} players, {seconds:g} s, SQLite{', SIGKILL and restart halfway' if kill else ''}")
-    print(f"{'interactions/s':>15} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>7}")
-    print(f"{len(latencies) / elapsed:>15.1f} {statistics.median(latencies) * 1000:>8.0f} "
-          f"{latencies[int(len(latencies) * 0.99)] * 1000:>8.0f} {latencies[-1] * 1000:>8.0f} {len(errors):>7}")
-    if errors:
-        print("errors:", ", ".join(f"{count} × {what!r}" for what, count in Counter(errors).most_common(3)))
-    with sqlite3.connect(database) as db:
-        rows = db.execute("SELECT user_id, name, options, deal, cards, moves FROM games").fetchall()
-    stored = {user: len(moves.split()) for user, _, _, _, _, moves in rows}
-    lost = sum(max(0, count - stored.get(user, 0)) for user, count in answered.items())
-    replayed = 0
-    for _, name, options, deal, cards, moves in rows:
-        from_record({"game": name, "options": json.loads(options), "deal": deal,
-                     "cards": None if cards is None else [cards[i:i + 2] for i in range(0, len(cards), 2)],
-                     "moves": moves.split()})
-        replayed += 1
-    print(f"moves answered {sum(answered.values())}, stored {sum(stored.values())}, answered but lost {lost}; "
-          f"games replayed {replayed}/{len(rows)}")
+            killed = True
+        await asyncio.gather(*(player.start(deadline) for player in players if player.board is None))
+        first = loop.time()
+        await asyncio.gather(*(player.move() for player in players if player.board is not None))
+        results.bursts.append(loop.time() - first)
+        await asyncio.sleep(BURST_QUIET)
+
+
+async def run(players: int, seconds: float, *, kill: bool, burst_mode: bool, database_url: str | None,
+              py_spy: str | None) -> None:
+    """Start the fake and the bot, drive the load, print the tables and check the store."""
+    folder = Path(tempfile.mkdtemp(prefix="pe-load-"))
+    url = database_url or f"sqlite:///{folder / 'pe.sqlite3'}"
+    results = Results()
+    fake = BenchFake()
+    await fake.start()
+    try:
+        async with BotRunner(fake, folder) as bots:
+            bot = await bots.start_bot("bot", env={"DATABASE_URL": url, "HEALTH_FILE": str(folder / "alive"),
+                                                    "LOG_LEVEL": "WARNING"})
+            team = [Player(fake, fake.add_user(f"player{i}"), i, results) for i in range(players)]
+            if burst_mode:  # everyone gets a game first: the bursts are moves only
+                setup = time.monotonic() + 2 * ANSWER_TIMEOUT
+                await asyncio.gather(*(player.start(setup) for player in team))
+                results = Results()
+                for player in team:
+                    player.results = results
+            spies: list[tuple[subprocess.Popen[bytes], Path]] = []
+
+            def spy() -> None:
+                for name, pid in (("bot", bot.pid), ("bench", os.getpid())):
+                    output = Path(f"{py_spy}-{name}.txt")
+                    spies.append((start_py_spy(pid or 0, output, seconds / 2), output))
+
+            if py_spy:
+                asyncio.get_running_loop().call_later(seconds / 4, spy)
+            machine, bench_cpu, began = machine_cpu_seconds(), time.process_time(), time.monotonic()
+            results.bot_cpu = -cpu_seconds(bot.pid)
+            await (burst if burst_mode else closed)(fake, team, seconds, kill, bot, results)
+            elapsed = time.monotonic() - began
+            results.bot_cpu += cpu_seconds(bot.pid)
+            bench_cpu = time.process_time() - bench_cpu
+            others = machine_cpu_seconds() - machine - results.bot_cpu - bench_cpu
+            for process, _ in spies:
+                process.wait()
+    finally:
+        await fake.stop()
+    report(results, players, seconds, elapsed, bench_cpu, others, kill=kill, burst_mode=burst_mode, url=url)
+    for _, output in spies:
+        print(profile_summary(output) if output.exists() else f"{output}: py-spy wrote nothing")
+    await check_store(url, results)
+
+
+def _ms(values: list[float], share: float) -> str:
+    if not values:
+        return "-"
+    ordered = sorted(values)
+    return f"{ordered[min(len(ordered) - 1, int(len(ordered) * share))] * 1000:.0f}"
+
+
+def report(results: Results, players: int, seconds: float, elapsed: float, bench_cpu: float, others: float, *,
+           kill: bool, burst_mode: bool, url: str) -> None:
+    """Print the table of one run."""
+    done = sum(results.commands.values())
+    database = url.split("://")[0] if "://" in url else "sqlite"
+    print(f"{players} players, {seconds:g} s, {'burst' if burst_mode else 'closed loop'}, {database}"
+          f"{', SIGKILL and restart halfway' if kill else ''}")
+    print(f"{'interactions/s':>15} {'ack p50':>8} {'p99':>6} {'max':>6} {'answer p50':>11} {'p99':>6} {'max':>6} "
+          f"{'errors':>7} {'bot CPU':>8} {'bench CPU':>10}")
+    acks, answers = results.acks, results.answers
+    print(f"{done / elapsed:>15.1f} {_ms(acks, 0.5):>8} {_ms(acks, 0.99):>6} {_ms(acks, 1.0):>6} "
+          f"{_ms(answers, 0.5):>11} {_ms(answers, 0.99):>6} {_ms(answers, 1.0):>6} "
+          f"{sum(results.errors.values()):>7} {100 * results.bot_cpu / elapsed:>7.0f}% "
+          f"{100 * bench_cpu / elapsed:>9.0f}%")
+    print(f"(times in ms; CPU as % of one core over {elapsed:.1f} s: the machine has {os.cpu_count()} cores, shared "
+          f"by the bot and this process, the fake Discord and its players; other processes used "
+          f"{100 * max(0.0, others) / elapsed:.0f}% meanwhile)")
+    print(f"interactions: {dict(results.commands)}; games ended (won or blocked): {results.games_ended}; "
+          f"answers over 1 s: {sum(1 for a in answers if a > 1.0)}")
+    if results.bursts:
+        print(f"bursts: {len(results.bursts)}; a burst's last answer came {statistics.median(results.bursts):.2f} s "
+              f"after its first move was sent (median), {max(results.bursts):.2f} s (max)")
+    if results.errors:
+        print("errors:", ", ".join(f"{count} × {what!r}" for what, count in results.errors.most_common(4)))
+
+
+async def check_store(url: str, results: Results) -> None:
+    """Read the games back through the store's API: the answered moves that are not stored
+    (a board showed version v: its game's first v moves were stored), and whether every
+    stored game replays."""
+    store = await open_store(url)
+    try:
+        games = {game.id: game for game in await store.all_games()}
+    finally:
+        await store.close()
+    known = results.answered
+    lost = sum(version - min(version, games[game_id].version if game_id in games else 0)
+               for game_id, version in known.items())
+    broken = 0
+    for stored in games.values():
+        try:
+            from_record({"game": stored.name, "options": stored.options, "deal": stored.deal,
+                         "cards": None if stored.cards is None else
+                         [stored.cards[i:i + 2] for i in range(0, len(stored.cards), 2)],
+                         "moves": stored.moves})
+        except Exception as error:
+            broken += 1
+            print(f"game {stored.id} does not replay: {error}")
+    print(f"moves answered {sum(known.values())} (the versions of the last boards players saw, in {len(known)} "
+          f"games); answered but not stored: {lost}; games replayed {len(games) - broken}/{len(games)}"
+          f"{' BROKEN' if broken else ''}")
 
 
 def main() -> None:
     """Parse the options and run."""
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--burst", action="store_true", help="all players send a move at the same moment, repeatedly")
     parser.add_argument("--kill", action="store_true", help="SIGKILL the bot halfway and restart it")
+    parser.add_argument("--database-url", help="the bot's DATABASE_URL (default: a new SQLite file in a temp folder)")
+    parser.add_argument("--py-spy", metavar="PREFIX",
+                        help="profile the bot and this process with py-spy (pip install py-spy) over the middle "
+                             "half of the run, into PREFIX-bot.txt and PREFIX-bench.txt, and print the top functions")
     args = parser.parse_args()
-    asyncio.run(run(args.players, args.seconds, args.kill))
+    logging.getLogger("fakediscord").setLevel(logging.ERROR)  # its warnings are the errors counted in the table
+    # A bot killed in the middle of an upload leaves aiohttp a half-read request: that is the
+    # test, and its traceback would bury the table (the interaction is counted as an error).
+    logging.getLogger("aiohttp.server").setLevel(logging.CRITICAL)
+    asyncio.run(run(args.players, args.seconds, kill=args.kill, burst_mode=args.burst,
+                    database_url=args.database_url, py_spy=args.py_spy))
 
 
 if __name__ == "__main__":

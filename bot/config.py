@@ -6,6 +6,7 @@ Every setting is listed in `.env.example`. The token is never logged or printed.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,7 +14,10 @@ from pathlib import Path
 from bot.store import DEFAULT_DATABASE_URL
 
 DEFAULT_HEALTH_FILE = "/tmp/patient-exorcism.alive"
+MAX_RENDER_PROCESSES = 64
 HEALTHY_WITHIN = 120.0  # seconds: a connected bot touches its health file every 30
+NUMBER = re.compile(r"[0-9]+")
+SHARD_RANGE = re.compile(r"(?P<first>[0-9]+)(?:\s*-\s*(?P<last>[0-9]+))?")
 
 
 class ConfigError(Exception):
@@ -32,6 +36,9 @@ class Config:
     prefix: str = "!"
     message_content: bool = False
     health_file: str = DEFAULT_HEALTH_FILE
+    shard_count: int | None = None  # None: as many shards as Discord recommends, all in this process
+    shard_ids: tuple[int, ...] | None = None  # None: every shard 0..shard_count-1 in this process
+    render_processes: int = 0  # boards drawn in this many worker processes; 0: in threads
 
 
 def read_env_file(path: Path) -> dict[str, str]:
@@ -65,6 +72,10 @@ def load_config(environ: Mapping[str, str] | None = None, env_file: Path = Path(
     level = settings.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+    shard_count, shard_ids = read_shards(settings.get("SHARD_COUNT", ""), settings.get("SHARD_IDS", ""))
+    processes = settings.get("RENDER_PROCESSES", "").strip() or "0"
+    if not processes.isdigit() or not 0 <= int(processes) <= MAX_RENDER_PROCESSES:
+        raise ConfigError(f"RENDER_PROCESSES must be a number from 0 to {MAX_RENDER_PROCESSES}, not {processes!r}.")
     return Config(
         token=token,
         database_url=settings.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
@@ -74,7 +85,51 @@ def load_config(environ: Mapping[str, str] | None = None, env_file: Path = Path(
         prefix=settings.get("COMMAND_PREFIX", "!").strip() or "!",
         message_content=settings.get("MESSAGE_CONTENT", "").strip().lower() in ("1", "true", "yes", "on"),
         health_file=settings.get("HEALTH_FILE", "").strip() or DEFAULT_HEALTH_FILE,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
+        render_processes=int(processes),
     )
+
+
+def read_shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT and SHARD_IDS as (count, ids): ids like `0-3,6`, sorted, each below the count.
+    Count without ids means every shard; neither means discord.py asks Discord. ConfigError when wrong."""
+    count_text, ids_text = count_text.strip(), ids_text.strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError(f"SHARD_IDS={ids_text!r} needs SHARD_COUNT, the total number of shards "
+                              "across every process.")
+        return None, None
+    if not NUMBER.fullmatch(count_text) or int(count_text) < 1:
+        raise ConfigError(f"SHARD_COUNT must be a positive whole number, not {count_text!r}.")
+    count = int(count_text)
+    if not ids_text:
+        return count, None
+    ids: set[int] = set()
+    for part in ids_text.split(","):
+        found = SHARD_RANGE.fullmatch(part.strip())
+        if found is None:
+            raise ConfigError(f"SHARD_IDS must be shard numbers and ranges such as 0-3,6, not {ids_text!r}.")
+        first = int(found["first"])
+        last = int(found["last"] or first)
+        if first > last:
+            raise ConfigError(f"SHARD_IDS range {part.strip()!r} runs backwards: write {last}-{first}.")
+        if last >= count:
+            raise ConfigError(f"SHARD_IDS {part.strip()!r} is out of range: with SHARD_COUNT={count} the shards "
+                              f"are 0 to {count - 1}.")
+        ids.update(range(first, last + 1))
+    return count, tuple(sorted(ids))
+
+
+def shard_ranges(ids: tuple[int, ...]) -> str:
+    """Shard ids written as SHARD_IDS takes them: (0, 1, 2, 3, 6) is `0-3,6`."""
+    runs: list[list[int]] = []
+    for shard in sorted(ids):
+        if runs and shard == runs[-1][1] + 1:
+            runs[-1][1] = shard
+        else:
+            runs.append([shard, shard])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
 def health_file(environ: Mapping[str, str] | None = None, env_file: Path = Path(".env")) -> Path:

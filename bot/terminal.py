@@ -46,9 +46,9 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
             continue
         if text.split()[0].lower() == "save":
             path = Path(text.split(maxsplit=1)[1] if len(text.split()) > 1 else "board.png")
-            from render import render
+            from render import render, workers
 
-            png = await asyncio.to_thread(render, reply.game, highlight=reply.highlight, player=player.name)
+            png = await workers.draw(render, reply.game, highlight=reply.highlight, player=player.name)
             path.write_bytes(png)
             say(f"wrote {path} ({len(png):,} bytes)")
             continue

@@ -3,13 +3,22 @@
 A pure function of the game's visible state: it reads the public face of the engine (layout,
 counts, score, last move), places the piles as the game's `BoardLayout` says, pastes cached
 sprites and draws the labels, header, highlights and banner. Safe to call from any thread.
+
+It runs for every move of every player, in worker threads beside the bot's event loop, so it
+keeps its work under the GIL small: pile labels and header texts are drawn once and kept (as
+tiles and text masks), each board pastes them; and the PNG is written here, unfiltered and
+deflated by ISA-L (a fast zlib-compatible deflate), which lets go of the GIL while it compresses (see `encode_png`).
 """
 
 from __future__ import annotations
 
+import functools
 import io
+import struct
+import zlib
 from dataclasses import dataclass
 
+from isal import isal_zlib  # Intel's ISA-L deflate: the same zlib stream, about 6 times faster at level 1
 from PIL import Image, ImageDraw
 
 from bot.game import DRAW, Card, Game, Move, Outcome
@@ -20,7 +29,13 @@ from render.sprites import SHADOW, CardSize, card_back, card_face, empty_slot
 from render.themes import Theme, get_theme
 
 STANDARD_CARD = CardSize(90, 126)
-PNG_COMPRESS_LEVEL = 1  # zlib level: 1 is several times faster than 6 for a few KB more
+PNG_COMPRESS_LEVEL = 1  # deflate level (ISA-L has 0-3): 1 is several times faster than zlib's 6
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# Rows are deflated in bands of at most this many bytes: small enough for malloc to serve them
+# from its heap (past 128 KiB each buffer is a fresh mmap, and its page faults cost as much as
+# the deflating), large enough that the GIL is let go of and taken back only ~10 times a board.
+PNG_BAND_BYTES = 120 * 1024
+TEXT_CACHE = 4096  # text masks kept (labels, scores, deal numbers, player names: a few KB each)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,10 +82,37 @@ def render(game: Game, *, theme: str = "classic", highlight: Move | None = None,
            player: str | None = None) -> bytes:
     """The board as PNG bytes. The last move is always outlined (source and target);
     `highlight` outlines another move too, such as a hint; `player` names the player."""
-    image = render_image(game, theme=theme, highlight=highlight, player=player)
-    buffer = io.BytesIO()
-    image.save(buffer, "PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return buffer.getvalue()
+    return encode_png(render_image(game, theme=theme, highlight=highlight, player=player))
+
+
+def encode_png(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
+    """An RGB image as PNG bytes: 8-bit RGB, every row unfiltered, deflated by zlib at `level`.
+
+    Pillow's encoder tries every PNG filter on every row and keeps the best, which costs more
+    than the deflating; on a board (flat felt, flat card faces) no filter gives a file as small
+    or smaller, in half the time, and zlib releases the GIL while it compresses, so the event
+    loop runs meanwhile. Other modes go through Pillow."""
+    if image.mode != "RGB":
+        buffer = io.BytesIO()
+        image.save(buffer, "PNG", compress_level=level)
+        return buffer.getvalue()
+    width, height = image.size
+    stride = 3 * width
+    band = max(1, PNG_BAND_BYTES // (stride + 1))
+    deflate = isal_zlib.compressobj(level)
+    data = []
+    for top in range(0, height, band):
+        pixels = memoryview(image.crop((0, top, width, min(height, top + band))).tobytes())
+        rows = b"\0" + b"\0".join([pixels[i:i + stride] for i in range(0, len(pixels), stride)])  # filter 0: none
+        data.append(deflate.compress(rows))
+    data.append(deflate.flush())
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, deflate, no interlace
+    return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"IDAT", b"".join(data)), _chunk(b"IEND", b"")))
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    """A PNG chunk: length, type, data, CRC of type and data."""
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
 
 
 def render_image(game: Game, *, theme: str = "classic", highlight: Move | None = None,
@@ -180,23 +222,26 @@ class _Painter:
         if spot.counted:
             text += f" · {len(self.piles[spot.pile])}"
         x, y = self.geo.x(spot.column), self.geo.y(spot.row) - self.geo.label + 2
-        label_font = font(19)
-        width = round(label_font.getlength(text))
-        self.draw.rounded_rectangle((x, y, x + width + 14, y + self.geo.label - 6), radius=9, fill=self.theme.tag)
-        self.draw.text((x + 7, y + (self.geo.label - 6) // 2), text, font=label_font, fill=self.theme.text,
-                       anchor="lm")
+        tile, left, top = _label_tile(text, self.theme, self.geo.label)
+        self.image.paste(tile, (x + left, y + top))
+
+    def _text(self, xy: tuple[int, int], text: str, size: int, fill: tuple[int, int, int], anchor: str,
+              bold: bool = True) -> None:
+        """`ImageDraw.text` at a whole-pixel point, with the text's mask drawn once and kept."""
+        mask, left, top = _text_mask(text, size, bold, anchor)
+        if mask is not None:
+            self.image.paste(fill, (xy[0] + left, xy[1] + top), mask)
 
     def _header(self, player: str | None) -> None:
         game, theme, geo = self.game, self.theme, self.geo
         width = self.image.width
         self.draw.rectangle((0, 0, width, geo.header - 8), fill=theme.felt_edge)
-        title_font, deal_font = font(28), font(22, bold=False)
-        self.draw.text((geo.margin, 22), game.title, font=title_font, fill=theme.text, anchor="lm")
+        self._text((geo.margin, 22), game.title, 28, theme.text, "lm")
         deal = f"#{game.deal}" if game.deal is not None else "custom deal"
-        deal_x = geo.margin + round(title_font.getlength(game.title)) + 12
-        self.draw.text((deal_x, 24), deal, font=deal_font, fill=theme.muted, anchor="lm")
+        deal_x = geo.margin + round(_length(game.title, 28, True)) + 12
+        self._text((deal_x, 24), deal, 22, theme.muted, "lm", bold=False)
         score = f"score {_signed(game.score)}"
-        self.draw.text((width - geo.margin, 22), score, font=title_font, fill=theme.text, anchor="rm")
+        self._text((width - geo.margin, 22), score, 28, theme.text, "rm")
         left = game.redeals_left
         if left is None:
             passes = f"pass {game.pass_number} · ∞ redeals"
@@ -205,20 +250,18 @@ class _Painter:
         else:
             passes = f"pass {game.pass_number} · {left} redeal{'s' if left != 1 else ''} left"
         details = f"{passes} · " + (f"base {rank_name(game.base_rank)} · " if game.base_rank is not None else "")
-        small = font(20, bold=False)
         x = geo.margin
         if game.die_roll is not None:
             details += "die"
-            self.draw.text((x, 53), details, font=small, fill=theme.muted, anchor="lm")
-            x += round(small.getlength(details)) + 6
+            self._text((x, 53), details, 20, theme.muted, "lm", bold=False)
+            x += round(_length(details, 20, False)) + 6
             self._die(x, 42, 22, game.die_roll)
             x += 22 + 6
             details = ""
         details += f"draw {game.draw_count}"
-        self.draw.text((x, 53), details, font=small, fill=theme.muted, anchor="lm")
+        self._text((x, 53), details, 20, theme.muted, "lm", bold=False)
         if player:
-            self.draw.text((width - geo.margin, 53), _shorten(player, 28), font=font(20), fill=theme.text,
-                           anchor="rm")
+            self._text((width - geo.margin, 53), _shorten(player, 28), 20, theme.text, "rm")
 
     def _die(self, x: int, y: int, size: int, roll: int) -> None:
         """A die face showing `roll`: the Die of Justice."""
@@ -268,6 +311,45 @@ class _Painter:
         self.draw.rounded_rectangle(box, radius=14, fill=(*colour, 235), outline=(255, 255, 255, 160), width=2)
         size = 34 if won else 26
         self.draw.text(((box[0] + box[2]) // 2, middle), text, font=font(size), fill=(255, 255, 255), anchor="mm")
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE)
+def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image | None, int, int]:
+    """The coverage mask of a text as `ImageDraw.text` draws it at a whole-pixel point, with the
+    offset of its top left corner from that point (None for text that shows nothing). Pasting
+    a colour through it (`Image.paste(colour, box, mask)`) blends exactly as `ImageDraw.text` does."""
+    face = font(size, bold)
+    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    if right <= left or bottom <= top:
+        return None, 0, 0
+    mask = Image.new("L", (right - left, bottom - top), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=face, anchor=anchor)
+    return mask, left, top
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE)
+def _length(text: str, size: int, bold: bool) -> float:
+    """The advance width of a text in pixels (`FreeTypeFont.getlength`), kept."""
+    return font(size, bold).getlength(text)
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE)
+def _label_tile(text: str, theme: Theme, height: int) -> tuple[Image.Image, int, int]:
+    """A pile's label, its rounded tag and its text, drawn on the felt: a tile to paste, with the
+    offset of its corner from the tag's. Labels only ever sit on plain felt, so the tile's
+    pixels are the board's."""
+    label_font = font(19)
+    width = round(_length(text, 19, True))
+    tag = (0, 0, width + 14, height - 6)
+    at = (7, (height - 6) // 2)
+    ink = label_font.getbbox(text, anchor="lm")
+    left, top = min(tag[0], at[0] + ink[0]), min(tag[1], at[1] + ink[1])
+    right, bottom = max(tag[2] + 1, at[0] + ink[2]), max(tag[3] + 1, at[1] + ink[3])
+    tile = Image.new("RGB", (right - left, bottom - top), theme.felt)
+    draw = ImageDraw.Draw(tile, "RGBA")
+    draw.rounded_rectangle((tag[0] - left, tag[1] - top, tag[2] - left, tag[3] - top), radius=9, fill=theme.tag)
+    draw.text((at[0] - left, at[1] - top), text, font=label_font, fill=theme.text, anchor="lm")
+    return tile, left, top
 
 
 def _visible_on(colour: tuple[int, int, int], theme: Theme) -> tuple[int, int, int]:

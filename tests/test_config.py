@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from bot.config import ConfigError, load_config, read_env_file
+from bot.config import ConfigError, load_config, read_env_file, shard_ranges
 from bot.store import DEFAULT_DATABASE_URL
 
 
@@ -15,7 +17,8 @@ def test_the_environment_wins_over_the_env_file(tmp_path) -> None:
     config = load_config({"DISCORD_TOKEN": "from-env", "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10/"}, env_file)
     assert config.token == "from-env" and config.log_level == "DEBUG" and config.dev_guild_id == 42
     assert config.api_base == "http://127.0.0.1:9/api/v10" and config.database_url == DEFAULT_DATABASE_URL
-    assert config.prefix == "!" and config.message_content is False
+    assert config.prefix == "!" and config.message_content is False and config.render_processes == 0
+    assert load_config({"DISCORD_TOKEN": "x", "RENDER_PROCESSES": "2"}, tmp_path / "none.env").render_processes == 2
     assert "from-env" not in repr(config)  # the token is never shown
 
 
@@ -24,8 +27,63 @@ def test_the_environment_wins_over_the_env_file(tmp_path) -> None:
     ({"DISCORD_TOKEN": "  "}, "DISCORD_TOKEN is not set"),
     ({"DISCORD_TOKEN": "x", "DEV_GUILD_ID": "abc"}, "DEV_GUILD_ID must be a server id"),
     ({"DISCORD_TOKEN": "x", "LOG_LEVEL": "loud"}, "LOG_LEVEL must be"),
+    ({"DISCORD_TOKEN": "x", "RENDER_PROCESSES": "-1"}, "RENDER_PROCESSES must be a number from 0 to 64, not '-1'"),
+    ({"DISCORD_TOKEN": "x", "RENDER_PROCESSES": "many"}, "RENDER_PROCESSES must be a number from 0 to 64, not 'many'"),
+    ({"DISCORD_TOKEN": "x", "RENDER_PROCESSES": "65"}, "RENDER_PROCESSES must be a number from 0 to 64"),
 ])
 def test_bad_settings_are_one_clear_line(tmp_path, environ: dict, message: str) -> None:
     with pytest.raises(ConfigError, match=message) as error:
         load_config(environ, tmp_path / "missing.env")
     assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize(("count", "ids", "expected"), [
+    ("", "", (None, None)),
+    ("4", "", (4, None)),
+    (" 2 ", "1", (2, (1,))),
+    ("8", "6, 0-3", (8, (0, 1, 2, 3, 6))),
+    ("8", "2-2,1,2", (8, (1, 2))),
+    ("16", "8 - 15", (16, tuple(range(8, 16)))),
+])
+def test_shards_come_from_shard_count_and_shard_ids(tmp_path, count: str, ids: str, expected: tuple) -> None:
+    config = load_config({"DISCORD_TOKEN": "x", "SHARD_COUNT": count, "SHARD_IDS": ids}, tmp_path / "missing.env")
+    assert (config.shard_count, config.shard_ids) == expected
+
+
+def test_shards_without_settings_are_left_to_discord(tmp_path) -> None:
+    config = load_config({"DISCORD_TOKEN": "x"}, tmp_path / "missing.env")
+    assert config.shard_count is None and config.shard_ids is None
+
+
+@pytest.mark.parametrize(("count", "ids", "message"), [
+    ("", "0", "SHARD_IDS='0' needs SHARD_COUNT"),
+    ("0", "", "SHARD_COUNT must be a positive whole number, not '0'"),
+    ("-2", "", "SHARD_COUNT must be a positive whole number, not '-2'"),
+    ("two", "", "SHARD_COUNT must be a positive whole number, not 'two'"),
+    ("²", "", "SHARD_COUNT must be a positive whole number"),
+    ("2", "2", "SHARD_IDS '2' is out of range: with SHARD_COUNT=2 the shards are 0 to 1"),
+    ("4", "0-4", "SHARD_IDS '0-4' is out of range"),
+    ("4", "3-1", "SHARD_IDS range '3-1' runs backwards"),
+    ("4", "0,,1", "SHARD_IDS must be shard numbers and ranges such as 0-3,6, not '0,,1'"),
+    ("4", "0,1,", "SHARD_IDS must be shard numbers"),
+    ("4", "a-b", "SHARD_IDS must be shard numbers"),
+    ("4", "-1", "SHARD_IDS must be shard numbers"),
+    ("4", "0-", "SHARD_IDS must be shard numbers"),
+])
+def test_bad_shard_settings_are_one_clear_line(tmp_path, count: str, ids: str, message: str) -> None:
+    environ = {"DISCORD_TOKEN": "x", "SHARD_COUNT": count, "SHARD_IDS": ids}
+    with pytest.raises(ConfigError, match=re.escape(message)) as error:
+        load_config(environ, tmp_path / "missing.env")
+    assert "\n" not in str(error.value)
+
+
+def test_shards_can_come_from_the_env_file(tmp_path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("SHARD_COUNT=4\nSHARD_IDS=2-3\n")
+    config = load_config({"DISCORD_TOKEN": "x"}, env_file)
+    assert (config.shard_count, config.shard_ids) == (4, (2, 3))
+
+
+@pytest.mark.parametrize(("ids", "text"), [((0,), "0"), ((0, 1, 2, 3, 6), "0-3,6"), ((1, 3, 4, 9), "1,3-4,9")])
+def test_shard_ranges_are_written_as_shard_ids_takes_them(ids: tuple[int, ...], text: str) -> None:
+    assert shard_ranges(ids) == text

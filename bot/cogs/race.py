@@ -4,7 +4,6 @@ moves costs one edit); each player plays on a private board."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from typing import TYPE_CHECKING
@@ -22,6 +21,7 @@ from bot.store.base import Race
 from bot.views.board import player_of
 from bot.views.race import lobby_view, private_answer, public_png, public_text
 from bot.views.respond import Answer, answer
+from render import workers
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -53,7 +53,7 @@ class PublicBoards(RaceListener):
         names = await self.bot.races.names(race)
         files = []
         if reply.game is not None:
-            png = await asyncio.to_thread(public_png, reply, names)
+            png = await workers.draw(public_png, reply, names)
             files = [discord.File(io.BytesIO(png), filename="race.png")]
         message = self.bot.get_partial_messageable(race.channel_id).get_partial_message(race.message_id)
         await message.edit(content=public_text(reply, names), attachments=files, view=lobby_view(reply))

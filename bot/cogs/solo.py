@@ -14,8 +14,9 @@ from bot.game import GAMES, TITLES, describe_game
 from bot.game.notation import EXAMPLES
 from bot.play import Player, PlayError, Reply
 from bot.play.settings import change_settings, load_settings
+from bot.views import answers_custom_id
 from bot.views.board import board_answer, player_of
-from bot.views.respond import Answer, answer
+from bot.views.respond import ERROR_LIMIT, Answer, answer, shorten
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -32,6 +33,11 @@ where they go. Draw, Auto (all to the foundations), Undo, Hint, Resign.
 • `/match open` plays rounds to a target score; `/daily` is the day's deal; `/race open` starts a demon race, \
 everyone at once on shared foundations (`/race move t3f`).
 Boards are private unless you ask for `public`."""
+
+# Discord takes integer options between -(2**53 - 1) and 2**53 - 1 (and the store's integers
+# end at 2**63 - 1), though PySolFC numbers deals up to 10**20.
+MAX_DEAL = 2**53 - 1
+NO_LONGER = "That button is no longer in use: ask for a new board (/board), match or race message."
 
 WORDS = {"play": "start", "new": "start", "board": "board", "show": "board", "help": "help", "rules": "rules",
          "resign": "resign", "hint": "hint", "h": "hint", "undo": "undo", "u": "undo"}
@@ -56,7 +62,7 @@ class SoloCog(commands.Cog):
                            public="show the board to the whole channel")
     @app_commands.choices(die=[app_commands.Choice(name=n, value=n) for n in ("off", "game", "pass")])
     async def play(self, interaction: discord.Interaction, game: str = "canfield",
-                   deal: app_commands.Range[int, 1, 99_999_999_999_999_999_999] | None = None,
+                   deal: app_commands.Range[int, 1, MAX_DEAL] | None = None,
                    draw: app_commands.Range[int, 1, 6] | None = None, die: str | None = None,
                    public: bool = False) -> None:
         """Start a game."""
@@ -111,7 +117,8 @@ class SoloCog(commands.Cog):
     @app_commands.command(name="rules", description="How a game is played")
     async def rules(self, interaction: discord.Interaction, game: str = "canfield") -> None:
         """Explain the rules."""
-        text = describe_game(game) if game in GAMES else f"No game {game!r}; games: {', '.join(GAMES)}."
+        text = describe_game(game) if game in GAMES else shorten(f"No game {game!r}; games: {', '.join(GAMES)}.",
+                                                                 ERROR_LIMIT)
         await interaction.response.send_message(text, ephemeral=True)
 
     rules.autocomplete("game")(game_names)
@@ -132,6 +139,17 @@ class SoloCog(commands.Cog):
 
         await answer(interaction, work(), ephemeral=not public)
 
+    # --- buttons that no handler takes ----------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer a click whose custom_id none of the bot's buttons and menus takes (one made by an
+        older version of the bot, say), rather than leave "This interaction failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        if not answers_custom_id(str((interaction.data or {}).get("custom_id", ""))):
+            await interaction.response.send_message(NO_LONGER, ephemeral=True)
+
     # --- text: by mention, or by prefix with the message-content intent -----------------
 
     @commands.Cog.listener()
@@ -146,7 +164,7 @@ class SoloCog(commands.Cog):
         try:
             result = await self._text_command(player, message, text)
         except PlayError as error:
-            await message.reply(str(error), mention_author=False)
+            await message.reply(shorten(str(error), ERROR_LIMIT), mention_author=False)
             return
         except Exception:
             log.exception("message %s failed", message.id)

@@ -138,6 +138,9 @@ class CanfieldGame(PatienceGame):
         """WON when every card is on the foundations; BLOCKED when no sequence of moves can
         put another card on a foundation or turn up a reserve card (the solver's `is_dead`,
         from what the player can see); None while play can still get somewhere."""
+        return self._outcome_once(self._work_out_outcome)
+
+    def _work_out_outcome(self) -> Outcome | None:
         if self.foundation_cards == self.deck_size:
             return Outcome.WON
         if solver.is_dead(self):

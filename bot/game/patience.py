@@ -96,7 +96,19 @@ class PatienceGame:
         twin = type(self)(self.rules, list(self.cards), self.deal)
         twin._restore(self._position())
         twin.history = list(self.history)
+        twin._known_outcome = self._known_outcome
         return twin
+
+    _known_outcome: tuple[Position, Outcome | None] | None = None
+
+    def _outcome_once(self, work_out: Callable[[], Outcome | None]) -> Outcome | None:
+        """The outcome of the position now, worked out (a search: up to a few ms) only the first
+        time it is asked for: a move's answer asks for it twice, to store it and to draw it."""
+        position = self._position()
+        known = self._known_outcome
+        if known is None or known[0] != position:
+            known = self._known_outcome = (position, work_out())
+        return known[1]
 
     @property
     def name(self) -> str:

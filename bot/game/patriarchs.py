@@ -185,6 +185,9 @@ class PatriarchsGame(PatienceGame):
         reserve cannot change, and the draws and each suit's reversals act on separate piles,
         so every combination of the positions they reach is reachable.
         """
+        return self._outcome_once(self._work_out_outcome)
+
+    def _work_out_outcome(self) -> Outcome | None:
         if self.foundation_cards == DECK_SIZE:
             return Outcome.WON
         if not self._progress_plans():

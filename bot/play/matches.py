@@ -89,10 +89,12 @@ class MatchPlay:
     """Open, join, start, play and finish matches."""
 
     def __init__(self, store: Store, solo: SoloPlay, clock: Callable[[], float] = time.time,
-                 decks: Callable[[Match, int], list[str] | None] | None = None) -> None:
+                 decks: Callable[[Match, int], list[str] | None] | None = None,
+                 rng: random.Random | None = None) -> None:
         self.store = store
         self.solo = solo
         self.clock = clock
+        self.rng = rng or random.SystemRandom()  # draws each match's seed, and so its deals
         # Fixed decks for some rounds (a tournament's, or a test's); other rounds use deal numbers.
         self.decks = decks
         self.listeners: list[MatchListener] = []
@@ -124,7 +126,7 @@ class MatchPlay:
         match = await self.store.create_match(NewMatch(
             guild_id=guild_id, channel_id=channel_id, host_id=host.id, game=game, options=options, target=target,
             teams=teams, undo=settings.match_undo if undo is None else undo,
-            seed=random.SystemRandom().randint(1, 2**62)), now)
+            seed=self.rng.randint(1, 2**62)), now)
         team = await self.store.team_of(guild_id, host.id) if teams and guild_id is not None else None
         if not teams or team is not None:
             await self.store.add_match_player(match.id, host.id, team.id if team else None, now)
@@ -184,8 +186,8 @@ class MatchPlay:
             match = await self._match(match_id)
             if actor.id != match.host_id and not can_manage:
                 raise PlayError("Only the host, or a member with Manage Server, can cancel the match.")
-            if not await self.store.change_match_status(match_id, match.status, "cancelled", self.clock()) \
-                    or match.status not in ("lobby", "running"):
+            if match.status not in ("lobby", "running") or \
+                    not await self.store.change_match_status(match_id, match.status, "cancelled", self.clock()):
                 raise PlayError(f"Match #{match_id} is {match.status}: nothing to cancel.")
         await self._changed(match_id)
         return await self.scoreboard(match_id)
@@ -232,8 +234,9 @@ class MatchPlay:
     async def expire_idle(self) -> list[Scoreboard]:
         """Expire matches with no move for 24 hours."""
         expired = []
-        for match in await self.store.idle_matches(self.clock() - EXPIRE_AFTER):
-            if await self.store.change_match_status(match.id, match.status, "expired", self.clock()):
+        before = self.clock() - EXPIRE_AFTER
+        for match in await self.store.idle_matches(before):
+            if await self.store.expire_match(match.id, before, self.clock()):
                 expired.append(await self.scoreboard(match.id))
                 await self._changed(match.id)
         return expired

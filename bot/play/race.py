@@ -21,6 +21,7 @@ from bot.play.solo import Player, PlayError
 from bot.store import Store, VersionConflict
 from bot.store.base import NewRace, Race, RaceError
 
+MOVE_ATTEMPTS = 10  # a move that meets another process's move is tried again on the stored race
 log = logging.getLogger(__name__)
 DEAL_RANGE = 999_999_999
 MAX_TARGET = 100_000
@@ -143,6 +144,20 @@ class RacePlay:
     async def move(self, race_id: int, player: Player, text: str, *, seen: int | None = None) -> RaceReply:
         """Play a player's moves, in the order received; stored before the answer. A card that
         another player got to a foundation first is refused with `beaten` set."""
+        for attempt in range(MOVE_ATTEMPTS - 1):
+            try:
+                return await self._move_once(race_id, player, text, seen)
+            except VersionConflict:
+                # Another process stored a move of this race first: replay the stored race and
+                # try again on it (after a short random pause, so that the two drift apart).
+                self._games.pop(race_id, None)
+                await asyncio.sleep(random.uniform(0, 0.005 * (attempt + 1)))
+        try:
+            return await self._move_once(race_id, player, text, seen)
+        except VersionConflict:
+            raise PlayError("The race changed meanwhile: try again.") from None
+
+    async def _move_once(self, race_id: int, player: Player, text: str, seen: int | None) -> RaceReply:
         async with self._lock(race_id):
             race = await self._race(race_id)
             if player.id not in race.players:
@@ -166,9 +181,9 @@ class RacePlay:
                 moves = race.moves + [f"{seat}:{move}" for _, move in game.history[before:]]
                 try:
                     await self.store.save_race_moves(race_id, expected_version=race.version, moves=moves)
-                except VersionConflict:  # the stored race moved on without this process: start over
-                    self._games.pop(race_id, None)
-                    raise PlayError("The race changed meanwhile: try again.") from None
+                except VersionConflict:
+                    self._games.pop(race_id, None)  # our copy holds a move that was never stored
+                    raise
                 if game.finished:
                     await self.store.finish_race(race_id, demon_user_id=None if game.demon is None
                                                  else race.players[game.demon], scores=game.scores)

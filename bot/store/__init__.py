@@ -1,4 +1,5 @@
-"""Persistence behind one repository interface; SQLite (aiosqlite) is the default."""
+"""Persistence behind one repository interface: SQLite (aiosqlite) by default, PostgreSQL (asyncpg)
+for several processes sharing one database."""
 
 from __future__ import annotations
 
@@ -7,21 +8,24 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.store.base import NewGame, Store, StoredGame, StoreError, VersionConflict
-from bot.store.sqlite import SqliteStore
+from bot.store.sql import PostgresStore, SqliteStore, SqlStore
 
 DEFAULT_DATABASE_URL = "sqlite:///data/patient-exorcism.sqlite3"
 
-__all__ = ["DEFAULT_DATABASE_URL", "NewGame", "SqliteStore", "Store", "StoreError", "StoredGame", "VersionConflict",
-           "open_store"]
+__all__ = ["DEFAULT_DATABASE_URL", "NewGame", "PostgresStore", "SqlStore", "SqliteStore", "Store", "StoreError",
+           "StoredGame", "VersionConflict", "open_store", "store_for"]
 
 
 def store_for(url: str, clock: Callable[[], float] = time.time) -> Store:
     """The store a DATABASE_URL names: `sqlite:///relative/path`, `sqlite:////absolute/path`,
-    or a bare file path. StoreError for anything else."""
+    a bare file path, or `postgresql://user@host:port/database`. StoreError for anything else."""
     if url.startswith("sqlite:///"):
         return SqliteStore(Path(url.removeprefix("sqlite:///")), clock)
+    if url.startswith(("postgresql://", "postgres://")):
+        return PostgresStore(url, clock)
     if "://" in url:
-        raise StoreError(f"DATABASE_URL {url.split('://')[0]}:// is not supported here; use sqlite:///path/file")
+        raise StoreError(f"DATABASE_URL {url.split('://')[0]}:// is not supported; use sqlite:///path/file "
+                         "or postgresql://user@host/database")
     return SqliteStore(Path(url), clock)
 
 

@@ -197,6 +197,9 @@ class Store(Protocol):
     async def count_games(self) -> int:
         """How many games are stored."""
 
+    async def all_games(self) -> list[StoredGame]:
+        """Every stored game, by id (for checks and tools)."""
+
     async def upsert_player(self, user_id: int, name: str) -> None:
         """Remember a player's display name."""
 
@@ -206,7 +209,7 @@ class Store(Protocol):
     async def set_setting(self, guild_id: int, key: str, value: str) -> None:
         """Change one of a server's settings."""
 
-    # --- teams and matches (bot/store/sqlite_matches.py) ---------------------------------
+    # --- teams and matches (bot/store/matches.py) ---------------------------------
 
     async def create_team(self, guild_id: int, name: str, user_id: int) -> Team:
         """A new team with its creator in it; TeamError if the name is taken or the creator
@@ -259,10 +262,13 @@ class Store(Protocol):
     async def idle_matches(self, before: float) -> list[Match]:
         """Matches in the lobby or running with no activity since `before`."""
 
+    async def expire_match(self, match_id: int, before: float, now: float) -> bool:
+        """Expire a match still idle since `before`; False when it moved meanwhile or ended."""
+
     async def open_matches(self) -> list[Match]:
         """Matches in the lobby or running."""
 
-    # --- daily challenges, leaderboards, stats (bot/store/sqlite_stats.py) ----------------
+    # --- daily challenges, leaderboards, stats (bot/store/stats.py) ----------------
 
     async def create_race(self, new: NewRace) -> Race:
         """A new race in its lobby, its host in seat 0."""

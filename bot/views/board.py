@@ -7,7 +7,6 @@ The buttons only ask the engine (`can_move`, `legal_moves`) and call the play la
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 from dataclasses import dataclass
@@ -17,21 +16,24 @@ import discord
 
 from bot.game import Move
 from bot.play import Player, Reply
-from bot.views.respond import Answer, answer
-from render import render
+from bot.views.respond import Answer, answer, shorten
+from render import render, workers
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
 
 PREFIX = "pe"
+# Ids are stored as 64-bit integers: a custom_id with a longer number is no id of ours (and would
+# overflow the database's integers), so the templates take at most 18 digits.
+ID = "[0-9]{1,18}"
 ACTIONS = ("draw", "auto", "undo", "hint", "resign", "cancel", "w", "r[1-9]?", "t[1-9]", "f")
 BUTTON_TEMPLATE = re.compile(
-    rf"{PREFIX}:(?P<game>[0-9]{{1,19}}):(?P<version>[0-9]{{1,9}}):(?P<action>{'|'.join(ACTIONS)})"
+    rf"{PREFIX}:(?P<game>{ID}):(?P<version>[0-9]{{1,9}}):(?P<action>{'|'.join(ACTIONS)})"
     r"(?::(?P<picked>(?:w|r[1-9]?|t[1-9]|f[1-8])\.[0-9]{1,2}))?"
 )
 PILE_ROWS = (2, 3)  # rows of column (and reserve-pile) buttons; row 1 holds the waste and reserve
 PER_ROW = 5  # Discord's limit of buttons in a row
-PICK_TEMPLATE = re.compile(rf"{PREFIX}:(?P<game>[0-9]{{1,19}}):(?P<version>[0-9]{{1,9}}):pick")
+PICK_TEMPLATE = re.compile(rf"{PREFIX}:(?P<game>{ID}):(?P<version>[0-9]{{1,9}}):pick")
 MAX_OPTIONS = 25
 
 
@@ -54,17 +56,12 @@ class Picked:
         return f"{self.src}.{self.count}"
 
 
-def board_png(reply: Reply, *, theme: str = "classic", player: str | None = None) -> bytes:
-    """The board image of a reply (runs in a worker thread)."""
-    return render(reply.game, theme=theme, highlight=reply.highlight, player=player)
-
-
 async def board_answer(reply: Reply, player: Player, *, picked: Picked | None = None,
                        message: str | None = None) -> Answer:
-    """The whole board message for a reply: text, PNG (rendered off the event loop), buttons."""
-    png = await asyncio.to_thread(board_png, reply, player=player.name)
+    """The whole board message for a reply: text, PNG (drawn off the event loop), buttons."""
+    png = await workers.draw(render, reply.game, highlight=reply.highlight, player=player.name)
     file = discord.File(io.BytesIO(png), filename="board.png")
-    text = reply.message if message is None else message
+    text = shorten(reply.message if message is None else message)  # an error may quote a long input
     return Answer(text=text, file=file, view=board_view(reply, picked))
 
 

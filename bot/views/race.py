@@ -7,23 +7,24 @@ card another player got to a foundation first is reported as beaten) and the act
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 from typing import TYPE_CHECKING
 
 import discord
 
+from bot.play import PlayError
 from bot.play.race import RaceReply
-from bot.views.board import player_of
-from bot.views.respond import Answer, answer
+from bot.views.board import ID, player_of
+from bot.views.respond import Answer, answer, shorten
+from render import workers
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
 
-LOBBY_TEMPLATE = re.compile(r"pr:(?P<race>[0-9]{1,19}):(?P<action>join|start|cancel|board)")
+LOBBY_TEMPLATE = re.compile(rf"pr:(?P<race>{ID}):(?P<action>join|start|cancel|board)")
 BOARD_TEMPLATE = re.compile(
-    r"prb:(?P<race>[0-9]{1,19}):(?P<seen>[0-9]{1,9}):(?P<action>draw|auto|refresh|w|r|t[1-7])")
+    rf"prb:(?P<race>{ID}):(?P<seen>[0-9]{{1,9}}):(?P<action>draw|auto|refresh|w|r|t[1-7])")
 PER_ROW = 5
 
 
@@ -85,10 +86,10 @@ def private_png(reply: RaceReply, names: list[str]) -> bytes:
 
 async def private_answer(reply: RaceReply, names: list[str], *, message: str | None = None) -> Answer:
     """A player's private board message: text, PNG (rendered off the event loop), buttons."""
-    text = reply.message if message is None else message
+    text = shorten(reply.message if message is None else message)  # an error may quote a long input
     if reply.game is None or reply.seat is None:
         return Answer(text or "The race has not started yet.")
-    png = await asyncio.to_thread(private_png, reply, names)
+    png = await workers.draw(private_png, reply, names)
     return Answer(text=text, file=discord.File(io.BytesIO(png), filename="race.png"), view=board_view(reply))
 
 
@@ -187,6 +188,9 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_TEMP
         else:
             text = {"draw": "d", "auto": "a"}.get(self.action, self.action)
             reply = await races.move(self.race_id, player, text, seen=self.seen)
+        # Refusals are private messages that leave the board as it is (an Answer would replace it).
         if reply.seat is None:
-            return Answer("That is not your board.")
+            raise PlayError("That is not your board.")
+        if reply.game is None:
+            raise PlayError("That race has not started yet.")
         return await private_answer(reply, await races.names(reply.race))

@@ -1,14 +1,20 @@
 """Answering an interaction inside Discord's 3 seconds, whatever happens.
 
 The work runs as a task; if it is not done within `DEFER_AFTER` seconds the interaction is
-deferred first and the answer follows as an edit. A PlayError becomes a short private message;
-anything unexpected is logged and answered with an apology, never "interaction failed".
+deferred first and the answer follows as an edit. When more answers are in progress than the
+bot finishes in that time (a crowd moving at once), the new one would wait that long anyway:
+it is deferred at once, so the player sees "thinking…" straight away and the 3 seconds cannot
+run out while it waits behind the others.
+A PlayError becomes a short private message; anything unexpected is logged and answered with
+an apology, never "interaction failed".
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
+from collections import deque
 from collections.abc import Awaitable
 from dataclasses import dataclass
 
@@ -16,9 +22,32 @@ import discord
 
 from bot.play import PlayError
 
-DEFER_AFTER = 2.0
+DEFER_AFTER = 1.0  # the longest a player waits without a sign of life (Discord gives up at 3 s)
+CROWD = 8  # with fewer answers in progress than this, never defer at once
+RATE_WINDOW = 2.0  # seconds over which the rate of finished answers is measured
 log = logging.getLogger(__name__)
 SORRY = "Something went wrong on our side; your game is safe. Please try again."
+DISCORD_LIMIT = 2000  # characters of a message's content
+ERROR_LIMIT = 300  # characters of an error: a sentence or two
+LONGEST_WORD = 40  # characters of a word shown back to a player (their input, quoted in an error)
+
+
+class _Load:
+    """The answers in progress in this process, and how fast they have been finishing lately."""
+
+    def __init__(self) -> None:
+        self.in_progress = 0
+        self.finished: deque[float] = deque()  # loop times of the answers finished within RATE_WINDOW
+
+    def crowded(self, now: float) -> bool:
+        """Whether a new answer would wait DEFER_AFTER or more behind the ones in progress."""
+        while self.finished and self.finished[0] < now - RATE_WINDOW:
+            self.finished.popleft()
+        per_second = len(self.finished) / RATE_WINDOW
+        return self.in_progress >= CROWD and self.in_progress > per_second * DEFER_AFTER
+
+
+_load = _Load()
 
 
 @dataclass(slots=True)
@@ -33,30 +62,48 @@ class Answer:
 async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, edit: bool = False,
                  ephemeral: bool = True) -> None:
     """Run `work` and show its Answer: as an edit of the message the interaction came from
-    (`edit`, for buttons) or as a new message (`ephemeral` or public)."""
+    (`edit`, for buttons) or as a new message (`ephemeral` or public). Deferred first when
+    busy, or when the work is not done within DEFER_AFTER seconds."""
     task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
-    if not done:
-        if edit:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    loop = asyncio.get_running_loop()
+    _load.in_progress += 1
     try:
-        result = await task
-    except PlayError as error:
-        await _say(interaction, str(error), edit=edit)
-        return
-    except Exception:
-        log.exception("interaction %s failed", interaction.id)
-        await _say(interaction, SORRY, edit=edit)
-        return
-    await _show(interaction, result, edit=edit, ephemeral=ephemeral)
+        if _load.crowded(loop.time()) or not (await asyncio.wait({task}, timeout=DEFER_AFTER))[0]:
+            try:
+                await _defer(interaction, edit=edit, ephemeral=ephemeral)
+            except discord.HTTPException as error:  # too late (the 3 s ran out): nothing can be shown
+                log.warning("interaction %s could not be deferred: %s", interaction.id, error)
+                await asyncio.wait({task})  # the work still finishes (a move is stored)
+                if not task.cancelled() and task.exception() is not None:
+                    log.warning("interaction %s: %r", interaction.id, task.exception())
+                return
+        try:
+            result = await task
+        except PlayError as error:
+            await _say(interaction, str(error), edit=edit)
+            return
+        except Exception:
+            log.exception("interaction %s failed", interaction.id)
+            await _say(interaction, SORRY, edit=edit)
+            return
+        await _show(interaction, result, edit=edit, ephemeral=ephemeral)
+    finally:
+        _load.in_progress -= 1
+        _load.finished.append(loop.time())
+
+
+async def _defer(interaction: discord.Interaction, *, edit: bool, ephemeral: bool) -> None:
+    """Acknowledge now, answer later: "thinking…" for a new message, nothing visible for an edit."""
+    if edit:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
 
 
 async def _show(interaction: discord.Interaction, result: Answer, *, edit: bool, ephemeral: bool) -> None:
     files = [result.file] if result.file else []
     view = result.view or discord.utils.MISSING
-    content = result.text or None
+    content = cut(result.text, DISCORD_LIMIT) or None
     if interaction.response.is_done():
         await interaction.edit_original_response(content=content, attachments=files, view=view)
     elif edit:
@@ -68,9 +115,24 @@ async def _show(interaction: discord.Interaction, result: Answer, *, edit: bool,
 async def _say(interaction: discord.Interaction, text: str, *, edit: bool) -> None:
     """A short private message that leaves any board as it is (a deferred command's
     "thinking…" message becomes the text)."""
+    text = shorten(text, ERROR_LIMIT)
     if not interaction.response.is_done():
         await interaction.response.send_message(text, ephemeral=True)
     elif edit:
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.edit_original_response(content=text)
+
+
+def shorten(text: str, limit: int = DISCORD_LIMIT) -> str:
+    """A sentence fit to show a player: each word over LONGEST_WORD characters (a long input
+    quoted back in an error) cut to its start and "…", and the whole within `limit` characters.
+    For sentences, not for code blocks, whose lines of dashes are long words."""
+    short = "".join(word if len(word) <= LONGEST_WORD or word.isspace() else word[:LONGEST_WORD - 1] + "…"
+                    for word in re.split(r"(\s+)", text))
+    return cut(short, limit)
+
+
+def cut(text: str, limit: int) -> str:
+    """The text, or its start and "…" when it is longer than `limit` characters."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"

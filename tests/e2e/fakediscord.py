@@ -3,7 +3,8 @@
 The real discord.py client connects to it on 127.0.0.1: point ``discord.http.Route.BASE`` at
 :attr:`FakeDiscord.api_base` and the gateway URL comes from ``GET /gateway/bot``.
 
-It knows one guild with one text channel, a bot user and a couple of human users (alice, bob).
+It knows one guild with one text channel (more with :meth:`FakeDiscord.add_guild`), a bot user and a
+couple of human users (alice, bob), members of every guild.
 Tests drive it through async methods (:meth:`FakeDiscord.slash_command`, :meth:`FakeDiscord.click`,
 :meth:`FakeDiscord.select`, :meth:`FakeDiscord.autocomplete`, :meth:`FakeDiscord.message`, ...) and read
 back what a user would see: every message the bot sends or edits is stored as a :class:`StoredMessage`.
@@ -16,7 +17,10 @@ Behaviour copied from Discord because bots trip over it:
 * the interaction token works for ``@original`` edits and followups for 15 minutes;
 * after a deferred (type 5) response, the first followup edits the loading message;
 * ephemeral messages can only be seen (and clicked) by the user of the interaction;
-* message payloads are checked against Discord's main limits (2000 chars, 5 rows of 5 buttons, ...).
+* message payloads are checked against Discord's main limits (2000 chars, 5 rows of 5 buttons, ...);
+* sharding: ``GET /gateway/bot`` recommends ``recommended_shards``; a session that identified as shard
+  ``[id, count]`` gets READY and GUILD_CREATE for, and the events of, only the guilds with
+  ``(guild_id >> 22) % count == id`` (:func:`shard_of`); events outside guilds (DMs) go to shard 0.
 
 Unknown routes are logged and answered with a Discord-style 404 so that missing routes are obvious.
 """
@@ -154,8 +158,22 @@ class SnowflakeFactory:
         return value
 
 
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that gets a guild's events, by Discord's formula."""
+    return (guild_id >> 22) % shard_count
+
+
 # --------------------------------------------------------------------------------------------------------------
 # Data the fake keeps
+
+
+@dataclass(frozen=True)
+class FakeGuild:
+    """A guild (server) the bot is in, with its first text channel."""
+
+    id: int
+    name: str
+    channel_id: int
 
 
 @dataclass(frozen=True)
@@ -579,6 +597,7 @@ class FakeInteraction:
         self.choices: list[dict[str, Any]] | None = None
         self.modal: dict[str, Any] | None = None
         self.expired = False
+        self.delivered_to: list[GatewaySession] = []  # the connected sessions the event was sent to
         self._version_at_ack = 0
 
     def __repr__(self) -> str:
@@ -788,6 +807,11 @@ class GatewaySession:
         """Whether the session asked for this intent."""
         return bool(self.intents & intent)
 
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether this session's shard gets the guild's events (events outside guilds go to shard 0)."""
+        shard_id, shard_count = self.shard
+        return shard_id == (0 if guild_id is None else shard_of(guild_id, shard_count))
+
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send (and buffer for RESUME) a DISPATCH event with the next sequence number."""
         async with self.lock:
@@ -806,8 +830,11 @@ class GatewaySession:
 class FakeDiscord:
     """The fake Discord server. Start it with :meth:`start` (or use ``async with``), stop with :meth:`stop`."""
 
-    def __init__(self, *, token: str = "fake-bot-token", heartbeat_interval_ms: int = 2000) -> None:
+    def __init__(
+        self, *, token: str = "fake-bot-token", heartbeat_interval_ms: int = 2000, recommended_shards: int = 1
+    ) -> None:
         self.token = token
+        self.recommended_shards = recommended_shards  # the "shards" of GET /gateway/bot
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.snowflake = SnowflakeFactory()
         self.ack_deadline = 3.0
@@ -830,6 +857,7 @@ class FakeDiscord:
         self.channels: dict[int, FakeChannel] = {
             self.channel_id: FakeChannel(self.channel_id, "general", 0, self.guild_id),
         }
+        self.guilds: dict[int, FakeGuild] = {self.guild_id: FakeGuild(self.guild_id, self.guild_name, self.channel_id)}
 
         self.messages: dict[int, StoredMessage] = {}
         self.interactions: dict[int, FakeInteraction] = {}
@@ -907,6 +935,19 @@ class FakeDiscord:
                         permissions="" if permissions is None else str(permissions))
         self.users[username] = user
         return user
+
+    def add_guild(self, name: str, guild_id: int | None = None, channel_name: str = "general") -> FakeGuild:
+        """Add a guild with one text channel (the bot and every user are members) and return it.
+
+        Add guilds before the bot connects: READY and GUILD_CREATE list the guilds known then.
+        Choose ``guild_id`` to put the guild on a shard (see :func:`shard_of`).
+        """
+        guild = FakeGuild(guild_id or self.snowflake(), name, self.snowflake())
+        if guild.id in self.guilds:
+            raise ValueError(f"guild {guild.id} exists already")
+        self.guilds[guild.id] = guild
+        self.channels[guild.channel_id] = FakeChannel(guild.channel_id, channel_name, 0, guild.id)
+        return guild
 
     def user(self, who: FakeUser | str | int) -> FakeUser:
         """Find a user by object, username or id."""
@@ -998,15 +1039,29 @@ class FakeDiscord:
             assert session.connection is not None
             await session.connection.send({"op": 7, "d": None})
 
-    async def dispatch(self, event: str, data: dict[str, Any], *, intent: int = 0, required: bool = False) -> int:
-        """Send a DISPATCH event to every live session that asked for ``intent``; return how many got it.
+    def sessions_for(self, guild_id: int | None) -> list[GatewaySession]:
+        """The sessions (connected or waiting for a RESUME) whose shard gets this guild's events."""
+        return [session for session in self.sessions.values() if session.receives(guild_id)]
 
-        With ``required`` (and :attr:`require_bot`), raise :class:`NoBotConnected` if no bot is connected.
+    def connected_shard(self, guild_id: int | None) -> GatewaySession | None:
+        """The connected session that gets this guild's events (the newest, if several), or None."""
+        connected = [session for session in self.sessions_for(guild_id) if session.connected]
+        return connected[-1] if connected else None
+
+    async def dispatch(self, event: str, data: dict[str, Any], *, intent: int = 0, required: bool = False) -> int:
+        """Send a DISPATCH event to the sessions of its guild's shard (``data["guild_id"]``; shard 0
+        without one) that asked for ``intent``; return how many live sessions got it.
+
+        With ``required`` (and :attr:`require_bot`), raise :class:`NoBotConnected` if no bot is connected
+        on that shard.
         """
-        if required and self.require_bot and not self.bot_connected:
-            raise NoBotConnected(f"cannot send {event}: no bot is connected to the fake gateway")
+        guild_id = int(data["guild_id"]) if data.get("guild_id") else None
+        sessions = self.sessions_for(guild_id)
+        if required and self.require_bot and not any(session.connected for session in sessions):
+            raise NoBotConnected(f"cannot send {event}: no bot is connected to the fake gateway "
+                                 f"on the shard of guild {guild_id}")
         sent = 0
-        for session in list(self.sessions.values()):
+        for session in sessions:
             if intent and not session.wants(intent):
                 continue
             await session.dispatch(event, data)
@@ -1041,7 +1096,8 @@ class FakeDiscord:
         ``name`` may hold subcommands (``"game new"``). ``options`` maps option names to values; the
         option types come from the synced command (users may be given as FakeUser or name).
         """
-        data = self._command_data(name, options or {}, guild_id=guild_id)
+        scope = guild_id if guild_id is not None else self.channels[channel_id or self.channel_id].guild_id
+        data = self._command_data(name, options or {}, guild_id=scope)
         return await self._interact(APPLICATION_COMMAND, user, data, channel_id=channel_id, guild_id=guild_id)
 
     async def autocomplete(
@@ -1133,11 +1189,12 @@ class FakeDiscord:
         as on Discord.
         """
         author = self.user(user)
-        if self.require_bot and not self.bot_connected:
-            raise NoBotConnected("cannot send MESSAGE_CREATE: no bot is connected to the fake gateway")
+        channel = self.channels[channel_id or self.channel_id]
+        if self.require_bot and self.connected_shard(channel.guild_id) is None:
+            raise NoBotConnected("cannot send MESSAGE_CREATE: no bot is connected to the fake gateway "
+                                 f"on the shard of guild {channel.guild_id}")
         if mentions_bot and self.bot_user.mention not in content:
             content = f"{self.bot_user.mention} {content}"
-        channel = self.channels[channel_id or self.channel_id]
         msg = StoredMessage(
             id=self.snowflake(),
             channel_id=channel.id,
@@ -1153,7 +1210,7 @@ class FakeDiscord:
         if channel.guild_id is not None:
             payload["member"] = author.member_payload(self.joined_at, with_user=False)
         intent = INTENT_GUILD_MESSAGES if channel.guild_id is not None else INTENT_DIRECT_MESSAGES
-        for session in list(self.sessions.values()):
+        for session in self.sessions_for(channel.guild_id):
             if session.wants(intent):
                 await session.dispatch("MESSAGE_CREATE", self._content_for(session, payload, msg))
         return msg
@@ -1235,6 +1292,7 @@ class FakeDiscord:
         payload = interaction._event_payload()
         loop = asyncio.get_running_loop()
         interaction.dispatched_at = loop.time()
+        interaction.delivered_to = [s for s in self.sessions_for(interaction.guild_id) if s.connected]
         await self.dispatch("INTERACTION_CREATE", payload, required=True)
         self._timers.append(loop.call_at(interaction.dispatched_at + self.ack_deadline, interaction._on_deadline))
         return interaction
@@ -1623,7 +1681,7 @@ class FakeDiscord:
 
     async def _get_gateway_bot(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 999, "reset_after": 14_400_000, "max_concurrency": 1}
-        return json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+        return json_response({"url": self.gateway_url, "shards": self.recommended_shards, "session_start_limit": limit})
 
     async def _get_user(self, request: web.Request) -> web.Response:
         user_id = request.match_info["user_id"]
@@ -1666,7 +1724,7 @@ class FakeDiscord:
         if request.match_info["app_id"] != str(self.application_id):
             raise _ApiError(404, 10002, "Unknown Application")
         guild = request.match_info.get("guild_id")
-        if guild is not None and guild != str(self.guild_id):
+        if guild is not None and (not guild.isdigit() or int(guild) not in self.guilds):
             raise _ApiError(404, 10004, "Unknown Guild")
         return None if guild is None else int(guild)
 
@@ -1958,17 +2016,19 @@ class FakeDiscord:
         self._changes.notify()
         return web.Response(status=204)
 
-    def _check_guild(self, request: web.Request) -> None:
-        if request.match_info["guild_id"] != str(self.guild_id):
-            raise _ApiError(404, 10004, "Unknown Guild")
+    def _check_guild(self, request: web.Request) -> FakeGuild:
+        try:
+            return self.guilds[int(request.match_info["guild_id"])]
+        except (KeyError, ValueError):
+            raise _ApiError(404, 10004, "Unknown Guild") from None
 
     async def _get_guild(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
-        return json_response(self._guild_payload(members=False))
+        guild = self._check_guild(request)
+        return json_response(self._guild_payload(guild, members=False))
 
     async def _get_guild_channels(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
-        return json_response([c.payload() for c in self.channels.values() if c.guild_id == self.guild_id])
+        guild = self._check_guild(request)
+        return json_response([c.payload() for c in self.channels.values() if c.guild_id == guild.id])
 
     async def _get_member(self, request: web.Request) -> web.Response:
         self._check_guild(request)
@@ -1988,9 +2048,9 @@ class FakeDiscord:
 
     # ---- gateway -------------------------------------------------------------------------------------------
 
-    def _guild_payload(self, *, members: bool = True) -> dict[str, Any]:
+    def _guild_payload(self, guild: FakeGuild, *, members: bool = True) -> dict[str, Any]:
         everyone = {
-            "id": str(self.guild_id),
+            "id": str(guild.id),
             "name": "@everyone",
             "permissions": "1071698660929",
             "position": 0,
@@ -2000,9 +2060,9 @@ class FakeDiscord:
             "mentionable": False,
             "flags": 0,
         }
-        guild: dict[str, Any] = {
-            "id": str(self.guild_id),
-            "name": self.guild_name,
+        body: dict[str, Any] = {
+            "id": str(guild.id),
+            "name": guild.name,
             "icon": None,
             "owner_id": str(self.owner.id),
             "roles": [everyone],
@@ -2016,19 +2076,19 @@ class FakeDiscord:
             "nsfw_level": 0,
             "premium_tier": 0,
             "preferred_locale": "en-US",
-            "system_channel_id": str(self.channel_id),
+            "system_channel_id": str(guild.channel_id),
             "system_channel_flags": 0,
         }
         if members:
             people = [self.bot_user, *self.users.values()]
-            guild.update(
+            body.update(
                 {
                     "unavailable": False,
                     "large": False,
                     "member_count": len(people),
                     "joined_at": _iso(self.joined_at),
                     "members": [u.member_payload(self.joined_at) for u in people],
-                    "channels": [c.payload() for c in self.channels.values() if c.guild_id == self.guild_id],
+                    "channels": [c.payload() for c in self.channels.values() if c.guild_id == guild.id],
                     "threads": [],
                     "voice_states": [],
                     "presences": [],
@@ -2037,7 +2097,7 @@ class FakeDiscord:
                     "soundboard_sounds": [],
                 }
             )
-        return guild
+        return body
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
@@ -2078,7 +2138,7 @@ class FakeDiscord:
         elif op == 8:  # REQUEST GUILD MEMBERS
             members = [u.member_payload(self.joined_at) for u in (self.bot_user, *self.users.values())]
             chunk = {
-                "guild_id": str(self.guild_id),
+                "guild_id": str((data or {}).get("guild_id") or self.guild_id),
                 "members": members,
                 "chunk_index": 0,
                 "chunk_count": 1,
@@ -2101,16 +2161,20 @@ class FakeDiscord:
         if intents & PRIVILEGED_INTENTS and not self.allow_privileged_intents:
             await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
-        shard = list(data.get("shard") or [0, 1])
+        shard = [int(n) for n in data.get("shard") or [0, 1]]
+        if len(shard) != 2 or not 0 <= shard[0] < shard[1]:
+            await conn.ws.close(code=4010, message=b"Invalid shard.")
+            return
         session = GatewaySession(secrets.token_hex(16), shard, intents, data)
         self.sessions[session.id] = session
         conn.session = session
         async with session.lock:
             session.connection = conn
+        guilds = [guild for guild in self.guilds.values() if session.receives(guild.id)]
         ready = {
             "v": 10,
             "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(guild.id), "unavailable": True} for guild in guilds],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
@@ -2123,7 +2187,8 @@ class FakeDiscord:
             "_trace": ["fakediscord"],
         }
         await session.dispatch("READY", ready)
-        await session.dispatch("GUILD_CREATE", self._guild_payload())
+        for guild in guilds:
+            await session.dispatch("GUILD_CREATE", self._guild_payload(guild))
         self.identify_count += 1
         log.info("gateway: bot identified (session %s, intents %s, shard %s)", session.id, intents, shard)
         self._changes.notify()

@@ -53,12 +53,14 @@ class BotProcess:
         args: Sequence[str],
         env: Mapping[str, str],
         log_path: Path,
+        shards: int = 1,
     ) -> None:
         self.fake = fake
         self.module = module
         self.args = list(args)
         self.env = dict(env)
         self.log_path = log_path
+        self.shards = shards  # how many shards it runs: one IDENTIFY each before it is ready
         self.process: asyncio.subprocess.Process | None = None
         self.starts = 0
         self._log_file: IO[bytes] | None = None
@@ -86,6 +88,12 @@ class BotProcess:
         text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
         return ANSI_ESCAPE.sub("", text)
 
+    def run_log_text(self) -> str:
+        """What the current (or last) run printed, like :meth:`log_text`."""
+        marker = f"----- start #{self.starts}:"
+        text = self.log_text()
+        return text[text.rfind(marker):] if marker in text else text
+
     def full_env(self) -> dict[str, str]:
         """The environment the process gets: ours, the fake's coordinates, then the extra ``env``."""
         env = dict(os.environ)
@@ -95,15 +103,19 @@ class BotProcess:
                 "DISCORD_API_BASE": self.fake.api_base,
                 "DISCORD_GATEWAY_URL": self.fake.gateway_url,
                 "PYTHONUNBUFFERED": "1",
+                # Empty settings win over a developer's .env: no sharding unless a test asks.
+                "SHARD_COUNT": "",
+                "SHARD_IDS": "",
             }
         )
         env.update(self.env)
         return env
 
     async def start(self, *, wait_ready: bool = True, ready_line: str | None = None, timeout: float = 20.0) -> None:
-        """Start the process; by default wait until it identified on the gateway (and got READY).
+        """Start the process; by default wait until it identified on the gateway (and got READY), once
+        for each of its :attr:`shards`.
 
-        ``ready_line``: also wait until this text appears in the bot's output (e.g. a line it
+        ``ready_line``: also wait until this text appears in this run's output (e.g. a line it
         prints in ``on_ready``). Raises :class:`BotExited` (with the log) if the bot dies first.
         """
         if self.running:
@@ -125,14 +137,14 @@ class BotProcess:
             stderr=asyncio.subprocess.STDOUT,
         )
         if wait_ready:
-            await self.wait_ready(identified_before + 1, ready_line=ready_line, timeout=timeout)
+            await self.wait_ready(identified_before + self.shards, ready_line=ready_line, timeout=timeout)
 
     async def wait_ready(self, identify_count: int, *, ready_line: str | None = None, timeout: float = 20.0) -> None:
         """Wait until the fake saw ``identify_count`` IDENTIFYs (and ``ready_line`` in the log, if given)."""
 
         async def ready() -> None:
             await self.fake.wait_for_identify(timeout, count=identify_count)
-            while ready_line is not None and ready_line not in self.log_text():
+            while ready_line is not None and ready_line not in self.run_log_text():
                 await asyncio.sleep(0.05)
 
         assert self.process is not None
@@ -211,15 +223,18 @@ class BotRunner:
         wait_ready: bool = True,
         ready_line: str | None = None,
         timeout: float = 20.0,
+        shards: int = 1,
     ) -> BotProcess:
         """Run ``python -m <module> <args>`` against the fake and (by default) wait until it is connected.
 
         The process gets DISCORD_TOKEN, DISCORD_API_BASE and DISCORD_GATEWAY_URL for the fake, plus ``env``
         (which may override them, e.g. a wrong DISCORD_TOKEN). Its output goes to a log file in ``log_dir``.
+        ``shards``: how many shards the process runs, so how many IDENTIFYs it is ready after. Start
+        processes one at a time: readiness is counted on the fake's IDENTIFYs, whoever sent them.
         """
         name = module.replace(".", "_")
         log_path = self.log_dir / f"{name}-{len(self.bots) + 1}.log"
-        bot = BotProcess(self.fake, module, args, env or {}, log_path)
+        bot = BotProcess(self.fake, module, args, env or {}, log_path, shards)
         self.bots.append(bot)
         await bot.start(wait_ready=wait_ready, ready_line=ready_line, timeout=timeout)
         return bot

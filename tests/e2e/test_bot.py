@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
+import signal
 import sqlite3
 from pathlib import Path
 
@@ -280,3 +282,46 @@ async def test_patriarchs_and_picture_patience_play_by_buttons(fake: FakeDiscord
     message = await (await fake.click("bob", message, label="Resign")).wait_response(timeout=SOLVER_WAIT)
     assert "You resigned" in message.content and all(b.disabled for b in message.buttons)
     assert [moves for _, moves, _ in stored_moves(tmp_path)] == ["r4f7 d", ""]
+
+
+async def test_boards_drawn_in_worker_processes_are_the_same_and_survive_a_dead_worker(
+        fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    from bot.game import new_game
+    from render import render
+
+    bot = await start(bots, tmp_path, RENDER_PROCESSES="1")
+    message = await play(fake, deal=1)
+    first = board_of(message).tobytes()
+    assert first == Image.open(io.BytesIO(render(new_game("canfield", deal=1), player="Alice"))).tobytes()
+    children = set(_descendants(bot.pid, depth=1))  # the forkserver (and multiprocessing's resource tracker)
+    drawing = [pid for pid in _descendants(bot.pid) if pid not in children]  # the forkserver's children
+    assert len(drawing) == 1
+    os.kill(drawing[0], signal.SIGKILL)
+    reply = await fake.click("alice", message, label="Draw (34)")
+    updated = await reply.wait_response()
+    assert board_of(updated).tobytes() != first  # drawn all the same
+    assert "a drawing process died" in bot.log_text()
+    reply = await fake.click("alice", updated, label="Draw (31)")
+    assert board_of(await reply.wait_response()) is not None  # and the new workers draw again
+    assert [moves for _, moves, _ in stored_moves(tmp_path)] == ["d d"]
+
+
+def _descendants(pid: int | None, depth: int = 99) -> list[int]:
+    """The processes below `pid` (children, grandchildren... down to `depth`), from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (ValueError, OSError, IndexError):
+            continue
+        children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [(pid, 0)]
+    while todo:
+        parent, level = todo.pop()
+        if level < depth:
+            for child in children.get(parent, []):
+                found.append(child)
+                todo.append((child, level + 1))
+    return found

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+from typing import Any
 
 import aiohttp
 import pytest
@@ -11,11 +13,15 @@ from .fakediscord import (
     CHANNEL_MESSAGE,
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE_MESSAGE,
+    INTENT_DIRECT_MESSAGES,
+    INTENT_GUILD_MESSAGES,
     UPDATE_MESSAGE,
     FakeDiscord,
     InteractionFailed,
+    NoBotConnected,
+    shard_of,
 )
-from .harness import BotProcess, BotRunner
+from .harness import BotProcess, BotRunner, running_fake
 
 MINIBOT = "tests.e2e.minibot"
 COMMANDS = ["ping", "pick", "slow", "late", "choose"]
@@ -276,3 +282,98 @@ async def test_channel_messages_keep_replace_and_delete_attachments(fake: FakeDi
         async with http.get(f"{url}/{message.id}") as response:
             assert response.status == 404 and (await response.json())["code"] == 10008
     assert message.deleted and fake.channel_messages() == []
+
+
+class RawShard:
+    """A bare gateway client that identifies as one shard and records the events it gets."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.events: list[tuple[str, dict[str, Any]]] = []
+        self._reader = asyncio.ensure_future(self._read())
+
+    @classmethod
+    async def connect(cls, http: aiohttp.ClientSession, fake: FakeDiscord, shard: list[int]) -> RawShard:
+        """Connect, IDENTIFY as ``shard`` ([id, count]) and start recording."""
+        ws = await http.ws_connect(fake.gateway_url + "?v=10&encoding=json")
+        assert (await ws.receive_json())["op"] == 10  # HELLO
+        identify = {"token": fake.token, "intents": INTENT_GUILD_MESSAGES | INTENT_DIRECT_MESSAGES,
+                    "shard": shard, "properties": {}}
+        await ws.send_json({"op": 2, "d": identify})
+        return cls(ws)
+
+    async def _read(self) -> None:
+        async for frame in self.ws:
+            if frame.type is aiohttp.WSMsgType.TEXT:
+                data = json.loads(frame.data)
+                if data.get("op") == 0:
+                    self.events.append((data["t"], data["d"]))
+
+    def names(self) -> list[str]:
+        """The events received so far, by name."""
+        return [name for name, _ in self.events]
+
+    async def wait_for(self, name: str, count: int = 1) -> None:
+        """Wait until ``count`` events called ``name`` arrived."""
+        async with asyncio.timeout(5):
+            while self.names().count(name) < count:
+                await asyncio.sleep(0.01)
+
+    async def closed_with(self) -> int | None:
+        """Wait until the fake closes the websocket and return the close code."""
+        await asyncio.wait_for(self._reader, 5)
+        return self.ws.close_code
+
+    async def close(self) -> None:
+        """Close the websocket and stop reading."""
+        await self.ws.close()
+        self._reader.cancel()
+
+
+async def test_events_go_to_the_shard_of_their_guild_and_dms_to_shard_zero() -> None:
+    async with running_fake(recommended_shards=2) as fake, aiohttp.ClientSession() as http:
+        other = fake.add_guild("Second Guild", fake.guild_id + (1 << 22))
+        assert (shard_of(fake.guild_id, 2), shard_of(other.id, 2)) == (0, 1)
+        headers = {"Authorization": f"Bot {fake.token}"}
+        async with http.get(fake.api_base + "/gateway/bot", headers=headers) as response:
+            assert (await response.json())["shards"] == 2
+        ping = [{"name": "ping", "description": "Ping", "type": 1}]
+        async with http.put(f"{fake.api_base}/applications/{fake.application_id}/commands", json=ping,
+                            headers=headers) as response:
+            assert response.status == 200
+        first = await RawShard.connect(http, fake, [0, 2])
+        second = await RawShard.connect(http, fake, [1, 2])
+        await first.wait_for("GUILD_CREATE")
+        await second.wait_for("GUILD_CREATE")
+        for shard, guild_id in ((first, fake.guild_id), (second, other.id)):
+            ready = dict(shard.events)["READY"]
+            assert [g["id"] for g in ready["guilds"]] == [str(guild_id)]
+            assert [d["id"] for name, d in shard.events if name == "GUILD_CREATE"] == [str(guild_id)]
+
+        here = await fake.slash_command("alice", "ping")
+        there = await fake.slash_command("alice", "ping", channel_id=other.channel_id)
+        await fake.message("bob", "in the second guild", channel_id=other.channel_id)
+        await fake.message("bob", "a DM", channel_id=fake.dm_channel("bob").id)
+        await first.wait_for("MESSAGE_CREATE")
+        await second.wait_for("MESSAGE_CREATE")
+
+        assert [s.shard for s in here.delivered_to] == [[0, 2]]
+        assert [s.shard for s in there.delivered_to] == [[1, 2]]
+        got = {shard: [(name, d.get("guild_id")) for name, d in s.events if name not in ("READY", "GUILD_CREATE")]
+               for shard, s in (("first", first), ("second", second))}
+        assert got == {
+            "first": [("INTERACTION_CREATE", str(fake.guild_id)), ("MESSAGE_CREATE", None)],
+            "second": [("INTERACTION_CREATE", str(other.id)), ("MESSAGE_CREATE", str(other.id))],
+        }
+
+        await second.close()
+        with pytest.raises(NoBotConnected, match="shard"):
+            await fake.slash_command("alice", "ping", channel_id=other.channel_id)
+        with pytest.raises(NoBotConnected, match="shard"):
+            await fake.message("bob", "nobody hears this", channel_id=other.channel_id)
+        await fake.slash_command("alice", "ping")
+        await first.wait_for("INTERACTION_CREATE", 2)
+        await first.close()
+
+        wrong = await RawShard.connect(http, fake, [2, 2])
+        assert await wrong.closed_with() == 4010

@@ -218,3 +218,18 @@ def test_cards_never_leave_the_foundations_nor_go_to_the_reserve() -> None:
         game.play(Move("t1", "r"))
     with pytest.raises(IllegalMoveError, match="no pile t5"):
         game.play(Move("t1", "t5"))
+
+
+def test_the_outcome_is_worked_out_once_a_position(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.game import canfield
+
+    searches: list[int] = []
+    real = canfield.solver.is_dead
+    monkeypatch.setattr(canfield.solver, "is_dead", lambda game: searches.append(1) or real(game))
+    game = new_game("canfield", deal=1)
+    assert game.outcome is None and game.outcome is None and game.copy().outcome is None
+    assert len(searches) == 1  # asked three times, searched once (the copy shares it)
+    game.play("d")
+    assert game.outcome is None and len(searches) == 2
+    game.undo()
+    assert game.outcome is None and len(searches) == 3  # another position again: asked afresh

@@ -83,9 +83,9 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def daily(tmp_path, clock: FakeClock):
-    """Dailies on a fresh SQLite file, on the tests' clock."""
-    store = await open_store(str(tmp_path / "pe.sqlite3"), clock)  # the store stamps its writes by it too
+async def daily(database_url, clock: FakeClock):
+    """Dailies on a fresh database (SQLite, then PostgreSQL), on the tests' clock."""
+    store = await open_store(database_url, clock)  # the store stamps its writes by it too
     yield DailyPlay(store, SoloPlay(store), clock)
     await store.close()
 
@@ -137,21 +137,21 @@ async def test_one_attempt_a_day_resumed_while_in_play_then_refused(daily: Daily
         await daily.start(ALICE, **HERE, game="klondike")
 
 
-async def test_simultaneous_starts_end_with_one_attempt_and_one_game(daily: DailyPlay, tmp_path, clock) -> None:
+async def test_simultaneous_starts_end_with_one_attempt_and_one_game(daily: DailyPlay, database_url, clock) -> None:
     replies = await asyncio.gather(*(daily.start(ALICE, **HERE) for _ in range(4)))
     assert len({reply.game_id for reply in replies}) == 1 and sum(reply.started for reply in replies) == 1
     assert await daily.store.count_games() == 1
     # Two processes (two connections to one file) starting at once: the primary key decides.
-    other_store = await open_store(str(tmp_path / "pe.sqlite3"), clock)
+    other_store = await open_store(database_url, clock)
     other = DailyPlay(other_store, SoloPlay(other_store), clock)
     replies = await asyncio.gather(daily.start(BOB, **HERE), other.start(BOB, **HERE),
                                    daily.start(BOB, **HERE), other.start(BOB, **HERE))
     assert len({reply.game_id for reply in replies}) == 1
     assert await daily.store.count_games() == 2
-    async with daily.store.db.execute("SELECT COUNT(*) FROM daily_attempts") as cursor:
-        assert (await cursor.fetchone())[0] == 2
-    async with daily.store.db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'games'") as cursor:
-        assert (await cursor.fetchone())[0] > 2  # the losers' games were really made, then thrown away
+    assert await daily.store.db.fetch_value("SELECT COUNT(*) FROM daily_attempts") == 2
+    # The losers' games were really made, then thrown away: ids are never reused.
+    later = await daily.solo.start(CAROL, **HERE, deal=1)
+    assert later.game_id > 3
     await other_store.close()
 
 

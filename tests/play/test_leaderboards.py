@@ -62,10 +62,10 @@ class World:
 
 
 @pytest.fixture
-async def world(tmp_path):
+async def world(database_url):
     """A fresh SQLite file with everything on one clock, at noon UTC on a Wednesday."""
     clock = FakeClock(at("2024-05-08 12:00"))
-    store = await open_store(str(tmp_path / "pe.sqlite3"), clock)
+    store = await open_store(database_url, clock)
     yield World(store, clock)
     await store.close()
 

@@ -1,8 +1,9 @@
-"""Matches and teams on a real SQLite file, with a clock the tests move."""
+"""Matches and teams on a real database (SQLite, then PostgreSQL), with a clock the tests move."""
 
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 
@@ -43,11 +44,14 @@ class Heard(MatchListener):
 
 
 @pytest.fixture
-async def world(tmp_path):
+async def world(database_url):
     clock = Clock()
-    store = await open_store(str(tmp_path / "pe.sqlite3"), clock)
+    store = await open_store(database_url, clock)
     solo = SoloPlay(store)
-    matches = MatchPlay(store, solo, clock, decks=lambda match, round_number: WON_DECK if match.target < 1000 else None)
+    # A fixed generator: the deals of every match are the same from run to run (a random deal can
+    # be blocked after its first draw, and the tests would fail now and then).
+    matches = MatchPlay(store, solo, clock, decks=lambda match, round_number: WON_DECK if match.target < 1000 else None,
+                        rng=random.Random(2026))
     heard = Heard()
     matches.listeners.append(heard)
     yield store, solo, matches, heard, clock
@@ -78,27 +82,56 @@ async def test_a_match_to_100_is_won_by_the_first_to_reach_it_and_announced_once
     board = await matches.scoreboard(match_id)
     assert board.match.status == "finished" and board.match.winner_user_id == ALICE.id
     assert [(s.name, s.points, s.rounds) for s in board.standings] == [("Alice", 352, 1), ("Bob", -12, 1)]
+    with pytest.raises(PlayError, match="is finished: nothing to cancel"):  # an ended match stays as it ended
+        await matches.cancel(match_id, ALICE)
+    assert (await matches.scoreboard(match_id)).match.status == "finished"
     assert "exorcised the demon" in board.as_text()
     bob_round2 = await round_game(matches, match_id, BOB)  # still his to finish, but the match is over
     after = await solo.resign(bob_round2, BOB)
     assert "Match #" in after.message and "finished" in after.message and len(heard.won) == 1
 
 
-async def test_two_rounds_crossing_the_target_together_announce_one_winner(world) -> None:
-    _, solo, matches, heard, _ = world
+async def both_one_move_from_the_target(solo: SoloPlay, matches: MatchPlay) -> tuple[int, list[int], str]:
+    """A match to 100 in which Alice and Bob are each one move from winning their first round:
+    the match, their games, and that last move."""
     match_id = (await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, target=100)).match.id
     await matches.join(match_id, BOB)
     await matches.start(match_id, ALICE)
     games = [await round_game(matches, match_id, p) for p in (ALICE, BOB)]
-    moves = WINNING_LINE.split()
+    *moves, last = WINNING_LINE.split()
     for game_id, player in zip(games, (ALICE, BOB), strict=True):
-        await solo.move(game_id, player, " ".join(moves[:-1]))
-    finals = await asyncio.gather(solo.move(games[0], ALICE, moves[-1]), solo.move(games[1], BOB, moves[-1]))
+        await solo.move(game_id, player, " ".join(moves))
+    return match_id, games, last
+
+
+async def test_two_rounds_crossing_the_target_together_announce_one_winner(world) -> None:
+    _, solo, matches, heard, _ = world
+    match_id, games, last = await both_one_move_from_the_target(solo, matches)
+    finals = await asyncio.gather(solo.move(games[0], ALICE, last), solo.move(games[1], BOB, last))
     assert all(reply.status == "won" for reply in finals)
     assert sum("The demon is exorcised!" in reply.message for reply in finals) == 1
     assert len(heard.won) == 1
     board = await matches.scoreboard(match_id)
     assert board.match.winner_user_id in (ALICE.id, BOB.id) and board.winner.points == 352
+
+
+async def test_two_processes_finishing_together_announce_one_winner(world, database_url) -> None:
+    # Alice's last move reaches this process, Bob's reaches another one (its own connection,
+    # its own locks) on the same database: the store's conditional update picks one winner.
+    _, solo, matches, heard, clock = world
+    match_id, games, last = await both_one_move_from_the_target(solo, matches)
+    other_store = await open_store(database_url, clock)
+    other_solo = SoloPlay(other_store)
+    other = MatchPlay(other_store, other_solo, clock)
+    other_heard = Heard()
+    other.listeners.append(other_heard)
+    finals = await asyncio.gather(solo.move(games[0], ALICE, last), other_solo.move(games[1], BOB, last))
+    assert all(reply.status == "won" for reply in finals)
+    assert sum("The demon is exorcised!" in reply.message for reply in finals) == 1
+    assert len(heard.won) + len(other_heard.won) == 1
+    board = await other.scoreboard(match_id)
+    assert board.match.status == "finished" and board.winner.points == 352
+    await other_store.close()
 
 
 async def test_team_members_pool_their_points_toward_the_team_target(world) -> None:
@@ -155,7 +188,7 @@ async def test_every_player_gets_the_same_deal_each_round_and_undo_is_off(world)
 
 
 async def test_late_joiners_leavers_cancel_and_expiry(world) -> None:
-    _, solo, matches, heard, clock = world
+    store, solo, matches, heard, clock = world
     match_id = (await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, target=5000)).match.id
     await matches.start(match_id, ALICE)
     board = await matches.join(match_id, BOB)  # a late joiner is dealt round 1 at once
@@ -170,6 +203,12 @@ async def test_late_joiners_leavers_cancel_and_expiry(world) -> None:
     await solo.move(await round_game(matches, match_id, ALICE), ALICE, "d")  # a move keeps it alive
     clock.now += EXPIRE_AFTER - 60
     assert await matches.expire_idle() == []
+    clock.now += 3 * EXPIRE_AFTER
+    # Found idle, then a move (in this process or another) before it is expired: it stays.
+    before = clock.now - EXPIRE_AFTER
+    assert [m.id for m in await store.idle_matches(before)] == [match_id]
+    await solo.move(await round_game(matches, match_id, ALICE), ALICE, "d")
+    assert not await store.expire_match(match_id, before, clock.now)
     clock.now += 3 * EXPIRE_AFTER
     [expired] = await matches.expire_idle()
     assert expired.match.status == "expired" and match_id in heard.changed
@@ -191,8 +230,8 @@ async def test_bad_match_settings_are_refused(world) -> None:
         await matches.scoreboard(99)
 
 
-async def test_a_match_survives_a_restart(tmp_path) -> None:
-    path = str(tmp_path / "pe.sqlite3")
+async def test_a_match_survives_a_restart(database_url) -> None:
+    path = database_url
     store = await open_store(path)
     matches = MatchPlay(store, SoloPlay(store))
     match_id = (await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, target=5000)).match.id

@@ -1,4 +1,4 @@
-"""Races in the play layer, on a real SQLite file: the lobby, moves stored in the order
+"""Races in the play layer, on a real database (SQLite, then PostgreSQL): the lobby, moves stored in the order
 received, a race for one foundation, the end, the leaderboards, and a restart."""
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ class Heard(RaceListener):
 
 
 @pytest.fixture
-async def world(tmp_path):
-    store = await open_store(str(tmp_path / "pe.sqlite3"))
+async def world(database_url):
+    store = await open_store(database_url)
     races = RacePlay(store, lambda: 1_800_000_000.0)
     heard = Heard()
     races.listeners.append(heard)
@@ -69,7 +69,7 @@ async def test_the_lobby_seats_players_in_order_and_only_the_host_starts(world) 
     assert (await store.get_race(race_id)).status == "running" and heard.changed
 
 
-async def test_every_move_is_stored_before_the_answer_and_survives_a_restart(world, tmp_path) -> None:
+async def test_every_move_is_stored_before_the_answer_and_survives_a_restart(world, database_url) -> None:
     store, races, _ = world
     race_id = await started(races)
     reply = await races.move(race_id, ALICE, "t1f d")
@@ -98,8 +98,8 @@ async def test_two_players_racing_for_one_place_the_first_received_takes_it(worl
     assert (await store.get_race(race_id)).moves == ["0:t1f", "1:t6f"]
 
 
-async def test_the_end_is_stored_with_the_scores_and_reaches_the_leaderboards(tmp_path) -> None:
-    store = await open_store(str(tmp_path / "pe.sqlite3"))
+async def test_the_end_is_stored_with_the_scores_and_reaches_the_leaderboards(database_url) -> None:
+    store = await open_store(database_url)
     # Alice's deck goes out by drawing and playing up; Bob's and Carol's never move.
     races = RacePlay(store, lambda: 1_800_000_000.0,
                      decks=lambda race: [won_deck(), stuck_deck(), stuck_deck()] if race.deal == 77 else None)
@@ -122,8 +122,8 @@ async def test_the_end_is_stored_with_the_scores_and_reaches_the_leaderboards(tm
     await store.close()
 
 
-async def test_a_series_of_hands_runs_to_its_target_with_the_same_seats(tmp_path) -> None:
-    store = await open_store(str(tmp_path / "pe.sqlite3"))
+async def test_a_series_of_hands_runs_to_its_target_with_the_same_seats(database_url) -> None:
+    store = await open_store(database_url)
     # Every hand: Alice's deck goes out (62 points a hand), Bob's never moves.
     races = RacePlay(store, lambda: 1_800_000_000.0, decks=lambda race: [won_deck(), stuck_deck()])
     heard = Heard()
@@ -154,8 +154,8 @@ async def test_a_series_of_hands_runs_to_its_target_with_the_same_seats(tmp_path
     await store.close()
 
 
-async def test_a_race_nobody_can_move_in_at_the_deal_ends_at_the_start(tmp_path) -> None:
-    store = await open_store(str(tmp_path / "pe.sqlite3"))
+async def test_a_race_nobody_can_move_in_at_the_deal_ends_at_the_start(database_url) -> None:
+    store = await open_store(database_url)
     races = RacePlay(store, lambda: 1_800_000_000.0, decks=lambda race: [stuck_deck(), stuck_deck()])
     race_id = (await races.open(ALICE, guild_id=5, channel_id=CHANNEL, deal=3)).race.id
     await races.join(race_id, BOB)
@@ -163,3 +163,19 @@ async def test_a_race_nobody_can_move_in_at_the_deal_ends_at_the_start(tmp_path)
     assert "Nobody can move any more" in reply.message and reply.race.status == "finished"
     assert reply.race.scores == [0, 0]
     await store.close()
+
+
+async def test_moves_through_two_processes_at_once_are_each_stored_once(world, database_url) -> None:
+    # Bob's moves reach this process and Carol's another one on the same database (as during a
+    # rolling restart): a move that meets the other process's move is replayed and stored after it.
+    store, races, _ = world
+    race_id = await started(races)
+    other_store = await open_store(database_url)
+    other = RacePlay(other_store, lambda: 1_800_000_000.0)
+    replies = await asyncio.gather(*(play.move(race_id, who, "d")
+                                     for _ in range(8) for play, who in ((races, BOB), (other, CAROL))))
+    assert all(reply.ok for reply in replies), [reply.message for reply in replies if not reply.ok]
+    stored = (await store.get_race(race_id)).moves
+    assert sorted(stored) == ["1:d"] * 8 + ["2:d"] * 8
+    assert len((await other.board(race_id, CAROL)).game.history) == 16
+    await other_store.close()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 
 import pytest
 
@@ -17,8 +16,8 @@ HERE = {"guild_id": 5, "channel_id": 10}
 
 
 @pytest.fixture
-async def play(tmp_path):
-    store = await open_store(str(tmp_path / "pe.sqlite3"))
+async def play(database_url):
+    store = await open_store(database_url)
     yield SoloPlay(store)
     await store.close()
 
@@ -47,6 +46,11 @@ async def test_a_partly_legal_message_stores_the_moves_before_the_bad_one(play: 
     reply = await play.move(game_id, ALICE, "d rt1 d")
     assert not reply.ok and "'rt1' is not legal" in reply.message and [str(m) for m in reply.played] == ["d"]
     assert (await play.store.get_game(game_id)).moves == ["d"]
+    assert reply.message.startswith("Played d. ")
+    # A take-back before the bad move stands too, and the answer says so.
+    reply = await play.move(game_id, ALICE, "u rt1")
+    assert reply.message.startswith("Took back d. ") and "'rt1' is not legal" in reply.message
+    assert (await play.store.get_game(game_id)).moves == []
 
 
 async def test_undo_hint_and_resign(play: SoloPlay) -> None:
@@ -76,8 +80,8 @@ async def test_only_the_owner_plays_and_stale_boards_are_refused(play: SoloPlay)
     assert (await play.store.get_game(game_id)).moves == ["d"]
 
 
-async def test_a_game_resumes_after_the_database_is_reopened(tmp_path) -> None:
-    path = str(tmp_path / "pe.sqlite3")
+async def test_a_game_resumes_after_the_database_is_reopened(database_url) -> None:
+    path = database_url
     store = await open_store(path)
     play = SoloPlay(store)
     game_id = (await play.start(ALICE, **HERE, deal=7)).game_id
@@ -103,8 +107,8 @@ async def test_two_moves_at_once_apply_in_order_each_once(play: SoloPlay) -> Non
     assert (await play.store.get_game(game_id)).moves == ["d"] * 4
 
 
-async def test_two_processes_on_one_game_cannot_both_apply_the_same_version(tmp_path) -> None:
-    path = str(tmp_path / "pe.sqlite3")
+async def test_two_processes_on_one_game_cannot_both_apply_the_same_version(database_url) -> None:
+    path = database_url
     first_store, second_store = await open_store(path), await open_store(path)
     first, second = SoloPlay(first_store), SoloPlay(second_store)
     game_id = (await first.start(ALICE, **HERE, deal=1)).game_id
@@ -114,21 +118,22 @@ async def test_two_processes_on_one_game_cannot_both_apply_the_same_version(tmp_
         await second.move(game_id, ALICE, "rt4")
     retried = await second.move(game_id, ALICE, "rt4")  # rebuilt from the store, then played
     assert retried.ok and [str(m) for m in retried.game.moves] == ["d", "rt4"]
+    # A button from the board the second process drew, pressed where the first holds an older
+    # copy: the first reads the stored game and plays it, rather than calling the button stale.
+    pressed = await first.play(game_id, ALICE, Move("s", "w"), version=retried.version)
+    assert pressed.ok and not pressed.stale and pressed.version == retried.version + 1
     await first_store.close()
     await second_store.close()
 
 
-async def test_a_damaged_snapshot_is_rebuilt_from_the_moves_and_a_damaged_game_says_so(tmp_path) -> None:
-    path = tmp_path / "pe.sqlite3"
-    store = await open_store(str(path))
+async def test_a_damaged_snapshot_is_rebuilt_from_the_moves_and_a_damaged_game_says_so(database_url) -> None:
+    store = await open_store(database_url)
     game_id = (await SoloPlay(store).start(ALICE, **HERE, deal=1)).game_id
     await SoloPlay(store).move(game_id, ALICE, "d rt4")
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE games SET snapshot = 'garbage' WHERE id = ?", (game_id,))
+    await store.db.execute("UPDATE games SET snapshot = 'garbage' WHERE id = ?", (game_id,))
     rebuilt = await SoloPlay(store).board(game_id, ALICE)
     assert [str(m) for m in rebuilt.game.moves] == ["d", "rt4"]
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE games SET moves = 'd rt1 zz' WHERE id = ?", (game_id,))
+    await store.db.execute("UPDATE games SET moves = 'd rt1 zz' WHERE id = ?", (game_id,))
     with pytest.raises(DamagedGame, match="damaged"):
         await SoloPlay(store).board(game_id, ALICE)
     await store.close()

@@ -8,6 +8,7 @@ new images and regenerate them with
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from PIL import Image, ImageChops, ImageStat
@@ -42,6 +43,15 @@ def difference(a: Image.Image, b: Image.Image) -> tuple[float, float]:
     strong = diff.convert("L").point(lambda v: 255 if v > 48 else 0)
     share = ImageStat.Stat(strong).mean[0] / 255
     return mean, share
+
+
+def pixels(png: bytes) -> tuple[str, tuple[int, int], bytes]:
+    """What a PNG shows: its mode, size and raw pixels. Two encodings of one board compare
+    equal here even when their bytes differ: ISA-L's deflate, which `render` uses, is not
+    bound to give the same stream twice for the same input (its match finder may start from
+    leftover memory), so only the decoded pixels are the board."""
+    image = Image.open(io.BytesIO(png))
+    return image.mode, image.size, image.tobytes()
 
 
 def regenerate() -> None:

@@ -12,7 +12,7 @@ from bot.game import GAMES, Move, new_game, to_snapshot
 from render import THEMES, render, render_image
 from render.board import GEOMETRY
 from render.layouts import layout_for
-from tests.render.golden import FOLDER, GOLDEN, difference, golden_image
+from tests.render.golden import FOLDER, GOLDEN, difference, golden_image, pixels
 from tests.samples import STATES, sample_game
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -74,11 +74,19 @@ def test_golden_images(name: str) -> None:
     )
 
 
-def test_parallel_renders_from_several_threads_give_identical_bytes() -> None:
+def test_parallel_renders_from_several_threads_give_identical_boards() -> None:
     games = [sample_game("canfield", state) for state in STATES] * 3
     themes = sorted(THEMES) * 3
-    expected = [render(game, theme=theme) for game, theme in zip(games, themes, strict=False)]
+    expected = [pixels(render(game, theme=theme)) for game, theme in zip(games, themes, strict=False)]
     with ThreadPoolExecutor(max_workers=6) as pool:
         for _ in range(3):
             results = list(pool.map(lambda args: render(args[0], theme=args[1]), zip(games, themes, strict=False)))
-            assert results == expected
+            assert [pixels(png) for png in results] == expected
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_png_holds_exactly_the_drawn_board(name: str) -> None:
+    for state, theme in zip(STATES, sorted(THEMES), strict=False):
+        game = sample_game(name, state)
+        drawn = render_image(game, theme=theme, player="Zoë")
+        assert pixels(render(game, theme=theme, player="Zoë")) == (drawn.mode, drawn.size, drawn.tobytes())

@@ -15,6 +15,7 @@ from render import PLAYER_COLOURS, THEMES, render_race_board, render_race_table
 from render.race import foundation_box, render_race_board_image, render_race_table_image
 from render.themes import get_theme
 from tests.game.test_race import klondike_deck, stuck_deck, won_deck
+from tests.render.golden import pixels
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 NAMES = ["Alice", "Bob", "Carol", "Dmitri", "Eve", "Fatima", "Gus", "Hiroshi"]
@@ -137,7 +138,7 @@ def test_rendering_is_pure_and_thread_safe() -> None:
 
     with ThreadPoolExecutor(max_workers=6) as pool:
         results = list(pool.map(run, jobs * 4))
-    assert results == expected * 4
+    assert [pixels(png) for png in results] == [pixels(png) for png in expected] * 4
     assert state_of(race) == before
 
 

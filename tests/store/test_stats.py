@@ -16,10 +16,10 @@ def daily_game(user_id: int, guild_id: int | None = 5, name: str = "canfield") -
 
 
 @pytest.fixture
-async def store(tmp_path):
-    """A fresh SQLite file."""
+async def store(database_url):
+    """A fresh database (SQLite, then PostgreSQL)."""
     clock = itertools.count(1_715_000_000, 60).__next__  # a minute on at every reading
-    store = await open_store(str(tmp_path / "pe.sqlite3"), clock)
+    store = await open_store(database_url, clock)
     yield store
     await store.close()
 

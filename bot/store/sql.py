@@ -1,4 +1,4 @@
-"""The SQLite store (aiosqlite): numbered migrations, WAL mode, parameterised queries only."""
+"""The store in SQL: numbered migrations, parameterised queries only, on SQLite or PostgreSQL."""
 
 from __future__ import annotations
 
@@ -9,12 +9,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
 from bot.store.base import STATUSES, NewGame, StoredGame, StoreError, VersionConflict
-from bot.store.sqlite_matches import MatchQueries
-from bot.store.sqlite_races import RaceQueries
-from bot.store.sqlite_stats import StatsQueries
+from bot.store.databases import Database, PostgresDatabase, SqliteDatabase
+from bot.store.matches import MatchQueries
+from bot.store.races import RaceQueries
+from bot.store.stats import StatsQueries
 
 _GAME_COLUMNS = ("id, guild_id, channel_id, user_id, name, options, deal, cards, moves, snapshot, version, status, "
                  "score, created_at, updated_at, kind, match_id, round, undo_allowed, finished_at")
@@ -31,92 +30,64 @@ def migrations() -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
-class SqliteStore(MatchQueries, RaceQueries, StatsQueries):
-    """Games, players, settings, teams, matches and daily attempts in one SQLite file."""
+class SqlStore(MatchQueries, RaceQueries, StatsQueries):
+    """Games, players, settings, teams, matches, races and daily attempts in a SQL database:
+    the same queries on SQLite or PostgreSQL (bot/store/databases.py tells them apart)."""
 
-    def __init__(self, path: str | Path, clock: Callable[[], float] = time.time) -> None:
-        self.path = Path(path)
+    def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
+        self.db = db
         self.clock = clock  # every time the store writes comes from here
-        self._db: aiosqlite.Connection | None = None
+
+    @property
+    def dialect(self) -> str:
+        """"sqlite" or "postgresql"."""
+        return self.db.dialect
 
     async def open(self) -> None:
-        """Open the file (creating its folder), switch to WAL and apply pending migrations."""
-        if str(self.path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = await aiosqlite.connect(self.path)
-        await self._db.execute("PRAGMA journal_mode=WAL")
-        await self._db.execute("PRAGMA synchronous=NORMAL")
-        await self._db.execute("PRAGMA foreign_keys=ON")
-        await self._db.execute("PRAGMA busy_timeout=5000")
-        await self._migrate()
+        """Connect and apply pending migrations."""
+        await self.db.open()
+        try:
+            await self.db.migrate(migrations(), self.clock)
+        except BaseException:
+            await self.db.close()
+            raise
 
     async def close(self) -> None:
-        """Close the connection."""
-        if self._db is not None:
-            await self._db.close()
-            self._db = None
+        """Disconnect."""
+        await self.db.close()
 
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
-        async with self.db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
-
-    @property
-    def db(self) -> aiosqlite.Connection:
-        """The open connection."""
-        if self._db is None:
-            raise StoreError("the store is not open")
-        return self._db
-
-    async def _migrate(self) -> None:
-        await self.db.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-            "applied_at REAL NOT NULL)"
-        )
-        current = await self.schema_version()
-        for number, name, sql in migrations():
-            if number <= current:
-                continue
-            # The migration and its record go in one transaction: both or neither.
-            await self.db.executescript("BEGIN;\n" + sql)
-            await self.db.execute(
-                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                (number, name, self.clock()),
-            )
-            await self.db.commit()
+        return int(await self.db.fetch_value("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") or 0)
 
     async def create_game(self, new: NewGame) -> StoredGame:
         """Store a new game and return it."""
         now = self.clock()
-        cursor = await self.db.execute(
+        row = await self.db.fetch_one(
             "INSERT INTO games (guild_id, channel_id, user_id, name, options, deal, cards, snapshot, score, "
             "created_at, updated_at, kind, match_id, round, undo_allowed) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_GAME_COLUMNS}",
             (new.guild_id, new.channel_id, new.user_id, new.name, json.dumps(new.options, sort_keys=True),
              new.deal, new.cards, new.snapshot, new.score, now, now, new.kind, new.match_id, new.round,
              int(new.undo_allowed)),
         )
-        await self.db.commit()
-        game = await self.get_game(int(cursor.lastrowid or 0))
-        assert game is not None
-        return game
+        assert row is not None
+        return _game(row)
 
     async def get_game(self, game_id: int) -> StoredGame | None:
         """The game with this id, or None."""
-        async with self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cursor:
-            row = await cursor.fetchone()
+        row = await self.db.fetch_one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return _game(row) if row else None
 
     async def running_game(self, user_id: int, channel_id: int | None, kind: str | None = None
                            ) -> StoredGame | None:
         """The game in play of this player in this channel that moved last (of one kind)."""
-        async with self.db.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE user_id = ? AND channel_id IS ? AND status = 'playing' "
-            "AND (? IS NULL OR kind = ?) ORDER BY updated_at DESC, id DESC LIMIT 1",
-            (user_id, channel_id, kind, kind),
-        ) as cursor:
-            row = await cursor.fetchone()
+        row = await self.db.fetch_one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE user_id = ? "
+            "AND (channel_id = ? OR (channel_id IS NULL AND CAST(? AS BIGINT) IS NULL)) AND status = 'playing' "
+            "AND (CAST(? AS TEXT) IS NULL OR kind = ?) ORDER BY updated_at DESC, id DESC LIMIT 1",
+            (user_id, channel_id, channel_id, kind, kind),
+        )
         return _game(row) if row else None
 
     async def save_game(self, game_id: int, *, expected_version: int, moves: list[str], snapshot: str | None,
@@ -125,24 +96,24 @@ class SqliteStore(MatchQueries, RaceQueries, StatsQueries):
         if status not in STATUSES:
             raise StoreError(f"unknown game status {status!r}")
         now = self.clock()
-        cursor = await self.db.execute(
+        # One statement checks the version, writes, and gives back the row as written.
+        row = await self.db.fetch_one(
             "UPDATE games SET moves = ?, snapshot = ?, status = ?, score = ?, version = version + 1, updated_at = ?, "
-            "finished_at = CASE WHEN ? = 'playing' THEN NULL ELSE COALESCE(finished_at, ?) END "
-            "WHERE id = ? AND version = ?",
+            "finished_at = CASE WHEN CAST(? AS TEXT) = 'playing' THEN NULL ELSE COALESCE(finished_at, ?) END "
+            f"WHERE id = ? AND version = ? RETURNING {_GAME_COLUMNS}",
             (" ".join(moves), snapshot, status, score, now, status, now, game_id, expected_version),
         )
-        await self.db.commit()
-        if cursor.rowcount != 1:
+        if row is None:
             raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
-        game = await self.get_game(game_id)
-        assert game is not None
-        return game
+        return _game(row)
 
     async def count_games(self) -> int:
         """How many games are stored."""
-        async with self.db.execute("SELECT COUNT(*) FROM games") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
+        return int(await self.db.fetch_value("SELECT COUNT(*) FROM games") or 0)
+
+    async def all_games(self) -> list[StoredGame]:
+        """Every stored game, by id (for checks and tools: it reads the whole table)."""
+        return [_game(row) for row in await self.db.fetch_all(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id")]
 
     async def upsert_player(self, user_id: int, name: str) -> None:
         """Remember a player's display name."""
@@ -151,12 +122,11 @@ class SqliteStore(MatchQueries, RaceQueries, StatsQueries):
             "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at",
             (user_id, name, self.clock()),
         )
-        await self.db.commit()
 
     async def get_settings(self, guild_id: int) -> dict[str, str]:
         """A server's settings."""
-        async with self.db.execute("SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cursor:
-            return {key: value for key, value in await cursor.fetchall()}
+        rows = await self.db.fetch_all("SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return {key: value for key, value in rows}
 
     async def set_setting(self, guild_id: int, key: str, value: str) -> None:
         """Change one of a server's settings."""
@@ -165,7 +135,22 @@ class SqliteStore(MatchQueries, RaceQueries, StatsQueries):
             "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
             (guild_id, key, value),
         )
-        await self.db.commit()
+
+
+class SqliteStore(SqlStore):
+    """The store in one SQLite file (WAL mode): the embedded default."""
+
+    def __init__(self, path: str | Path, clock: Callable[[], float] = time.time) -> None:
+        self.path = Path(path)
+        super().__init__(SqliteDatabase(self.path), clock)
+
+
+class PostgresStore(SqlStore):
+    """The store in a PostgreSQL database that several bot processes share."""
+
+    def __init__(self, url: str, clock: Callable[[], float] = time.time) -> None:
+        self.url = url
+        super().__init__(PostgresDatabase(url), clock)
 
 
 def _game(row: Any) -> StoredGame:

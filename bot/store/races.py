@@ -1,13 +1,11 @@
-"""Queries for demon races, mixed into SqliteStore."""
+"""Queries for demon races, mixed into SqlStore."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 
-import aiosqlite
-
 from bot.store.base import NewRace, Race, RaceError, VersionConflict
+from bot.store.databases import Database, DuplicateRow
 
 _RACE_COLUMNS = ("id, guild_id, channel_id, host_id, layout, deal, status, moves, version, message_id, demon_user_id, "
                  "created_at, started_at, finished_at, target, series_id, hand")
@@ -15,36 +13,33 @@ MAX_SEATS = 8
 
 
 class RaceQueries:
-    """Races and their players; uses the store's open connection `self.db`."""
+    """Races and their players; uses the store's database `self.db`."""
 
-    db: aiosqlite.Connection
+    db: Database
     clock: Callable[[], float]
 
     async def create_race(self, new: NewRace) -> Race:
         """A new race in its lobby, with its host in seat 0."""
         now = self.clock()
-        cursor = await self.db.execute(
-            "INSERT INTO races (guild_id, channel_id, host_id, layout, deal, target, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (new.guild_id, new.channel_id, new.host_id, new.layout, new.deal, new.target, now))
-        race_id = int(cursor.lastrowid or 0)
-        await self.db.execute("UPDATE races SET series_id = id WHERE id = ?", (race_id,))
-        await self.db.execute("INSERT INTO race_players (race_id, seat, user_id, joined_at) VALUES (?, 0, ?, ?)",
-                              (race_id, new.host_id, now))
-        await self.db.commit()
+        async with self.db.transaction() as tx:
+            race_id = await tx.insert(
+                "INSERT INTO races (guild_id, channel_id, host_id, layout, deal, target, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (new.guild_id, new.channel_id, new.host_id, new.layout, new.deal, new.target, now))
+            await tx.execute("UPDATE races SET series_id = id WHERE id = ?", (race_id,))
+            await tx.execute("INSERT INTO race_players (race_id, seat, user_id, joined_at) VALUES (?, 0, ?, ?)",
+                             (race_id, new.host_id, now))
         race = await self.get_race(race_id)
         assert race is not None
         return race
 
     async def get_race(self, race_id: int) -> Race | None:
         """A race with its players by seat, or None."""
-        async with self.db.execute(f"SELECT {_RACE_COLUMNS} FROM races WHERE id = ?", (race_id,)) as cursor:
-            row = await cursor.fetchone()
+        row = await self.db.fetch_one(f"SELECT {_RACE_COLUMNS} FROM races WHERE id = ?", (race_id,))
         if row is None:
             return None
-        async with self.db.execute("SELECT user_id, score FROM race_players WHERE race_id = ? ORDER BY seat",
-                                   (race_id,)) as cursor:
-            seats = await cursor.fetchall()
+        seats = await self.db.fetch_all("SELECT user_id, score FROM race_players WHERE race_id = ? ORDER BY seat",
+                                        (race_id,))
         (race_id, guild_id, channel_id, host_id, layout, deal, status, moves, version, message_id, demon, created,
          started, finished, target, series_id, hand) = row
         return Race(id=race_id, guild_id=guild_id, channel_id=channel_id, host_id=host_id, layout=layout, deal=deal,
@@ -64,14 +59,13 @@ class RaceQueries:
         if len(race.players) >= MAX_SEATS:
             raise RaceError(f"That race is full: {MAX_SEATS} players at most.")
         try:
-            await self.db.execute(
-                "INSERT INTO race_players (race_id, seat, user_id, joined_at) "
-                "SELECT ?, COUNT(*), ?, ? FROM race_players WHERE race_id = ?",
-                (race_id, user_id, self.clock(), race_id))
-            await self.db.execute("UPDATE races SET version = version + 1 WHERE id = ?", (race_id,))
-            await self.db.commit()
-        except sqlite3.IntegrityError:  # two joins at once took the same seat: try once more
-            await self.db.rollback()
+            async with self.db.transaction() as tx:
+                await tx.execute(
+                    "INSERT INTO race_players (race_id, seat, user_id, joined_at) "
+                    "SELECT ?, COUNT(*), ?, ? FROM race_players WHERE race_id = ?",
+                    (race_id, user_id, self.clock(), race_id))
+                await tx.execute("UPDATE races SET version = version + 1 WHERE id = ?", (race_id,))
+        except DuplicateRow:  # two joins at once took the same seat: try once more
             return await self.join_race(race_id, user_id)
         race = await self.get_race(race_id)
         assert race is not None
@@ -79,78 +73,69 @@ class RaceQueries:
 
     async def start_race(self, race_id: int) -> bool:
         """Lobby to running; False when it was not in its lobby any more."""
-        cursor = await self.db.execute(
+        return await self.db.execute(
             "UPDATE races SET status = 'running', started_at = ?, version = version + 1 "
-            "WHERE id = ? AND status = 'lobby'", (self.clock(), race_id))
-        await self.db.commit()
-        return cursor.rowcount == 1
+            "WHERE id = ? AND status = 'lobby'", (self.clock(), race_id)) == 1
 
     async def save_race_moves(self, race_id: int, *, expected_version: int, moves: list[str]) -> int:
         """Store a running race's moves; the new version. VersionConflict when another change came first."""
-        cursor = await self.db.execute(
+        changed = await self.db.execute(
             "UPDATE races SET moves = ?, version = version + 1 WHERE id = ? AND version = ? AND status = 'running'",
             (" ".join(moves), race_id, expected_version))
-        await self.db.commit()
-        if cursor.rowcount != 1:
+        if changed != 1:
             raise VersionConflict(f"race {race_id} changed meanwhile")
         return expected_version + 1
 
     async def finish_race(self, race_id: int, *, demon_user_id: int | None, scores: list[int]) -> bool:
         """Running to finished, with every seat's score; False when it was not running."""
         now = self.clock()
-        cursor = await self.db.execute(
-            "UPDATE races SET status = 'finished', finished_at = ?, demon_user_id = ?, version = version + 1 "
-            "WHERE id = ? AND status = 'running'", (now, demon_user_id, race_id))
-        if cursor.rowcount != 1:
-            await self.db.rollback()
-            return False
-        await self.db.executemany("UPDATE race_players SET score = ? WHERE race_id = ? AND seat = ?",
+        async with self.db.transaction() as tx:
+            if await tx.execute(
+                    "UPDATE races SET status = 'finished', finished_at = ?, demon_user_id = ?, version = version + 1 "
+                    "WHERE id = ? AND status = 'running'", (now, demon_user_id, race_id)) != 1:
+                return False
+            await tx.execute_many("UPDATE race_players SET score = ? WHERE race_id = ? AND seat = ?",
                                   [(score, race_id, seat) for seat, score in enumerate(scores)])
-        await self.db.commit()
         return True
 
     async def next_hand(self, race: Race, deal: int) -> Race:
         """The next hand of a finished race's series: the same players in the same seats, dealt
         `deal`, running at once, shown in the same public message."""
         now = self.clock()
-        cursor = await self.db.execute(
-            "INSERT INTO races (guild_id, channel_id, host_id, layout, deal, status, message_id, target, series_id, "
-            "hand, created_at, started_at) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)",
-            (race.guild_id, race.channel_id, race.host_id, race.layout, deal, race.message_id, race.target,
-             race.series_id, race.hand + 1, now, now))
-        race_id = int(cursor.lastrowid or 0)
-        await self.db.executemany("INSERT INTO race_players (race_id, seat, user_id, joined_at) VALUES (?, ?, ?, ?)",
-                                  [(race_id, seat, user, now) for seat, user in enumerate(race.players)])
-        await self.db.commit()
+        async with self.db.transaction() as tx:
+            race_id = await tx.insert(
+                "INSERT INTO races (guild_id, channel_id, host_id, layout, deal, status, message_id, target, "
+                "series_id, hand, created_at, started_at) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)",
+                (race.guild_id, race.channel_id, race.host_id, race.layout, deal, race.message_id, race.target,
+                 race.series_id, race.hand + 1, now, now))
+            await tx.execute_many(
+                "INSERT INTO race_players (race_id, seat, user_id, joined_at) VALUES (?, ?, ?, ?)",
+                [(race_id, seat, user, now) for seat, user in enumerate(race.players)])
         hand = await self.get_race(race_id)
         assert hand is not None
         return hand
 
     async def series_totals(self, series_id: int) -> dict[int, int]:
         """Each player's points over the finished hands of a series."""
-        async with self.db.execute(
+        rows = await self.db.fetch_all(
             "SELECT p.user_id, SUM(p.score) FROM race_players p JOIN races r ON r.id = p.race_id "
-            "WHERE r.series_id = ? AND r.status = 'finished' GROUP BY p.user_id", (series_id,)) as cursor:
-            return {user: total for user, total in await cursor.fetchall()}
+            "WHERE r.series_id = ? AND r.status = 'finished' GROUP BY p.user_id", (series_id,))
+        return {user: total for user, total in rows}
 
     async def cancel_race(self, race_id: int) -> bool:
         """Lobby to cancelled; False when it had started or ended."""
-        cursor = await self.db.execute(
+        return await self.db.execute(
             "UPDATE races SET status = 'cancelled', version = version + 1 WHERE id = ? AND status = 'lobby'",
-            (race_id,))
-        await self.db.commit()
-        return cursor.rowcount == 1
+            (race_id,)) == 1
 
     async def set_race_message(self, race_id: int, message_id: int) -> None:
         """Remember the race's public board message."""
         await self.db.execute("UPDATE races SET message_id = ? WHERE id = ?", (message_id, race_id))
-        await self.db.commit()
 
     async def running_race(self, channel_id: int, user_id: int) -> Race | None:
         """The race a player is in, in its lobby or running, in a channel."""
-        async with self.db.execute(
+        race_id = await self.db.fetch_value(
             "SELECT r.id FROM races r JOIN race_players p ON p.race_id = r.id WHERE r.channel_id = ? "
             "AND p.user_id = ? AND r.status IN ('lobby', 'running') ORDER BY r.id DESC LIMIT 1",
-            (channel_id, user_id)) as cursor:
-            row = await cursor.fetchone()
-        return None if row is None else await self.get_race(row[0])
+            (channel_id, user_id))
+        return None if race_id is None else await self.get_race(race_id)

@@ -1,24 +1,26 @@
-"""Queries for teams and matches, mixed into SqliteStore."""
+"""Queries for teams and matches, mixed into SqlStore."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-import aiosqlite
-
 from bot.store.base import Match, MatchPlayer, NewMatch, Team, TeamError
+from bot.store.databases import Database, DuplicateRow
 
 _MATCH_COLUMNS = ("id, guild_id, channel_id, host_id, game, options, target, teams, undo, seed, status, message_id, "
                   "winner_user_id, winner_team_id, created_at, started_at, finished_at, last_activity")
+# A match nobody has touched since `before` (the parameter, twice): in its lobby or running, no
+# activity, and no move in any of its rounds.
+_IDLE = ("status IN ('lobby', 'running') AND last_activity < ? "
+         "AND NOT EXISTS (SELECT 1 FROM games g WHERE g.match_id = matches.id AND g.updated_at >= ?)")
 
 
 class MatchQueries:
-    """Teams and matches; uses the store's open connection `self.db`."""
+    """Teams and matches; uses the store's database `self.db`."""
 
-    db: aiosqlite.Connection
+    db: Database
     clock: Callable[[], float]
 
     # --- teams -------------------------------------------------------------------------
@@ -29,40 +31,37 @@ class MatchQueries:
             raise TeamError("You are already in a team on this server: /team leave first.")
         now = self.clock()
         try:
-            cursor = await self.db.execute(
-                "INSERT INTO teams (guild_id, name, created_by, created_at) VALUES (?, ?, ?, ?)",
-                (guild_id, name, user_id, now))
-            await self.db.execute(
-                "INSERT INTO team_members (guild_id, user_id, team_id, joined_at) VALUES (?, ?, ?, ?)",
-                (guild_id, user_id, cursor.lastrowid, now))
-            await self.db.commit()
-        except sqlite3.IntegrityError:
-            await self.db.rollback()
+            async with self.db.transaction() as tx:
+                team_id = await tx.insert(
+                    "INSERT INTO teams (guild_id, name, created_by, created_at) VALUES (?, ?, ?, ?)",
+                    (guild_id, name, user_id, now))
+                await tx.execute(
+                    "INSERT INTO team_members (guild_id, user_id, team_id, joined_at) VALUES (?, ?, ?, ?)",
+                    (guild_id, user_id, team_id, now))
+        except DuplicateRow:
             raise TeamError(f"There is already a team called {name!r} here, or you joined one meanwhile.") from None
-        team = await self.get_team(int(cursor.lastrowid or 0))
+        team = await self.get_team(team_id)
         assert team is not None
         return team
 
     async def join_team(self, guild_id: int, name: str, user_id: int) -> Team:
         """Put a member in a team."""
-        async with self.db.execute("SELECT id FROM teams WHERE guild_id = ? AND name = ?", (guild_id, name)) as cur:
-            row = await cur.fetchone()
-        if row is None:
+        team_id = await self.db.fetch_value("SELECT id FROM teams WHERE guild_id = ? AND LOWER(name) = LOWER(?)",
+                                            (guild_id, name))
+        if team_id is None:
             raise TeamError(f"There is no team called {name!r} here: /team list shows them.")
         current = await self.team_of(guild_id, user_id)
         if current is not None:
-            if current.id == row[0]:
+            if current.id == team_id:
                 return current
             raise TeamError(f"You are in team {current.name!r}: /team leave first.")
         try:
             await self.db.execute(
                 "INSERT INTO team_members (guild_id, user_id, team_id, joined_at) VALUES (?, ?, ?, ?)",
-                (guild_id, user_id, row[0], self.clock()))
-            await self.db.commit()
-        except sqlite3.IntegrityError:
-            await self.db.rollback()
+                (guild_id, user_id, team_id, self.clock()))
+        except DuplicateRow:
             raise TeamError("You joined another team meanwhile.") from None
-        team = await self.get_team(row[0])
+        team = await self.get_team(team_id)
         assert team is not None
         return team
 
@@ -71,43 +70,43 @@ class MatchQueries:
         team = await self.team_of(guild_id, user_id)
         if team is None:
             return None
-        await self.db.execute("DELETE FROM team_members WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
-        if len(team.members) == 1:
-            in_use = await self._scalar("SELECT COUNT(*) FROM match_players WHERE team_id = ?", (team.id,))
-            won = await self._scalar("SELECT COUNT(*) FROM matches WHERE winner_team_id = ?", (team.id,))
-            if not in_use and not won:  # a team with a history stays, for the leaderboards
-                await self.db.execute("DELETE FROM teams WHERE id = ?", (team.id,))
-        await self.db.commit()
+        async with self.db.transaction() as tx:
+            await tx.execute("DELETE FROM team_members WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+            # A team left empty goes, unless it has a history: that stays, for the leaderboards.
+            await tx.execute(
+                "DELETE FROM teams WHERE id = ? AND NOT EXISTS (SELECT 1 FROM team_members WHERE team_id = ?) "
+                "AND NOT EXISTS (SELECT 1 FROM match_players WHERE team_id = ?) "
+                "AND NOT EXISTS (SELECT 1 FROM matches WHERE winner_team_id = ?)",
+                (team.id, team.id, team.id, team.id))
         return team
 
     async def team_of(self, guild_id: int, user_id: int) -> Team | None:
         """The member's team on this server."""
-        team_id = await self._scalar("SELECT team_id FROM team_members WHERE guild_id = ? AND user_id = ?",
-                                     (guild_id, user_id))
+        team_id = await self.db.fetch_value("SELECT team_id FROM team_members WHERE guild_id = ? AND user_id = ?",
+                                            (guild_id, user_id))
         return None if team_id is None else await self.get_team(team_id)
 
     async def get_team(self, team_id: int) -> Team | None:
         """The team with this id, with its members."""
-        async with self.db.execute("SELECT id, guild_id, name FROM teams WHERE id = ?", (team_id,)) as cursor:
-            row = await cursor.fetchone()
+        row = await self.db.fetch_one("SELECT id, guild_id, name FROM teams WHERE id = ?", (team_id,))
         if row is None:
             return None
-        async with self.db.execute("SELECT user_id FROM team_members WHERE team_id = ? ORDER BY joined_at",
-                                   (team_id,)) as cursor:
-            members = tuple(user_id for (user_id,) in await cursor.fetchall())
+        rows = await self.db.fetch_all("SELECT user_id FROM team_members WHERE team_id = ? ORDER BY joined_at, user_id",
+                                       (team_id,))
+        members = tuple(user_id for (user_id,) in rows)
         return Team(row[0], row[1], row[2], members)
 
     async def list_teams(self, guild_id: int) -> list[Team]:
         """The server's teams, by name."""
-        async with self.db.execute("SELECT id FROM teams WHERE guild_id = ? ORDER BY name", (guild_id,)) as cursor:
-            ids = [team_id for (team_id,) in await cursor.fetchall()]
+        rows = await self.db.fetch_all("SELECT id FROM teams WHERE guild_id = ? ORDER BY LOWER(name), id", (guild_id,))
+        ids = [team_id for (team_id,) in rows]
         return [team for team_id in ids if (team := await self.get_team(team_id)) is not None]
 
     async def player_names(self, user_ids: list[int]) -> dict[int, str]:
         """The known display names of these players."""
         names: dict[int, str] = {}
         for user_id in set(user_ids):
-            name = await self._scalar("SELECT name FROM players WHERE user_id = ?", (user_id,))
+            name = await self.db.fetch_value("SELECT name FROM players WHERE user_id = ?", (user_id,))
             if name is not None:
                 names[user_id] = name
         return names
@@ -116,45 +115,41 @@ class MatchQueries:
 
     async def create_match(self, new: NewMatch, now: float) -> Match:
         """Open a match in the lobby."""
-        cursor = await self.db.execute(
+        match_id = await self.db.insert(
             "INSERT INTO matches (guild_id, channel_id, host_id, game, options, target, teams, undo, seed, "
             "created_at, last_activity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (new.guild_id, new.channel_id, new.host_id, new.game, json.dumps(new.options, sort_keys=True), new.target,
              int(new.teams), int(new.undo), new.seed, now, now))
-        await self.db.commit()
-        match = await self.get_match(int(cursor.lastrowid or 0))
+        match = await self.get_match(match_id)
         assert match is not None
         return match
 
     async def get_match(self, match_id: int) -> Match | None:
         """The match with this id."""
-        async with self.db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)) as cursor:
-            row = await cursor.fetchone()
+        row = await self.db.fetch_one(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,))
         return _match(row) if row else None
 
     async def set_match_message(self, match_id: int, message_id: int) -> None:
         """Remember the match's scoreboard message."""
         await self.db.execute("UPDATE matches SET message_id = ? WHERE id = ?", (message_id, match_id))
-        await self.db.commit()
 
     async def add_match_player(self, match_id: int, user_id: int, team_id: int | None, now: float) -> None:
         """Put a player in a match, or back in it."""
-        await self.db.execute(
-            "INSERT INTO match_players (match_id, user_id, team_id, joined_at) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT (match_id, user_id) DO UPDATE SET left_at = NULL, team_id = excluded.team_id",
-            (match_id, user_id, team_id, now))
-        await self.db.execute("UPDATE matches SET last_activity = ? WHERE id = ?", (now, match_id))
-        await self.db.commit()
+        async with self.db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO match_players (match_id, user_id, team_id, joined_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (match_id, user_id) DO UPDATE SET left_at = NULL, team_id = excluded.team_id",
+                (match_id, user_id, team_id, now))
+            await tx.execute("UPDATE matches SET last_activity = ? WHERE id = ?", (now, match_id))
 
     async def leave_match(self, match_id: int, user_id: int, now: float) -> None:
         """Mark a player as gone."""
         await self.db.execute("UPDATE match_players SET left_at = ? WHERE match_id = ? AND user_id = ?",
                               (now, match_id, user_id))
-        await self.db.commit()
 
     async def match_players(self, match_id: int) -> list[MatchPlayer]:
         """The players, with the points and rounds of their finished rounds, in joining order."""
-        async with self.db.execute(
+        rows = await self.db.fetch_all(
             "SELECT mp.user_id, COALESCE(p.name, CAST(mp.user_id AS TEXT)), mp.team_id, "
             "  (SELECT COALESCE(SUM(g.score), 0) FROM games g WHERE g.match_id = mp.match_id "
             "     AND g.user_id = mp.user_id AND g.status != 'playing'), "
@@ -166,8 +161,7 @@ class MatchQueries:
             "FROM match_players mp LEFT JOIN players p ON p.user_id = mp.user_id "
             "WHERE mp.match_id = ? ORDER BY mp.joined_at, mp.user_id",
             (match_id,),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [MatchPlayer(user_id=row[0], name=row[1], team_id=row[2], points=row[3], rounds=row[4],
                             left=bool(row[5]), game_id=row[6]) for row in rows]
 
@@ -176,37 +170,34 @@ class MatchQueries:
         """Move a match from `old` to `new`, only if it is still in `old`."""
         started = now if new == "running" else None
         finished = now if new in ("finished", "cancelled", "expired") else None
-        cursor = await self.db.execute(
+        changed = await self.db.execute(
             "UPDATE matches SET status = ?, started_at = COALESCE(?, started_at), "
             "finished_at = COALESCE(?, finished_at), winner_user_id = COALESCE(?, winner_user_id), "
             "winner_team_id = COALESCE(?, winner_team_id), last_activity = ? WHERE id = ? AND status = ?",
             (new, started, finished, winner_user_id, winner_team_id, now, match_id, old))
-        await self.db.commit()
-        return cursor.rowcount == 1
+        return changed == 1
 
     async def touch_match(self, match_id: int, now: float) -> None:
         """Note activity in a match."""
         await self.db.execute("UPDATE matches SET last_activity = ? WHERE id = ?", (now, match_id))
-        await self.db.commit()
 
     async def idle_matches(self, before: float) -> list[Match]:
         """Matches in the lobby or running with no activity (and no move in a round) since `before`."""
-        async with self.db.execute(
-            f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE status IN ('lobby', 'running') AND last_activity < ? "
-            "AND NOT EXISTS (SELECT 1 FROM games g WHERE g.match_id = m.id AND g.updated_at >= ?)",
-            (before, before)) as cursor:
-            return [_match(row) for row in await cursor.fetchall()]
+        rows = await self.db.fetch_all(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {_IDLE}", (before, before))
+        return [_match(row) for row in rows]
+
+    async def expire_match(self, match_id: int, before: float, now: float) -> bool:
+        """Expire a match if it is still idle since `before` (as `idle_matches` found it): one
+        statement, so a move that comes meanwhile, in any process, keeps it alive."""
+        return await self.db.execute(
+            f"UPDATE matches SET status = 'expired', finished_at = ?, last_activity = ? WHERE id = ? AND {_IDLE}",
+            (now, now, match_id, before, before)) == 1
 
     async def open_matches(self) -> list[Match]:
         """Matches in the lobby or running."""
-        async with self.db.execute(
-            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE status IN ('lobby', 'running') ORDER BY id") as cursor:
-            return [_match(row) for row in await cursor.fetchall()]
-
-    async def _scalar(self, sql: str, parameters: tuple[Any, ...]) -> Any:
-        async with self.db.execute(sql, parameters) as cursor:
-            row = await cursor.fetchone()
-        return row[0] if row else None
+        rows = await self.db.fetch_all(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE status IN ('lobby', 'running') ORDER BY id")
+        return [_match(row) for row in rows]
 
 
 def _match(row: Any) -> Match:

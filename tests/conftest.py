@@ -1,0 +1,60 @@
+"""Fixtures for every test: `database_url`, which runs a test once on SQLite and once on PostgreSQL.
+
+PostgreSQL is used when TEST_POSTGRES_URL names a server (CI sets it to
+postgresql://postgres@127.0.0.1:5432/test). Where it is unset, as on a fresh clone, the
+PostgreSQL runs are skipped with that reason; where it is set and the server does not
+answer, they fail. Each PostgreSQL test gets a schema of its own, dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+
+POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "").strip()
+NO_POSTGRES = "TEST_POSTGRES_URL is not set: the PostgreSQL store is not tested (CI sets it)"
+
+
+@asynccontextmanager
+async def fresh_postgres_schema(url: str) -> AsyncIterator[str]:
+    """A new, empty schema on the server at `url`; yields a URL whose connections use it."""
+    import asyncpg
+
+    schema = f"test_{secrets.token_hex(6)}"
+    admin = await asyncpg.connect(url)  # a server that does not answer fails the test here
+    try:
+        await admin.execute(f"CREATE SCHEMA {schema}")
+        separator = "&" if "?" in url else "?"
+        yield f"{url}{separator}search_path={schema}"
+    finally:
+        await admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        await admin.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """A fresh database: a SQLite file, then a PostgreSQL schema (when TEST_POSTGRES_URL is set).
+    Opening the same URL twice reaches the same data, as two processes would."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "pe.sqlite3")
+        return
+    if not POSTGRES_URL:
+        pytest.skip(NO_POSTGRES)
+    async with fresh_postgres_schema(POSTGRES_URL) as url:
+        yield url
+
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say at the end of the run whether the PostgreSQL half of the store tests ran."""
+    skipped = sum(1 for report in terminalreporter.stats.get("skipped", [])
+                  if NO_POSTGRES in str(getattr(report, "longrepr", "")))
+    if POSTGRES_URL:
+        terminalreporter.write_line(f"PostgreSQL store tests: on, at {POSTGRES_URL.rsplit('@', 1)[-1]}")
+    elif skipped:
+        terminalreporter.write_line(f"PostgreSQL store tests: {skipped} skipped: {NO_POSTGRES}")

@@ -1,0 +1,141 @@
+"""The store on a real SQLite file and a real PostgreSQL schema (the `database_url` fixture):
+migrations from empty, games, versions, settings, concurrent writers."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import pytest
+
+from bot.store import NewGame, PostgresStore, SqliteStore, StoreError, VersionConflict, open_store, store_for
+from bot.store.databases import postgres_ddl, postgres_sql
+from bot.store.sql import migrations
+
+
+def new(user_id: int = 1, channel_id: int | None = 10) -> NewGame:
+    return NewGame(guild_id=5, channel_id=channel_id, user_id=user_id, name="canfield",
+                   options={"draw": 3, "redeals": None, "groups": "top-or-whole", "die": "off"},
+                   deal=1, cards=None, snapshot=None, score=-12)
+
+
+async def test_migrations_apply_from_empty_and_only_once(database_url) -> None:
+    store = await open_store(database_url)
+    assert await store.schema_version() == migrations()[-1][0] >= 4
+    await store.close()
+    # Two processes starting at once on an empty database: one applies them, the other waits.
+    first, second = store_for(database_url), store_for(database_url)
+    await asyncio.gather(first.open(), second.open())
+    assert await first.schema_version() == await second.schema_version() == migrations()[-1][0]
+    assert await first.db.fetch_value("SELECT COUNT(*) FROM schema_migrations") == len(migrations())
+    await first.close()
+    await second.close()
+
+
+async def test_a_sqlite_file_is_created_in_wal_mode(tmp_path) -> None:
+    path = tmp_path / "sub" / "pe.sqlite3"
+    store = await open_store(f"sqlite:///{path}")
+    assert await store.schema_version() == migrations()[-1][0] >= 1
+    await store.close()
+    store = SqliteStore(path)
+    await store.open()  # again: nothing to apply, nothing breaks
+    assert await store.schema_version() == migrations()[-1][0]
+    await store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"games", "players", "guild_settings", "schema_migrations"} <= tables
+
+
+async def test_games_are_stored_and_versions_guard_every_change(database_url) -> None:
+    store = await open_store(database_url)
+    game = await store.create_game(new())
+    assert (game.version, game.status, game.moves, game.options["draw"]) == (0, "playing", [], 3)
+    saved = await store.save_game(game.id, expected_version=0, moves=["d", "rt4"], snapshot="{}", status="playing",
+                                  score=-11)
+    assert (saved.version, saved.moves, saved.score) == (1, ["d", "rt4"], -11)
+    with pytest.raises(VersionConflict):
+        await store.save_game(game.id, expected_version=0, moves=["d"], snapshot=None, status="playing", score=0)
+    assert (await store.get_game(game.id)).moves == ["d", "rt4"]
+    assert (await store.running_game(1, 10)).id == game.id
+    assert await store.running_game(1, 11) is None and await store.running_game(2, 10) is None
+    await store.save_game(game.id, expected_version=1, moves=["d"], snapshot=None, status="resigned", score=-12)
+    assert await store.running_game(1, 10) is None
+    with pytest.raises(StoreError, match="'lost'"):
+        await store.save_game(game.id, expected_version=2, moves=[], snapshot=None, status="lost", score=0)
+    assert await store.count_games() == 1
+    await store.close()
+
+
+async def test_a_game_in_a_dm_has_no_channel_and_is_still_found(database_url) -> None:
+    store = await open_store(database_url)
+    game = await store.create_game(new(channel_id=None))
+    assert (await store.running_game(1, None)).id == game.id
+    await store.close()
+
+
+async def test_concurrent_saves_on_one_version_land_exactly_once(database_url) -> None:
+    store = await open_store(database_url)
+    game = await store.create_game(new())
+    results = await asyncio.gather(*(
+        store.save_game(game.id, expected_version=0, moves=[f"m{i}"], snapshot=None, status="playing", score=0)
+        for i in range(5)), return_exceptions=True)
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert all(isinstance(r, VersionConflict) for r in results if isinstance(r, Exception))
+    assert (await store.get_game(game.id)).version == 1
+    await store.close()
+
+
+async def test_players_and_settings(database_url) -> None:
+    store = await open_store(database_url)
+    await store.upsert_player(1, "alice")
+    await store.upsert_player(1, "Alice")
+    await store.set_setting(5, "prefix", "?")
+    await store.set_setting(5, "prefix", "$")
+    assert await store.get_settings(5) == {"prefix": "$"} and await store.get_settings(6) == {}
+    await store.close()
+
+
+async def test_a_corrupt_options_row_is_read_without_crashing(database_url) -> None:
+    store = await open_store(database_url)
+    game = await store.create_game(new())
+    await store.close()
+    store = await open_store(database_url)
+    await store.db.execute("UPDATE games SET options = 'not json' WHERE id = ?", (game.id,))
+    assert (await store.get_game(game.id)).options == {"corrupt": "not json"}
+    await store.close()
+
+
+def test_database_urls() -> None:
+    assert str(store_for("sqlite:///data/x.sqlite3").path) == "data/x.sqlite3"
+    assert str(store_for("sqlite:////tmp/x.sqlite3").path) == "/tmp/x.sqlite3"
+    assert str(store_for("plain/file.db").path) == "plain/file.db"
+    assert isinstance(store_for("postgresql://postgres@db.example:5432/pe"), PostgresStore)
+    assert isinstance(store_for("postgres://postgres@db.example/pe"), PostgresStore)
+    with pytest.raises(StoreError, match="mysql:// is not supported; use sqlite:///path/file or postgresql://"):
+        store_for("mysql://localhost/db")
+
+
+async def test_a_postgresql_server_that_does_not_answer_is_one_clear_error() -> None:
+    with pytest.raises(StoreError, match=r"cannot connect to PostgreSQL at 127\.0\.0\.1:9/pe") as caught:
+        await open_store("postgresql://someone:secret@127.0.0.1:9/pe")
+    assert "secret" not in str(caught.value)
+
+
+def test_the_dialect_differences_are_rewritten_in_one_place() -> None:
+    assert postgres_sql("SELECT 'a?b', x FROM t WHERE y = ? AND z IN (?, ?) AND w = 'it''s ?'") == \
+        "SELECT 'a?b', x FROM t WHERE y = $1 AND z IN ($2, $3) AND w = 'it''s ?'"
+    ddl = postgres_ddl("CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT, n INTEGER, at REAL, "
+                       "name TEXT NOT NULL COLLATE NOCASE, points_integer TEXT)")
+    assert ddl == ("CREATE TABLE t (id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, n BIGINT, "
+                   "at DOUBLE PRECISION, name TEXT NOT NULL, points_integer TEXT)")
+
+
+async def test_discord_ids_need_64_bits_and_get_them(database_url) -> None:
+    store = await open_store(database_url)
+    big = 1_234_567_890_123_456_789
+    game = await store.create_game(NewGame(guild_id=big, channel_id=big + 1, user_id=big + 2, name="canfield",
+                                           options={}, deal=1, cards=None, snapshot=None, score=0))
+    assert (game.guild_id, game.channel_id, game.user_id) == (big, big + 1, big + 2)
+    assert (await store.running_game(big + 2, big + 1)).id == game.id
+    await store.close()
