@@ -13,9 +13,10 @@ Run from the project root:
 
 Prints interactions per second; the time to the first acknowledgement (the interaction callback,
 a deferral or the answer itself) and to the answer the player sees (the board), p50/p99/max; the
-errors; the CPU time of the bot process and of this process (the fake Discord and the players),
-which share the machine's cores. Then, read back through the store's own API (`open_store`), how
-many of the moves that got an answer are stored, and whether every game replays.
+errors; the CPU time of the bot process (with its drawing processes) and of this process (the
+fake Discord and the players), which share the machine's cores. Then, read back through the
+store's own API (`open_store`), how many of the moves that got an answer are stored, and whether
+every game replays.
 
 Times are taken in the fake's event loop: from the moment it sends INTERACTION_CREATE to the
 moment it accepts the callback, or stores the answer.
@@ -324,15 +325,32 @@ class Player:
 
 
 def cpu_seconds(pid: int | None) -> float:
-    """User + system CPU seconds a process (all its threads) has used so far; 0 if it is gone."""
+    """User + system CPU seconds a process (all its threads) and the processes under it (the
+    drawing processes of `RENDER_PROCESSES`, and their forkserver) have used so far; 0 if it is gone."""
     if pid is None:
         return 0.0
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rpartition(")")[2].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    stats = _process_stats()
+    family: set[int] = set()
+    grown = {pid}
+    while grown:
+        family |= grown
+        grown = {process for process, (parent, _) in stats.items() if parent in family} - family
+    return sum(stats[process][1] for process in family if process in stats)
+
+
+def _process_stats() -> dict[int, tuple[int, float]]:
+    """Every process on the machine: its parent and the CPU seconds it has used."""
+    stats = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat") as stat:
+                fields = stat.read().rpartition(")")[2].split()
+        except OSError:
+            continue
+        stats[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+    return stats
 
 
 def machine_cpu_seconds() -> float:
