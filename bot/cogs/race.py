@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.cogs.checks import check_channel
 from bot.cogs.coalesce import CoalescedEdits
@@ -69,7 +69,7 @@ class PublicBoards(RaceListener):
 
 
 class RaceCog(commands.Cog):
-    """/race open, /race move, /race board."""
+    """/race open, /race move, /race board; races with no change for a day end."""
 
     race = app_commands.Group(name="race", description="Demon race: everyone races on shared foundations")
 
@@ -77,6 +77,22 @@ class RaceCog(commands.Cog):
         self.bot = bot
         self.boards = PublicBoards(bot)
         bot.races.listeners.append(self.boards)
+
+    async def cog_load(self) -> None:
+        """Start the expiry round."""
+        self.expire_idle.start()
+
+    async def cog_unload(self) -> None:
+        """Stop the expiry round."""
+        self.expire_idle.cancel()
+
+    @tasks.loop(minutes=10)
+    async def expire_idle(self) -> None:
+        """End races with no change for 24 hours."""
+        try:
+            await self.bot.races.expire_idle()
+        except Exception:
+            log.exception("expiring races failed")
 
     @race.command(name="open", description="Open a demon race in this channel: 2 to 8 players")
     @app_commands.describe(layout="klondike (default) or demon: the traditional Racing Demon layout",

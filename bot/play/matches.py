@@ -310,6 +310,8 @@ class MatchPlay:
         return sorted(lines, key=lambda s: (-s.points, -s.rounds, s.name.lower()))
 
     async def _team_for(self, match: Match, player: Player, team_name: str | None) -> Team | None:
+        if team_name is not None and not match.teams:
+            raise PlayError(f"Match #{match.id} is not a team match: join it with its Join button.")
         if not match.teams or match.guild_id is None:
             return None
         current = await self.store.team_of(match.guild_id, player.id)

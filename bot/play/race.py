@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from bot.game import Card, IllegalMoveError, NotationError, parse_move
 from bot.game.race import LAYOUTS, MAX_PLAYERS, MIN_PLAYERS, BeatenError, RaceGame
+from bot.play.matches import EXPIRE_AFTER
 from bot.play.solo import Player, PlayError
 from bot.store import Store, VersionConflict
 from bot.store.base import NewRace, Race, RaceError
@@ -198,11 +199,7 @@ class RacePlay:
                 message += " " + (summary or ending(race, game))
         await self._changed(shown)  # the public message shows the next hand once there is one
         if just_ended:
-            for listener in self.listeners:
-                try:
-                    await listener.race_finished(race, game, summary)
-                except Exception:
-                    log.exception("a race listener failed")
+            await self._finished(race, game, summary)
         return RaceReply(race, game, seat, message.strip(), ok=ok, beaten=beaten)
 
     async def _series(self, race: Race, game: RaceGame) -> tuple[str, int]:
@@ -221,6 +218,31 @@ class RacePlay:
         following = await self.store.next_hand(race, self.rng.randint(1, DEAL_RANGE))
         return (f"{said} Totals after hand {race.hand}: {standings} (target {race.target}). "
                 f"Hand {following.hand} is dealt: press **My board**."), following.id
+
+    async def expire_idle(self) -> list[Race]:
+        """End the races with no change for 24 hours (`EXPIRE_AFTER`, as for matches), so that
+        their players can open new ones: a lobby is cancelled; a running race (a series too)
+        ends with the scores as they stand, nobody having gone out. Each end is one statement
+        conditional on the version found idle, so a move meanwhile, in any process, keeps the
+        race going. The races ended, as stored."""
+        ended = []
+        for idle in await self.store.idle_races(self.clock() - EXPIRE_AFTER):
+            game = None
+            async with self._lock(idle.id):
+                if idle.status == "lobby":
+                    done = await self.store.cancel_race(idle.id, version=idle.version)
+                else:
+                    game = await self._game(idle)
+                    done = await self.store.finish_race(idle.id, demon_user_id=None, scores=game.scores,
+                                                        version=idle.version)
+            if not done:
+                continue
+            race = await self._race(idle.id)
+            ended.append(race)
+            await self._changed(race.id)
+            if game is not None:
+                await self._finished(race, game, f"Ended after 24 hours without a move. Scores: {scores(race, game)}.")
+        return ended
 
     async def names(self, race: Race) -> list[str]:
         """The players' names by seat."""
@@ -252,6 +274,13 @@ class RacePlay:
             self._games[race.id] = game
         return game
 
+    async def _finished(self, race: Race, game: RaceGame, summary: str) -> None:
+        for listener in self.listeners:
+            try:
+                await listener.race_finished(race, game, summary)
+            except Exception:
+                log.exception("a race listener failed")
+
     def _lock(self, race_id: int) -> asyncio.Lock:
         return self._locks.setdefault(race_id, asyncio.Lock())
 
@@ -265,7 +294,11 @@ class RacePlay:
 
 def ending(race: Race, game: RaceGame) -> str:
     """The end of a race in one sentence, with the scores by seat."""
-    scores = ", ".join(f"<@{user}> {score}" for user, score in zip(race.players, game.scores, strict=True))
     if game.demon is not None:
-        return f"**Demon!** <@{race.players[game.demon]}> went out. Scores: {scores}."
-    return f"Nobody can move any more: the race is over. Scores: {scores}."
+        return f"**Demon!** <@{race.players[game.demon]}> went out. Scores: {scores(race, game)}."
+    return f"Nobody can move any more: the race is over. Scores: {scores(race, game)}."
+
+
+def scores(race: Race, game: RaceGame) -> str:
+    """Every player's score, by seat, with their mention."""
+    return ", ".join(f"<@{user}> {score}" for user, score in zip(race.players, game.scores, strict=True))

@@ -285,8 +285,10 @@ class Store(Protocol):
     async def save_race_moves(self, race_id: int, *, expected_version: int, moves: list[str]) -> int:
         """Store a running race's moves; the new version; VersionConflict when it changed meanwhile."""
 
-    async def finish_race(self, race_id: int, *, demon_user_id: int | None, scores: list[int]) -> bool:
-        """Running to finished with every seat's score; False when it was not running."""
+    async def finish_race(self, race_id: int, *, demon_user_id: int | None, scores: list[int],
+                          version: int | None = None) -> bool:
+        """Running to finished with every seat's score; False when it was not running (or had
+        changed since `version`, when given)."""
 
     async def next_hand(self, race: Race, deal: int) -> Race:
         """The next hand of a series: the same players and seats, running at once."""
@@ -294,8 +296,12 @@ class Store(Protocol):
     async def series_totals(self, series_id: int) -> dict[int, int]:
         """Each player's points over the finished hands of a series."""
 
-    async def cancel_race(self, race_id: int) -> bool:
-        """Lobby to cancelled; False when it had started or ended."""
+    async def cancel_race(self, race_id: int, *, version: int | None = None) -> bool:
+        """Lobby to cancelled; False when it had started or ended (or had changed since
+        `version`, when given)."""
+
+    async def idle_races(self, before: float) -> list[Race]:
+        """Races in their lobby or running that have not changed since `before`."""
 
     async def set_race_message(self, race_id: int, message_id: int) -> None:
         """Remember the race's public board message."""

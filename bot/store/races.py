@@ -23,9 +23,9 @@ class RaceQueries:
         now = self.clock()
         async with self.db.transaction() as tx:
             race_id = await tx.insert(
-                "INSERT INTO races (guild_id, channel_id, host_id, layout, deal, target, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (new.guild_id, new.channel_id, new.host_id, new.layout, new.deal, new.target, now))
+                "INSERT INTO races (guild_id, channel_id, host_id, layout, deal, target, created_at, last_activity) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (new.guild_id, new.channel_id, new.host_id, new.layout, new.deal, new.target, now, now))
             await tx.execute("UPDATE races SET series_id = id WHERE id = ?", (race_id,))
             await tx.execute("INSERT INTO race_players (race_id, seat, user_id, joined_at) VALUES (?, 0, ?, ?)",
                              (race_id, new.host_id, now))
@@ -64,7 +64,8 @@ class RaceQueries:
                     "INSERT INTO race_players (race_id, seat, user_id, joined_at) "
                     "SELECT ?, COUNT(*), ?, ? FROM race_players WHERE race_id = ?",
                     (race_id, user_id, self.clock(), race_id))
-                await tx.execute("UPDATE races SET version = version + 1 WHERE id = ?", (race_id,))
+                await tx.execute("UPDATE races SET version = version + 1, last_activity = ? WHERE id = ?",
+                                 (self.clock(), race_id))
         except DuplicateRow:  # two joins at once took the same seat: try once more
             return await self.join_race(race_id, user_id)
         race = await self.get_race(race_id)
@@ -74,25 +75,29 @@ class RaceQueries:
     async def start_race(self, race_id: int) -> bool:
         """Lobby to running; False when it was not in its lobby any more."""
         return await self.db.execute(
-            "UPDATE races SET status = 'running', started_at = ?, version = version + 1 "
-            "WHERE id = ? AND status = 'lobby'", (self.clock(), race_id)) == 1
+            "UPDATE races SET status = 'running', started_at = ?, last_activity = ?, version = version + 1 "
+            "WHERE id = ? AND status = 'lobby'", (self.clock(), self.clock(), race_id)) == 1
 
     async def save_race_moves(self, race_id: int, *, expected_version: int, moves: list[str]) -> int:
         """Store a running race's moves; the new version. VersionConflict when another change came first."""
         changed = await self.db.execute(
-            "UPDATE races SET moves = ?, version = version + 1 WHERE id = ? AND version = ? AND status = 'running'",
-            (" ".join(moves), race_id, expected_version))
+            "UPDATE races SET moves = ?, version = version + 1, last_activity = ? "
+            "WHERE id = ? AND version = ? AND status = 'running'",
+            (" ".join(moves), self.clock(), race_id, expected_version))
         if changed != 1:
             raise VersionConflict(f"race {race_id} changed meanwhile")
         return expected_version + 1
 
-    async def finish_race(self, race_id: int, *, demon_user_id: int | None, scores: list[int]) -> bool:
-        """Running to finished, with every seat's score; False when it was not running."""
+    async def finish_race(self, race_id: int, *, demon_user_id: int | None, scores: list[int],
+                          version: int | None = None) -> bool:
+        """Running to finished, with every seat's score; False when it was not running (or, with
+        `version`, when it had changed since that version)."""
         now = self.clock()
         async with self.db.transaction() as tx:
             if await tx.execute(
-                    "UPDATE races SET status = 'finished', finished_at = ?, demon_user_id = ?, version = version + 1 "
-                    "WHERE id = ? AND status = 'running'", (now, demon_user_id, race_id)) != 1:
+                    "UPDATE races SET status = 'finished', finished_at = ?, last_activity = ?, demon_user_id = ?, "
+                    "version = version + 1 WHERE id = ? AND status = 'running' AND (CAST(? AS INTEGER) IS NULL "
+                    "OR version = ?)", (now, now, demon_user_id, race_id, version, version)) != 1:
                 return False
             await tx.execute_many("UPDATE race_players SET score = ? WHERE race_id = ? AND seat = ?",
                                   [(score, race_id, seat) for seat, score in enumerate(scores)])
@@ -105,9 +110,10 @@ class RaceQueries:
         async with self.db.transaction() as tx:
             race_id = await tx.insert(
                 "INSERT INTO races (guild_id, channel_id, host_id, layout, deal, status, message_id, target, "
-                "series_id, hand, created_at, started_at) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)",
+                "series_id, hand, created_at, started_at, last_activity) "
+                "VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)",
                 (race.guild_id, race.channel_id, race.host_id, race.layout, deal, race.message_id, race.target,
-                 race.series_id, race.hand + 1, now, now))
+                 race.series_id, race.hand + 1, now, now, now))
             await tx.execute_many(
                 "INSERT INTO race_players (race_id, seat, user_id, joined_at) VALUES (?, ?, ?, ?)",
                 [(race_id, seat, user, now) for seat, user in enumerate(race.players)])
@@ -122,11 +128,20 @@ class RaceQueries:
             "WHERE r.series_id = ? AND r.status = 'finished' GROUP BY p.user_id", (series_id,))
         return {user: total for user, total in rows}
 
-    async def cancel_race(self, race_id: int) -> bool:
-        """Lobby to cancelled; False when it had started or ended."""
+    async def cancel_race(self, race_id: int, *, version: int | None = None) -> bool:
+        """Lobby to cancelled; False when it had started or ended (or, with `version`, when it
+        had changed since that version)."""
         return await self.db.execute(
-            "UPDATE races SET status = 'cancelled', version = version + 1 WHERE id = ? AND status = 'lobby'",
-            (race_id,)) == 1
+            "UPDATE races SET status = 'cancelled', last_activity = ?, version = version + 1 "
+            "WHERE id = ? AND status = 'lobby' AND (CAST(? AS INTEGER) IS NULL OR version = ?)",
+            (self.clock(), race_id, version, version)) == 1
+
+    async def idle_races(self, before: float) -> list[Race]:
+        """Races in their lobby or running that have not changed since `before`."""
+        ids = await self.db.fetch_all(
+            "SELECT id FROM races WHERE status IN ('lobby', 'running') AND last_activity < ? ORDER BY id", (before,))
+        races = [await self.get_race(race_id) for race_id, in ids]
+        return [race for race in races if race is not None]
 
     async def set_race_message(self, race_id: int, message_id: int) -> None:
         """Remember the race's public board message."""

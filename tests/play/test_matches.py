@@ -171,6 +171,16 @@ async def test_a_team_match_needs_a_team_and_the_team_target_defaults_to_twice_t
     assert (await matches.open(BOB, guild_id=GUILD, channel_id=CHANNEL, teams=True)).match.target == 500
 
 
+async def test_a_team_choice_for_a_match_without_teams_is_refused_and_changes_nothing(world) -> None:
+    store, _, matches, _, _ = world
+    board = await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL)
+    await TeamPlay(store).create(GUILD, BOB, "Blue")
+    with pytest.raises(PlayError, match=rf"#{board.match.id} is not a team match"):
+        await matches.join(board.match.id, CAROL, team_name="Blue")  # a forged team menu
+    assert [p.name for p in (await matches.scoreboard(board.match.id)).players] == ["Alice"]
+    assert await store.team_of(GUILD, CAROL.id) is None
+
+
 async def test_every_player_gets_the_same_deal_each_round_and_undo_is_off(world) -> None:
     _, solo, matches, _, _ = world
     match_id = (await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, target=5000)).match.id

@@ -8,9 +8,11 @@ import asyncio
 import pytest
 
 from bot.play import Player, PlayError
+from bot.play.matches import EXPIRE_AFTER
 from bot.play.race import RaceListener, RacePlay
 from bot.store import open_store
 from tests.game.test_race import stuck_deck, won_deck
+from tests.play.test_matches import Clock
 
 ALICE, BOB, CAROL = Player(1, "Alice"), Player(2, "Bob"), Player(3, "Carol")
 CHANNEL = 10
@@ -22,18 +24,25 @@ class Heard(RaceListener):
     def __init__(self) -> None:
         self.changed: list[int] = []
         self.finished: list[int] = []
+        self.summaries: list[str] = []
 
     async def race_changed(self, race_id: int) -> None:
         self.changed.append(race_id)
 
     async def race_finished(self, race, game, summary) -> None:
         self.finished.append(race.id)
+        self.summaries.append(summary)
 
 
 @pytest.fixture
-async def world(database_url):
-    store = await open_store(database_url)
-    races = RacePlay(store, lambda: 1_800_000_000.0)
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def world(database_url, clock):
+    store = await open_store(database_url, clock)
+    races = RacePlay(store, clock)
     heard = Heard()
     races.listeners.append(heard)
     yield store, races, heard
@@ -120,6 +129,37 @@ async def test_the_end_is_stored_with_the_scores_and_reaches_the_leaderboards(da
     with pytest.raises(PlayError, match="over"):
         await races.move(race_id, BOB, "d")
     await store.close()
+
+
+async def test_a_race_with_no_change_for_a_day_ends_and_its_players_can_race_again(world, clock) -> None:
+    store, races, heard = world
+    lobby = (await races.open(CAROL, guild_id=5, channel_id=CHANNEL)).race.id
+    race_id = (await races.open(ALICE, guild_id=5, channel_id=CHANNEL, deal=RACE_DEAL)).race.id
+    await races.join(race_id, BOB)
+    await races.start(race_id, ALICE)
+    await races.move(race_id, ALICE, "t1f")
+    clock.now += EXPIRE_AFTER - 60
+    await races.move(race_id, BOB, "d")  # a move keeps the race going
+    assert await races.expire_idle() == []
+    clock.now += 120  # the lobby has waited a day, the running race not
+    assert [(race.id, race.status) for race in await races.expire_idle()] == [(lobby, "cancelled")]
+    assert heard.finished == [] and (await store.get_race(race_id)).status == "running"
+
+    clock.now += EXPIRE_AFTER
+    [idle] = await store.idle_races(clock.now - EXPIRE_AFTER)
+    await races.move(race_id, BOB, "d")  # a move between "found idle" and "ended", in any process
+    assert not await store.finish_race(race_id, demon_user_id=None, scores=[0, 0], version=idle.version)
+    assert await races.expire_idle() == []
+
+    clock.now += EXPIRE_AFTER + 1
+    [ended] = await races.expire_idle()
+    assert ended.id == race_id and ended.status == "finished" and ended.demon_user_id is None
+    assert ended.scores == [1, 0] and heard.finished == [race_id]  # Alice's ace: a point, as they stood
+    assert heard.summaries == ["Ended after 24 hours without a move. Scores: <@1> 1, <@2> 0."]
+    with pytest.raises(PlayError, match="over"):
+        await races.move(race_id, BOB, "d")
+    assert (await races.open(ALICE, guild_id=5, channel_id=CHANNEL)).race.id > race_id  # free to race again
+    assert await races.expire_idle() == []
 
 
 async def test_a_series_of_hands_runs_to_its_target_with_the_same_seats(database_url) -> None:
