@@ -8,12 +8,14 @@ answer, they fail. Each PostgreSQL test gets a schema of its own, dropped afterw
 
 from __future__ import annotations
 
+import gc
 import os
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "").strip()
@@ -58,3 +60,12 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(f"PostgreSQL store tests: on, at {POSTGRES_URL.rsplit('@', 1)[-1]}")
     elif skipped:
         terminalreporter.write_line(f"PostgreSQL store tests: {skipped} skipped: {NO_POSTGRES}")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Stop the worker thread of every SQLite connection still open: a test that failed before
+    closing its store leaves one, and as it is not a daemon thread, Python would wait for it
+    at exit for ever, so that one failure would hang the whole run instead of reporting it."""
+    for thing in gc.get_objects():
+        if isinstance(thing, aiosqlite.Connection):
+            thing.stop()
