@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from bot.cogs.checks import check_channel
 from bot.cogs.coalesce import CoalescedEdits
+from bot.cogs.expiry import ExpiryRound
 from bot.game import GAMES
 from bot.play import PlayError
 from bot.play.matches import MatchListener, Scoreboard
@@ -82,22 +83,15 @@ class MatchesCog(commands.Cog):
         self.bot = bot
         self.scoreboards = ScoreboardMessages(bot)
         bot.matches.listeners.append(self.scoreboards)
+        self.expiry = ExpiryRound(bot.matches.expire_idle, "matches")
 
     async def cog_load(self) -> None:
         """Start the expiry round."""
-        self.expire_idle.start()
+        self.expiry.start()
 
     async def cog_unload(self) -> None:
         """Stop the expiry round."""
-        self.expire_idle.cancel()
-
-    @tasks.loop(minutes=10)
-    async def expire_idle(self) -> None:
-        """Expire matches with no move for 24 hours."""
-        try:
-            await self.bot.matches.expire_idle()
-        except Exception:
-            log.exception("expiring matches failed")
+        self.expiry.stop()
 
     # --- matches -----------------------------------------------------------------------
 

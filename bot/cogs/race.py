@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from bot.cogs.checks import check_channel
 from bot.cogs.coalesce import CoalescedEdits
+from bot.cogs.expiry import ExpiryRound
 from bot.game.race import LAYOUTS, RaceGame
 from bot.play import Player
 from bot.play.race import RaceListener, RaceReply
@@ -77,22 +78,15 @@ class RaceCog(commands.Cog):
         self.bot = bot
         self.boards = PublicBoards(bot)
         bot.races.listeners.append(self.boards)
+        self.expiry = ExpiryRound(bot.races.expire_idle, "races")
 
     async def cog_load(self) -> None:
         """Start the expiry round."""
-        self.expire_idle.start()
+        self.expiry.start()
 
     async def cog_unload(self) -> None:
         """Stop the expiry round."""
-        self.expire_idle.cancel()
-
-    @tasks.loop(minutes=10)
-    async def expire_idle(self) -> None:
-        """End races with no change for 24 hours."""
-        try:
-            await self.bot.races.expire_idle()
-        except Exception:
-            log.exception("expiring races failed")
+        self.expiry.stop()
 
     @race.command(name="open", description="Open a demon race in this channel: 2 to 8 players")
     @app_commands.describe(layout="klondike (default) or demon: the traditional Racing Demon layout",
