@@ -11,17 +11,16 @@ is being played (the engine's own questions, `finished` included, only read the 
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from bot.game import Move
 from bot.game.race import DRAW_COUNT, MAX_PLAYERS, RaceGame
-from render.board import GEOMETRY, PNG_COMPRESS_LEVEL, _Painter, _shorten
+from render.board import GEOMETRY, _Painter, _shorten, encode_png
 from render.fonts import font
 from render.layouts import BoardLayout, Fan, Spot
 from render.sprites import SHADOW, CardSize, card_face, empty_slot
@@ -80,29 +79,34 @@ LINE = 46  # a player's line on the public table
 BAND_WIDTH = 2 * GEOMETRY.margin + PILES_PER_ROW * FOUNDATION_CARD.width + (PILES_PER_ROW - 1) * PILE_GAP
 
 
-def render_race_board(race: RaceGame, player: int, *, names: Sequence[str], theme: str = "classic") -> bytes:
+def render_race_board(race: RaceGame, player: int, *, names: Sequence[str], theme: str = "classic",
+                      number: int | None = None) -> bytes:
     """Player `player`'s private board as PNG bytes: the shared foundations (each top card in its
     owner's colour), their own layout with their last move outlined, and, once the race is over,
-    a banner with their score. `names[i]` is player i's name."""
-    return _png(render_race_board_image(race, player, names=names, theme=theme))
+    a banner with their score. `names[i]` is player i's name; `number` is the race's number as
+    the channel knows it (its id; the header then names the deal too), else the deal is shown."""
+    return encode_png(render_race_board_image(race, player, names=names, theme=theme, number=number))
 
 
 def render_race_board_image(race: RaceGame, player: int, *, names: Sequence[str],
-                            theme: str = "classic") -> Image.Image:
+                            theme: str = "classic", number: int | None = None) -> Image.Image:
     """The private board as a Pillow RGB image (what `render_race_board` encodes)."""
-    return _BoardPainter(race, player, _names(race, names), get_theme(theme)).paint_race()
+    return _BoardPainter(race, player, _names(race, names), get_theme(theme), number).paint_race()
 
 
-def render_race_table(race: RaceGame, *, names: Sequence[str], theme: str = "classic") -> bytes:
+def render_race_table(race: RaceGame, *, names: Sequence[str], theme: str = "classic",
+                      number: int | None = None) -> bytes:
     """The public table as PNG bytes: the shared foundations (each top card in its owner's
     colour) and a line per player with their cards left and on the foundations; once the race
-    is over, a banner with the final scores. `names[i]` is player i's name."""
-    return _png(render_race_table_image(race, names=names, theme=theme))
+    is over, a banner with the final scores. `names[i]` is player i's name; `number` as for
+    `render_race_board`."""
+    return encode_png(render_race_table_image(race, names=names, theme=theme, number=number))
 
 
-def render_race_table_image(race: RaceGame, *, names: Sequence[str], theme: str = "classic") -> Image.Image:
+def render_race_table_image(race: RaceGame, *, names: Sequence[str], theme: str = "classic",
+                            number: int | None = None) -> Image.Image:
     """The public table as a Pillow RGB image (what `render_race_table` encodes)."""
-    return _TablePainter(race, _names(race, names), get_theme(theme)).paint()
+    return _TablePainter(race, _names(race, names), get_theme(theme), number).paint()
 
 
 def foundation_box(race: RaceGame, index: int, width: int) -> tuple[int, int, int, int]:
@@ -112,12 +116,6 @@ def foundation_box(race: RaceGame, index: int, width: int) -> tuple[int, int, in
 
 
 # --- pieces shared by both boards --------------------------------------------------------
-
-
-def _png(image: Image.Image) -> bytes:
-    buffer = io.BytesIO()
-    image.save(buffer, "PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return buffer.getvalue()
 
 
 def _names(race: RaceGame, names: Sequence[str]) -> list[str]:
@@ -152,17 +150,35 @@ def _pill(draw: ImageDraw.ImageDraw, theme: Theme, x: int, y: int, text: str) ->
     draw.text((x + 7, y + height // 2), text, font=label_font, fill=theme.text, anchor="lm")
 
 
-def _header(draw: ImageDraw.ImageDraw, width: int, theme: Theme, race: RaceGame, details: str) -> int:
-    """The solo board's header band with the title, the race number and `details` below them;
-    the x where the right-hand side is free up to."""
+def _header(draw: ImageDraw.ImageDraw, width: int, theme: Theme, race: RaceGame, number: int | None,
+            details: list[str], taken: float) -> tuple[int, int]:
+    """The solo board's header band: the title and the race's number (`number`, with the deal
+    leading the details; or the deal) above the details, which drop their last parts rather
+    than run into the `taken` pixels the caller writes at the right of them. Returns the x
+    where the right-hand side of the top line ends, and the x where it may begin."""
     margin = GEOMETRY.margin
     draw.rectangle((0, 0, width, GEOMETRY.header - 8), fill=theme.felt_edge)
-    title_font = font(28)
+    title_font, number_font, small = font(28), font(22, bold=False), font(20, bold=False)
     draw.text((margin, 22), race.title, font=title_font, fill=theme.text, anchor="lm")
-    deal_x = margin + round(title_font.getlength(race.title)) + 12
-    draw.text((deal_x, 24), f"#{race.deal}", font=font(22, bold=False), fill=theme.muted, anchor="lm")
-    draw.text((margin, 53), details, font=font(20, bold=False), fill=theme.muted, anchor="lm")
-    return width - margin
+    number_x = margin + round(title_font.getlength(race.title)) + 12
+    shown = f"#{race.deal if number is None else number}"
+    draw.text((number_x, 24), shown, font=number_font, fill=theme.muted, anchor="lm")
+    right = width - margin
+    parts = ([f"deal {race.deal}"] if number is not None else []) + details
+    room = right - margin - taken - 16
+    while len(parts) > 1 and small.getlength(" · ".join(parts)) > room:
+        parts.pop()
+    draw.text((margin, 53), " · ".join(parts), font=small, fill=theme.muted, anchor="lm")
+    return right, number_x + round(number_font.getlength(shown)) + 16
+
+
+def _fitted(text: str, face: ImageFont.FreeTypeFont, room: float) -> str:
+    """`text`, cut short with an ellipsis if it is wider than `room` pixels."""
+    if face.getlength(text) <= room:
+        return text
+    while len(text) > 1 and face.getlength(text + "…") > room:
+        text = text[:-1]
+    return text.rstrip() + "…"
 
 
 def _banner(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: RGB,
@@ -247,9 +263,9 @@ class _BoardPainter(_Painter):
     It sets the fields `_Painter` works with from the race instead of from a one-player game,
     and draws its own header, last move, stock and waste."""
 
-    def __init__(self, race: RaceGame, player: int, names: list[str], theme: Theme) -> None:
+    def __init__(self, race: RaceGame, player: int, names: list[str], theme: Theme, number: int | None) -> None:
         self.race, self.player, self.names = race, player, names
-        self.theme = theme
+        self.theme, self.number = theme, number
         self.board = BOARDS[race.layout_name]
         self.piles = race.layout(player)
         width = max(GEOMETRY.width(self.board), BAND_WIDTH)
@@ -278,15 +294,15 @@ class _BoardPainter(_Painter):
 
     def _race_header(self) -> None:
         race, player, theme = self.race, self.player, self.theme
-        details = f"{race.players} players · {race.layout_name} · draw {DRAW_COUNT}"
-        right = _header(self.draw, self.image.width, theme, race, details)
-        name_font = font(24)
-        name = _shorten(self.names[player], 22)
+        counts = f"{race.cards_left(player)} left · {race.on_foundations(player)} on foundations"
+        details = [f"{race.players} players", race.layout_name, f"draw {DRAW_COUNT}"]
+        right, free = _header(self.draw, self.image.width, theme, race, self.number, details,
+                              font(20).getlength(counts))
+        name_font, swatch = font(24), 26
+        name = _fitted(_shorten(self.names[player], 22), name_font, right - free - swatch - 8)
         self.draw.text((right, 22), name, font=name_font, fill=theme.text, anchor="rm")
-        swatch = 26
         _swatch(self.draw, right - round(name_font.getlength(name)) - swatch - 8, 22 - swatch // 2, swatch, player,
                 _initial(self.names[player]))
-        counts = f"{race.cards_left(player)} left · {race.on_foundations(player)} on foundations"
         self.draw.text((right, 53), counts, font=font(20), fill=theme.text, anchor="rm")
 
     def _pile(self, spot: Spot) -> None:
@@ -329,8 +345,8 @@ class _BoardPainter(_Painter):
 class _TablePainter:
     """The channel's board: header, foundation band, a line per player, the final banner."""
 
-    def __init__(self, race: RaceGame, names: list[str], theme: Theme) -> None:
-        self.race, self.names, self.theme = race, names, theme
+    def __init__(self, race: RaceGame, names: list[str], theme: Theme, number: int | None) -> None:
+        self.race, self.names, self.theme, self.number = race, names, theme, number
         self.finished = race.finished
         self.band = _Band(race.players, BAND_WIDTH)
         self.lines_top = self.band.top + self.band.height + 4
@@ -344,12 +360,13 @@ class _TablePainter:
         """Everything, bottom layer first."""
         race, width = self.race, self.image.width
         moves = len(race.history)
-        details = f"{race.layout_name} layout · {moves} move{'s' if moves != 1 else ''}"
-        right = _header(self.draw, width, self.theme, race, details)
+        details = [f"{race.layout_name} layout", f"{moves} move{'s' if moves != 1 else ''}"]
+        goal = "" if self.finished else "first to go out wins"
+        right, _ = _header(self.draw, width, self.theme, race, self.number, details,
+                           font(20, bold=False).getlength(goal))
         self.draw.text((right, 22), f"{race.players} players", font=font(24), fill=self.theme.text, anchor="rm")
-        if not self.finished:
-            self.draw.text((right, 53), "first to go out wins", font=font(20, bold=False), fill=self.theme.muted,
-                           anchor="rm")
+        if goal:
+            self.draw.text((right, 53), goal, font=font(20, bold=False), fill=self.theme.muted, anchor="rm")
         self.band.paint(self.image, self.draw, self.theme, race, self.names)
         for player in range(race.players):
             self._player_line(player, self.lines_top + player * LINE)

@@ -73,7 +73,7 @@ def public_png(reply: RaceReply, names: list[str]) -> bytes:
     from render.race import render_race_table
 
     assert reply.game is not None
-    return render_race_table(reply.game, names=names)
+    return render_race_table(reply.game, names=names, number=reply.race.id)
 
 
 def private_png(reply: RaceReply, names: list[str]) -> bytes:
@@ -81,7 +81,7 @@ def private_png(reply: RaceReply, names: list[str]) -> bytes:
     from render.race import render_race_board
 
     assert reply.game is not None and reply.seat is not None
-    return render_race_board(reply.game, reply.seat, names=names)
+    return render_race_board(reply.game, reply.seat, names=names, number=reply.race.id)
 
 
 async def private_answer(reply: RaceReply, names: list[str], *, message: str | None = None) -> Answer:

@@ -12,7 +12,9 @@ from PIL import Image
 
 from bot.game.race import RaceGame, new_race
 from render import PLAYER_COLOURS, THEMES, render_race_board, render_race_table
-from render.race import foundation_box, render_race_board_image, render_race_table_image
+from render.board import GEOMETRY
+from render.fonts import font
+from render.race import _fitted, foundation_box, render_race_board_image, render_race_table_image
 from render.themes import get_theme
 from tests.game.test_race import klondike_deck, stuck_deck, won_deck
 from tests.render.golden import pixels
@@ -205,3 +207,20 @@ def test_bad_arguments_are_refused() -> None:
         render_race_board(race, 0, names=NAMES, theme="neon")
     with pytest.raises(ValueError, match="player 3"):
         render_race_board(race, 3, names=NAMES)
+
+
+def test_the_race_number_changes_only_the_header() -> None:
+    race = mid_race(3)
+    plain = render_race_board_image(race, 0, names=NAMES)
+    numbered = render_race_board_image(race, 0, names=NAMES, number=17)
+    header = GEOMETRY.header - 8
+    assert plain.crop((0, header, plain.width, plain.height)).tobytes() == \
+        numbered.crop((0, header, numbered.width, numbered.height)).tobytes()
+    assert plain.crop((0, 0, plain.width, header)).tobytes() != numbered.crop((0, 0, plain.width, header)).tobytes()
+
+
+def test_a_long_name_is_cut_to_the_room_it_has() -> None:
+    face = font(24)
+    assert _fitted("Bo", face, 200) == "Bo"
+    cut = _fitted("Maximilian-Alexander the Great", face, 200)
+    assert cut.endswith("…") and cut.startswith("Maximilian") and face.getlength(cut) <= 200
