@@ -9,6 +9,7 @@ This module is the one place that knows the dialects apart:
 - SQLite has one connection per process, so a transaction must keep other coroutines' statements
   out of it: a lock, held for a statement or for a whole transaction.
 - A unique-constraint violation is `DuplicateRow` from both.
+- A PostgreSQL URL may end in `?pool_size=N`, the connections each process holds (default 10).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from bot.store.base import StoreError
 Row = tuple[Any, ...]
 Parameters = Sequence[Any]
 
+DEFAULT_POOL_SIZE = 10  # connections a process may hold; processes × this must stay below the server's max_connections
+MAX_POOL_SIZE = 1000
 MIGRATIONS_TABLE = ("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
                     "applied_at REAL NOT NULL)")
 
@@ -365,10 +368,9 @@ class PostgresDatabase(_PostgresQueries):
     dialect = "postgresql"
     MIGRATION_LOCK = 7_106_243  # any number: the advisory lock that one migrating process holds
 
-    def __init__(self, url: str, *, max_connections: int = 10) -> None:
-        super().__init__(None, asyncio.Semaphore(max_connections))
-        self.url = url
-        self.max_connections = max_connections
+    def __init__(self, url: str) -> None:
+        self.url, self.max_connections = pool_size(url)
+        super().__init__(None, asyncio.Semaphore(self.max_connections))
 
     async def open(self) -> None:
         """Connect the pool; a server that does not answer is a StoreError naming the host."""
@@ -405,6 +407,23 @@ class PostgresDatabase(_PostgresQueries):
                 await tx.connection.execute(postgres_ddl(sql))
                 await tx.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                                  (number, name, float(now())))
+
+
+def pool_size(url: str, default: int = DEFAULT_POOL_SIZE) -> tuple[str, int]:
+    """The URL without its `pool_size` parameter (this store's, not PostgreSQL's), and the most
+    connections a process may hold: that parameter, else `default`. StoreError for a bad one."""
+    base, _, query = url.partition("?")
+    kept, size = [], default
+    for pair in query.split("&") if query else []:
+        name, _, value = pair.partition("=")
+        if name != "pool_size":
+            kept.append(pair)
+        elif value.isdigit() and 1 <= int(value) <= MAX_POOL_SIZE:
+            size = int(value)
+        else:
+            raise StoreError(f"pool_size={value!r} in DATABASE_URL: it must be a whole number from 1 "
+                             f"to {MAX_POOL_SIZE}")
+    return base + ("?" + "&".join(kept) if kept else ""), size
 
 
 def _where(url: str) -> str:

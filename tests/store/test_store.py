@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from bot.store import NewGame, PostgresStore, SqliteStore, StoreError, VersionConflict, open_store, store_for
-from bot.store.databases import postgres_ddl, postgres_sql
+from bot.store.databases import pool_size, postgres_ddl, postgres_sql
 from bot.store.sql import migrations
 
 
@@ -114,6 +114,28 @@ def test_database_urls() -> None:
     assert isinstance(store_for("postgres://postgres@db.example/pe"), PostgresStore)
     with pytest.raises(StoreError, match="mysql:// is not supported; use sqlite:///path/file or postgresql://"):
         store_for("mysql://localhost/db")
+
+
+def test_a_postgresql_url_may_size_the_pool_and_keeps_its_other_parameters() -> None:
+    assert pool_size("postgresql://pe@db/pe") == ("postgresql://pe@db/pe", 10)
+    assert pool_size("postgresql://pe@db/pe?pool_size=3") == ("postgresql://pe@db/pe", 3)
+    assert pool_size("postgresql://pe@db/pe?search_path=s&pool_size=40&sslmode=require") == (
+        "postgresql://pe@db/pe?search_path=s&sslmode=require", 40)
+    for bad in ("0", "x", "", "1001", "-2"):
+        with pytest.raises(StoreError, match=f"pool_size='{bad}' in DATABASE_URL: it must be a whole number"):
+            store_for(f"postgresql://pe@db/pe?pool_size={bad}")
+
+
+async def test_a_process_holds_at_most_pool_size_connections(database_url) -> None:
+    if not database_url.startswith("postgresql"):
+        pytest.skip("a SQLite store has one connection")
+    store = await open_store(f"{database_url}{'&' if '?' in database_url else '?'}pool_size=2")
+    try:
+        assert store.db.max_connections == 2
+        games = await asyncio.gather(*(store.create_game(new(user_id=user)) for user in range(1, 17)))
+        assert len({game.id for game in games}) == 16 and store.db.connection.get_size() <= 2
+    finally:
+        await store.close()
 
 
 async def test_a_postgresql_server_that_does_not_answer_is_one_clear_error() -> None:
