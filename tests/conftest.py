@@ -51,6 +51,15 @@ async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncI
         yield url
 
 
+@pytest.fixture
+async def postgres_url() -> AsyncIterator[str]:
+    """A fresh PostgreSQL schema, for a test of PostgreSQL alone (skipped, as above, where
+    TEST_POSTGRES_URL is unset)."""
+    if not POSTGRES_URL:
+        pytest.skip(NO_POSTGRES)
+    async with fresh_postgres_schema(POSTGRES_URL) as url:
+        yield url
+
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """Say at the end of the run whether the PostgreSQL half of the store tests ran."""

@@ -126,10 +126,8 @@ def test_a_postgresql_url_may_size_the_pool_and_keeps_its_other_parameters() -> 
             store_for(f"postgresql://pe@db/pe?pool_size={bad}")
 
 
-async def test_a_process_holds_at_most_pool_size_connections(database_url) -> None:
-    if not database_url.startswith("postgresql"):
-        pytest.skip("a SQLite store has one connection")
-    store = await open_store(f"{database_url}{'&' if '?' in database_url else '?'}pool_size=2")
+async def test_a_process_holds_at_most_pool_size_connections(postgres_url) -> None:
+    store = await open_store(f"{postgres_url}&pool_size=2")  # the URL names its schema: ?search_path=...
     try:
         assert store.db.max_connections == 2
         games = await asyncio.gather(*(store.create_game(new(user_id=user)) for user in range(1, 17)))
