@@ -80,33 +80,35 @@ BAND_WIDTH = 2 * GEOMETRY.margin + PILES_PER_ROW * FOUNDATION_CARD.width + (PILE
 
 
 def render_race_board(race: RaceGame, player: int, *, names: Sequence[str], theme: str = "classic",
-                      number: int | None = None) -> bytes:
+                      number: int | None = None, expired: bool = False) -> bytes:
     """Player `player`'s private board as PNG bytes: the shared foundations (each top card in its
     owner's colour), their own layout with their last move outlined, and, once the race is over,
     a banner with their score. `names[i]` is player i's name; `number` is the race's number as
-    the channel knows it (its id; the header then names the deal too), else the deal is shown."""
-    return encode_png(render_race_board_image(race, player, names=names, theme=theme, number=number))
+    the channel knows it (its id; the header then names the deal too), else the deal is shown;
+    `expired`: the race was ended for want of moves, though the cards could still go on."""
+    return encode_png(render_race_board_image(race, player, names=names, theme=theme, number=number,
+                                              expired=expired))
 
 
-def render_race_board_image(race: RaceGame, player: int, *, names: Sequence[str],
-                            theme: str = "classic", number: int | None = None) -> Image.Image:
+def render_race_board_image(race: RaceGame, player: int, *, names: Sequence[str], theme: str = "classic",
+                            number: int | None = None, expired: bool = False) -> Image.Image:
     """The private board as a Pillow RGB image (what `render_race_board` encodes)."""
-    return _BoardPainter(race, player, _names(race, names), get_theme(theme), number).paint_race()
+    return _BoardPainter(race, player, _names(race, names), get_theme(theme), number, expired).paint_race()
 
 
 def render_race_table(race: RaceGame, *, names: Sequence[str], theme: str = "classic",
-                      number: int | None = None) -> bytes:
+                      number: int | None = None, expired: bool = False) -> bytes:
     """The public table as PNG bytes: the shared foundations (each top card in its owner's
     colour) and a line per player with their cards left and on the foundations; once the race
-    is over, a banner with the final scores. `names[i]` is player i's name; `number` as for
-    `render_race_board`."""
-    return encode_png(render_race_table_image(race, names=names, theme=theme, number=number))
+    is over, a banner with the final scores. `names[i]` is player i's name; `number` and
+    `expired` as for `render_race_board`."""
+    return encode_png(render_race_table_image(race, names=names, theme=theme, number=number, expired=expired))
 
 
 def render_race_table_image(race: RaceGame, *, names: Sequence[str], theme: str = "classic",
-                            number: int | None = None) -> Image.Image:
+                            number: int | None = None, expired: bool = False) -> Image.Image:
     """The public table as a Pillow RGB image (what `render_race_table` encodes)."""
-    return _TablePainter(race, _names(race, names), get_theme(theme), number).paint()
+    return _TablePainter(race, _names(race, names), get_theme(theme), number, expired).paint()
 
 
 def foundation_box(race: RaceGame, index: int, width: int) -> tuple[int, int, int, int]:
@@ -195,7 +197,9 @@ def _banner(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: R
 def _headline(race: RaceGame, names: Sequence[str]) -> str:
     if race.demon is not None:
         return f"Demon! {_shorten(names[race.demon], 20)} went out"
-    return "Nobody can move: the race is over"
+    if race.finished:
+        return "Nobody can move: the race is over"
+    return "Over: a day without a move"
 
 
 def _banner_colour(race: RaceGame, theme: Theme) -> RGB:
@@ -263,9 +267,10 @@ class _BoardPainter(_Painter):
     It sets the fields `_Painter` works with from the race instead of from a one-player game,
     and draws its own header, last move, stock and waste."""
 
-    def __init__(self, race: RaceGame, player: int, names: list[str], theme: Theme, number: int | None) -> None:
+    def __init__(self, race: RaceGame, player: int, names: list[str], theme: Theme, number: int | None,
+                 expired: bool) -> None:
         self.race, self.player, self.names = race, player, names
-        self.theme, self.number = theme, number
+        self.theme, self.number, self.finished = theme, number, race.finished or expired
         self.board = BOARDS[race.layout_name]
         self.piles = race.layout(player)
         width = max(GEOMETRY.width(self.board), BAND_WIDTH)
@@ -284,7 +289,7 @@ class _BoardPainter(_Painter):
             self._label(spot)
             self._pile(spot)
         self._last_move()
-        if self.race.finished:
+        if self.finished:
             score = self.race.scores[self.player]
             middle = (self.geo.y(1) + self.image.height) // 2
             box = (self.geo.margin, middle - 48, self.image.width - self.geo.margin, middle + 48)
@@ -345,9 +350,9 @@ class _BoardPainter(_Painter):
 class _TablePainter:
     """The channel's board: header, foundation band, a line per player, the final banner."""
 
-    def __init__(self, race: RaceGame, names: list[str], theme: Theme, number: int | None) -> None:
+    def __init__(self, race: RaceGame, names: list[str], theme: Theme, number: int | None, expired: bool) -> None:
         self.race, self.names, self.theme, self.number = race, names, theme, number
-        self.finished = race.finished
+        self.finished = race.finished or expired
         self.band = _Band(race.players, BAND_WIDTH)
         self.lines_top = self.band.top + self.band.height + 4
         height = self.lines_top + race.players * LINE + GEOMETRY.margin

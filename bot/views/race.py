@@ -73,7 +73,7 @@ def public_png(reply: RaceReply, names: list[str]) -> bytes:
     from render.race import render_race_table
 
     assert reply.game is not None
-    return render_race_table(reply.game, names=names, number=reply.race.id)
+    return render_race_table(reply.game, names=names, number=reply.race.id, expired=expired(reply))
 
 
 def private_png(reply: RaceReply, names: list[str]) -> bytes:
@@ -81,7 +81,8 @@ def private_png(reply: RaceReply, names: list[str]) -> bytes:
     from render.race import render_race_board
 
     assert reply.game is not None and reply.seat is not None
-    return render_race_board(reply.game, reply.seat, names=names, number=reply.race.id)
+    return render_race_board(reply.game, reply.seat, names=names, number=reply.race.id,
+                             expired=expired(reply))
 
 
 async def private_answer(reply: RaceReply, names: list[str], *, message: str | None = None) -> Answer:
@@ -194,3 +195,9 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_TEMP
         if reply.game is None:
             raise PlayError("That race has not started yet.")
         return await private_answer(reply, await races.names(reply.race))
+
+
+def expired(reply: RaceReply) -> bool:
+    """Whether the race was ended for want of moves (`RacePlay.expire_idle`) while its cards
+    could still go on."""
+    return reply.race.status == "finished" and reply.game is not None and not reply.game.finished

@@ -17,7 +17,7 @@ from render.fonts import font
 from render.race import _fitted, foundation_box, render_race_board_image, render_race_table_image
 from render.themes import get_theme
 from tests.game.test_race import klondike_deck, stuck_deck, won_deck
-from tests.render.golden import pixels
+from tests.render.golden import difference, pixels
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 NAMES = ["Alice", "Bob", "Carol", "Dmitri", "Eve", "Fatima", "Gus", "Hiroshi"]
@@ -224,3 +224,12 @@ def test_a_long_name_is_cut_to_the_room_it_has() -> None:
     assert _fitted("Bo", face, 200) == "Bo"
     cut = _fitted("Maximilian-Alexander the Great", face, 200)
     assert cut.endswith("…") and cut.startswith("Maximilian") and face.getlength(cut) <= 200
+
+
+def test_a_race_ended_for_want_of_moves_shows_its_end_though_its_cards_could_go_on() -> None:
+    race = mid_race(3)
+    assert not race.finished
+    going, ended = render_race_table_image(race, names=NAMES), render_race_table_image(race, names=NAMES, expired=True)
+    assert ended.height > going.height  # the banner with the final scores
+    board = render_race_board_image(race, 1, names=NAMES)
+    assert difference(board, render_race_board_image(race, 1, names=NAMES, expired=True))[1] > 0.01
