@@ -90,3 +90,15 @@ def test_the_png_holds_exactly_the_drawn_board(name: str) -> None:
         game = sample_game(name, state)
         drawn = render_image(game, theme=theme, player="Zoë")
         assert pixels(render(game, theme=theme, player="Zoë")) == (drawn.mode, drawn.size, drawn.tobytes())
+
+
+def test_where_isal_is_missing_zlib_writes_the_same_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    import zlib
+
+    from render import board
+
+    game = sample_game("canfield", "mid")
+    fast = render(game)
+    monkeypatch.setattr(board, "deflater", zlib)
+    slow = render(game)
+    assert pixels(slow) == pixels(fast) and slow != fast  # the same board, deflated by zlib
