@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import sqlite3
 import time
 from pathlib import Path
 
@@ -68,3 +69,30 @@ async def test_a_three_player_race_with_a_race_for_one_foundation(fake: FakeDisc
     typed = await (await fake.slash_command(carol, "race move", {"moves": "zz"})).wait_response()
     assert typed.ephemeral and "zz" in typed.content
     assert len(lobby.history) <= 12  # a burst of moves costs a few edits, not one each
+
+
+async def test_a_race_left_a_day_without_a_move_ends_and_its_players_can_race_again(
+        fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    bot = await start(bots, tmp_path)
+    await (await fake.slash_command("alice", "race open", {"deal": RACE_DEAL})).wait_response()
+    lobby = await fake.wait_for_bot_message(predicate=lambda m: m.content.startswith("**Demon race #1**"))
+    await (await fake.click("bob", lobby, label="Join")).wait_response()
+    alice = await (await fake.click("alice", lobby, label="Start")).wait_response()
+    assert (await (await fake.click("alice", alice, label="t1 · AH")).wait_response()).content == "Played t1f."
+    busy = await (await fake.slash_command("alice", "race open", {})).wait_response()
+    assert busy.ephemeral and "already in a race" in busy.content
+
+    await bot.stop()
+    with sqlite3.connect(tmp_path / "pe.sqlite3") as db:  # a day and more goes by
+        db.execute("UPDATE races SET last_activity = last_activity - 2 * 86400")
+    await bot.restart()  # the expiry round runs as the bot starts, then every ten minutes
+    ended = await fake.wait_for_bot_message(predicate=lambda m: m.content.startswith("Race #1: "), timeout=10)
+    assert ended.content == (f"Race #1: Ended after 24 hours without a move. Scores: <@{fake.alice.id}> 1, "
+                             f"<@{fake.bob.id}> 0.")
+    assert await _eventually(fake, lambda: "Final scores: Alice 1, Bob 0." in lobby.content and not lobby.buttons)
+    late = await (await fake.slash_command("bob", "race move", {"moves": "d"})).wait_response()
+    assert late.ephemeral and late.content == "You are in no race here: /race open starts one."
+    old_button = await (await fake.click("alice", alice, custom_id=button(alice, "Draw").custom_id)).wait_response()
+    assert old_button.ephemeral and "over" in old_button.content
+    again = await (await fake.slash_command("alice", "race open", {})).wait_response()
+    assert again.content == "Race #2 is open: its board is in the channel."
