@@ -74,9 +74,10 @@ class RaceQueries:
 
     async def start_race(self, race_id: int) -> bool:
         """Lobby to running; False when it was not in its lobby any more."""
+        now = self.clock()
         return await self.db.execute(
             "UPDATE races SET status = 'running', started_at = ?, last_activity = ?, version = version + 1 "
-            "WHERE id = ? AND status = 'lobby'", (self.clock(), self.clock(), race_id)) == 1
+            "WHERE id = ? AND status = 'lobby'", (now, now, race_id)) == 1
 
     async def save_race_moves(self, race_id: int, *, expected_version: int, moves: list[str]) -> int:
         """Store a running race's moves; the new version. VersionConflict when another change came first."""
