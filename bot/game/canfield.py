@@ -225,7 +225,9 @@ class CanfieldGame(PatienceGame):
                 return []
             return self._auto_foundations()
         if isinstance(command, notation.CardCommand):
-            src, count = self._locate(command.card, command.text)
+            places = self._locate(command.card, command.text)
+            # With two decks the card may lie in two places: play the copy that can move.
+            src, count = next((place for place in places if self._candidates(*place, command.dst)), places[0])
             return [self._resolve(src, command.dst, count, command.text)]
         self._pile(command.src, command.text)
         return [self._resolve(command.src, command.dst, command.count, command.text)]
@@ -239,14 +241,14 @@ class CanfieldGame(PatienceGame):
             self._do(move)
             played.append(move)
 
-    def _locate(self, card: Card, text: str) -> tuple[str, int]:
-        """Where a named card can be moved from, and how many cards move with it."""
-        for name in ("r", "w"):
-            if self._top_or_none(name) == card:
-                return name, 1
+    def _locate(self, card: Card, text: str) -> list[tuple[str, int]]:
+        """Where a named card can be moved from, with how many cards move with it: the fewest
+        first (two decks hold two of each card); IllegalMoveError when it is in none."""
+        places = [(name, 1) for name in ("r", "w") if self._top_or_none(name) == card]
         for index, column in enumerate(self.tableau):
-            if card in column:
-                return f"t{index + 1}", len(column) - column.index(card)
+            places += [(f"t{index + 1}", len(column) - at) for at, held in enumerate(column) if held == card]
+        if places:
+            return sorted(places, key=lambda place: place[1])
         if any(card in pile for pile in self.foundations):
             raise IllegalMoveError(f"{text!r} is not legal: {card} is already on a foundation")
         if card in self.waste:
@@ -255,22 +257,31 @@ class CanfieldGame(PatienceGame):
             raise IllegalMoveError(f"{text!r} is not legal: {card} is in the reserve under {self.reserve[-1]}")
         raise IllegalMoveError(f"{text!r} is not legal: {card} is not in play yet (it is face down)")
 
-    def _resolve(self, src: str, dst: str | None, count: int | None, text: str) -> Move:
-        """The one move that a command means, played; IllegalMoveError when there is none."""
-        candidates = [
+    def _candidates(self, src: str, count: int | None, dst: str | None) -> list[Move]:
+        """The legal moves a command from `src` may mean; `dst` None is anywhere, `f` any foundation."""
+        return [
             move for move in self.legal_moves()
             if move.src == src
             and (count is None or move.count == count)
             and (dst is None or move.dst == dst or (dst == "f" and move.dst.startswith("f")))
         ]
+
+    def _resolve(self, src: str, dst: str | None, count: int | None, text: str) -> Move:
+        """The one move that a command means, played; IllegalMoveError when there is none,
+        NotationError when it could mean groups of different sizes."""
+        candidates = self._candidates(src, count, dst)
         if dst is None and candidates:
             candidates = [min(candidates, key=self._preference)]
         if dst is not None and len(candidates) > 1 and count is None:
             # Canonical text leaves out ":1", so a bare pile pair means one card when it can.
             candidates = [move for move in candidates if move.count == 1] or candidates
+        if dst == "f":
+            # Two foundations of a suit that both take the group are the same to the player.
+            candidates = [move for at, move in enumerate(candidates)
+                          if all(move.count != earlier.count for earlier in candidates[:at])]
         if dst is not None and len(candidates) > 1:
             sizes = " or ".join(f"{src}{dst}:{move.count}" for move in candidates)
-            raise NotationError(f"{text!r} could move {len(candidates)} different groups: say {sizes}")
+            raise NotationError(f"{text!r} could move {len(candidates)} different groups: say {sizes}", text)
         if not candidates:
             raise IllegalMoveError(f"{text!r} is not legal: {self._explain(src, dst, count)}")
         self._do(candidates[0])

@@ -9,7 +9,14 @@ if TYPE_CHECKING:
 
 
 class NotationError(ValueError):
-    """Text that cannot be read as a card or a move."""
+    """Text that cannot be read as a card or a move, or that could mean more than one move.
+
+    `token` is the part of the input at fault, as it was typed ("" when none was given).
+    """
+
+    def __init__(self, message: str, token: str | None = None) -> None:
+        super().__init__(message)
+        self.token = token
 
 
 class IllegalMoveError(ValueError):

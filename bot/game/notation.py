@@ -14,7 +14,6 @@ from bot.game.cards import CARD_PATTERN, Card
 from bot.game.errors import NotationError
 from bot.game.moves import PILE_PATTERN
 
-EXAMPLES = "moves look like rt2, wf, t1t3:2, 7h, 7h t2, d (draw), a (all to foundations), u (undo)"
 
 
 class Action(Enum):
@@ -56,84 +55,102 @@ class ActionCommand:
 
 Command = PileCommand | CardCommand | ActionCommand
 
-# One token at a time; order matters: a numbered pile before a card (`t1` is a pile, `ts`
-# the ten of spades), a card before a bare pile or letter (`as` is the ace of spades).
-_TOKEN_RE = re.compile(
-    rf"(?P<count>:\s*\d+)|(?P<pile>{PILE_PATTERN})(?![0-9])|(?P<card>{CARD_PATTERN})"
-    r"|(?P<action>[dauh])|(?P<space>[\s,;]+)"
-)
+class Word(Enum):
+    """A word that is not a move: it asks the front end for something, and is sent on its own."""
+
+    BOARD = "board"
+    RESIGN = "resign"
+    RULES = "rules"
+    HELP = "help"
 
 
-def _tokens(text: str) -> list[tuple[str, str, str]]:
-    """Split text into (kind, value, original text) tokens; NotationError on anything else."""
-    lowered = text.lower()
-    tokens: list[tuple[str, str, str]] = []
-    position = 0
-    while position < len(lowered):
-        match = _TOKEN_RE.match(lowered, position)
-        if not match:
-            start = lowered.rfind(" ", 0, position) + 1
-            word = text[start:].split()[0]
-            raise NotationError(f"cannot read {word!r}: {EXAMPLES}")
-        kind = match.lastgroup or ""
-        if kind != "space":
-            tokens.append((kind, match.group(kind), text[match.start():match.end()]))
-        position = match.end()
-    return tokens
+# Every spelling of an action: its letter and its word.
+ACTION_WORDS: dict[str, Action] = {
+    **{action.value: action for action in Action},
+    "draw": Action.DRAW, "auto": Action.AUTO, "undo": Action.UNDO, "hint": Action.HINT,
+}
+# The words a player may type, moves aside, with a few synonyms people reach for.
+WORDS: dict[str, Word] = {
+    **{word.value: word for word in Word}, "show": Word.BOARD, "?": Word.HELP,
+}
+
+_SEPARATORS_RE = re.compile(r"[\s,;]+")
+_PILES_RE = re.compile(rf"(?P<src>{PILE_PATTERN})(?P<dst>{PILE_PATTERN})?(?P<count>:\d+)?")
+_CARD_MOVE_RE = re.compile(rf"(?P<card>{CARD_PATTERN})(?P<dst>{PILE_PATTERN})?")
+_COUNT_RE = re.compile(r":\d+")
+_PILE_RE = re.compile(PILE_PATTERN)
+
+
+def read_word(text: str) -> Word | None:
+    """The word a whole message is (`board`, `resign`, `rules`, `help`, in any case), or None."""
+    return WORDS.get(text.strip().lower())
 
 
 def parse(text: str) -> list[Command]:
     """Read one message of moves into commands, in order.
 
-    Raises NotationError, quoting the text, when any part of it cannot be read; nothing of
-    a message is carried out unless all of it reads.
+    A token is one move or one word, never a run of letters split into moves: `draw` is the
+    draw, and `dad` is unreadable, not three moves. Raises NotationError, quoting the token and
+    carrying it in `token`, when any part of the message cannot be read: nothing of a message
+    is carried out unless all of it reads.
     """
-    if not text.strip():
-        raise NotationError(f"no move given: {EXAMPLES}")
-    tokens = _tokens(text)
+    words = [word for word in _SEPARATORS_RE.split(text.strip()) if word]
+    if not words:
+        raise NotationError("no move given", token="")
     commands: list[Command] = []
     index = 0
-    while index < len(tokens):
-        kind, value, original = tokens[index]
+
+    def next_is(pattern: re.Pattern[str]) -> bool:
+        return index < len(words) and pattern.fullmatch(words[index].lower()) is not None
+
+    while index < len(words):
+        original = words[index]
+        word = original.lower()
         index += 1
-        if kind == "action":
-            commands.append(ActionCommand(Action(value), original))
-        elif kind == "count":
-            raise NotationError(f"{original.strip()!r} must follow a move, as in t1t3:2")
-        elif kind == "card":
-            dst = None
-            if index < len(tokens) and tokens[index][0] == "pile":
-                dst = tokens[index][1]
-                original += " " + tokens[index][2]
+        if word in ACTION_WORDS:
+            commands.append(ActionCommand(ACTION_WORDS[word], original))
+        elif word in WORDS:
+            raise NotationError(f"{original!r} is a word of its own: send it alone", token=original)
+        elif _COUNT_RE.fullmatch(word):
+            raise NotationError(f"{original!r} must follow a move, as in t1t3:2", token=original)
+        elif match := _PILES_RE.fullmatch(word):
+            src, dst, count = match["src"], match["dst"], match["count"]
+            if dst is None and count is None and next_is(_PILE_RE):  # `r t2`
+                dst, original = words[index].lower(), original + words[index]
+                index += 1
+            if count is None and next_is(_COUNT_RE):  # `t1t3 :2`
+                count, original = words[index], original + words[index]
+                index += 1
+            commands.append(_pile_command(src, dst, int(count[1:]) if count else None, original))
+        elif match := _CARD_MOVE_RE.fullmatch(word):
+            dst = match["dst"]
+            if dst is None and next_is(_PILE_RE):  # `7h t2`
+                dst, original = words[index].lower(), f"{original} {words[index]}"
                 index += 1
             _check_destination(dst, original)
-            commands.append(CardCommand(Card.parse(value), dst, original))
+            commands.append(CardCommand(Card.parse(match["card"]), dst, original))
         else:
-            src, dst, count = value, None, None
-            if index < len(tokens) and tokens[index][0] == "pile":
-                dst = tokens[index][1]
-                original += tokens[index][2]
-                index += 1
-            if index < len(tokens) and tokens[index][0] == "count":
-                count = int(tokens[index][1].lstrip(": \t"))
-                original += tokens[index][2].strip()
-                index += 1
-                if count < 1:
-                    raise NotationError(f"{original!r}: a move takes at least one card")
-            if src == "s":
-                if dst not in (None, "w"):
-                    raise NotationError(f"{original!r}: the stock only turns onto the waste; use d")
-                commands.append(ActionCommand(Action.DRAW, original))
-                continue
-            if dst == src:
-                raise NotationError(f"{original!r} moves a pile onto itself")
-            _check_destination(dst, original)
-            commands.append(PileCommand(src, dst, count, original))
+            raise NotationError(f"cannot read {original!r}", token=original)
     return commands
+
+
+def _pile_command(src: str, dst: str | None, count: int | None, original: str) -> Command:
+    """The command for a pile (and a pile and a count) that read; NotationError when it means nothing."""
+    if count is not None and count < 1:
+        raise NotationError(f"{original!r}: a move takes at least one card", token=original)
+    if src == "s":
+        if dst not in (None, "w") or count is not None:
+            raise NotationError(f"{original!r}: the stock only turns onto the waste; use d", token=original)
+        return ActionCommand(Action.DRAW, original)
+    if dst == src:
+        raise NotationError(f"{original!r} moves a pile onto itself", token=original)
+    _check_destination(dst, original)
+    return PileCommand(src, dst, count, original)
 
 
 def _check_destination(dst: str | None, original: str) -> None:
     if dst in ("s", "w") or (dst is not None and dst.startswith("r")):
         raise NotationError(
-            f"{original!r}: cards go to a foundation (f) or a tableau column (t1..t9), not to {dst}"
+            f"{original!r}: cards go to a foundation (f) or a tableau column (t1..t9), not to {dst}",
+            token=original,
         )

@@ -47,6 +47,9 @@ class Step:
 class PatienceGame:
     """The shared machinery of a game; see the module's docstring for what a game adds."""
 
+    # What moves look like in this game, for a player who typed something unreadable.
+    examples = "moves look like rt2, wf, t1t3:2, 7h, 7h t2, d (draw), a (all to foundations), u (undo)"
+
     rules: Any
     deal: int | None
     cards: tuple[Card, ...]
@@ -168,8 +171,9 @@ class PatienceGame:
         """Play a Move, or text in the notation of DESIGN.md section 4 (several moves allowed).
 
         Returns the moves this call added that still stand, in canonical form. Raises
-        NotationError when the text does not read (nothing changes), IllegalMoveError at the
-        first illegal move (the moves before it stand and are in the error's `played`). A `u`
+        NotationError when any token of the text does not read, or could mean more than one
+        move (nothing changes), IllegalMoveError at the first illegal move (the moves before
+        it stand and are in the error's `played`). A `u`
         in the text takes back a move, perhaps one played before this call: whoever keeps the
         move list should then compare it with `moves`.
         """
@@ -179,20 +183,31 @@ class PatienceGame:
             return [move]
         if not isinstance(move, str):
             raise NotationError(f"{move!r} is neither a move nor text")
-        commands = notation.parse(move)
+        commands = self.read(move)
         if any(isinstance(c, notation.ActionCommand) and c.action is notation.Action.HINT for c in commands):
-            raise NotationError(f"{move.strip()!r}: 'h' asks for a hint, which is not a move")
-        low = len(self.history)
+            raise NotationError(f"{move.strip()!r}: 'h' asks for a hint, which is not a move", token="h")
+        start, position, history = len(self.history), self._position(), list(self.history)
+        low = start
         for command in commands:
             try:
                 self._carry_out(command)
+            except NotationError:
+                # A command that could mean several moves: nothing of the message stands.
+                self._restore(position)
+                self.history = history
+                raise
             except ValueError as error:
-                played = self.moves[low:]
-                if isinstance(error, NotationError) and not played:
-                    raise
-                raise IllegalMoveError(str(error), played) from None
+                raise IllegalMoveError(str(error), self.moves[low:]) from None
             low = min(low, len(self.history))
         return self.moves[low:]
+
+    def read(self, text: str) -> list[notation.Command]:
+        """The commands of a message of moves, all read before any is played; NotationError,
+        naming the unreadable token and saying what moves look like in this game, otherwise."""
+        try:
+            return notation.parse(text)
+        except NotationError as error:
+            raise NotationError(f"{error}: {self.examples}", error.token) from None
 
     def can_undo(self) -> bool:
         """Whether there is a move to take back."""

@@ -130,6 +130,7 @@ class PatriarchsGame(PatienceGame):
     """One game of Patriarchs or Picture Patience. Build it with `new_patriarchs_game`."""
 
     pile_order = PILE_ORDER
+    examples = "moves look like r1f, wf, f1f5, 7h, 7h f, d (draw), a (all to foundations), u (undo)"
     draw_count = 1
     die_roll: int | None = None
     base_rank: int | None = None

@@ -183,6 +183,8 @@ class RaceGame:
 
     name = "demon-race"
     title = "Demon race"
+    # What moves look like in a race, for a player who typed something unreadable (no undo here).
+    examples = "moves look like t3f, wt2, t1t3:2, 7h, 7h f, d (draw), a (all to foundations)"
 
     def __init__(self, deal: int, players: int, layout: str = "klondike",
                  decks: list[list[Card]] | None = None) -> None:
@@ -284,7 +286,10 @@ class RaceGame:
             self._check(player, hand, move, seen)
             self._do(player, hand, move)
             return [move]
-        commands = notation.parse(move)
+        try:
+            commands = notation.parse(move)
+        except NotationError as error:
+            raise NotationError(f"{error}: {self.examples}", error.token) from None
         played: list[Move] = []
         for command in commands:
             try:

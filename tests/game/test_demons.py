@@ -153,3 +153,19 @@ def test_a_game_with_nothing_left_to_do_is_blocked_and_gets_no_hint(name: str) -
     assert game.outcome is Outcome.BLOCKED and game.hint() is None
     fresh = new_game(name, deal=5)
     assert fresh.outcome is None and fresh.hint() in fresh.legal_moves()
+
+
+def test_a_card_to_either_of_two_equal_foundations_is_one_move_not_a_question() -> None:
+    # Base AH: both spade foundations are empty, and either takes the AS on t1.
+    game = new_game("demons-and-thieves", cards=deck("AH", [], [["AS"], [], [], [], [], [], [], [], []], []))
+    played = game.play("t1f")
+    assert len(played) == 1 and played[0].src == "t1" and played[0].dst.startswith("f")
+    assert game.tableau[0] == []
+
+
+def test_a_named_card_of_which_two_lie_in_play_moves_the_copy_that_can() -> None:
+    # One AS lies under 2D in t5, the other is on top of t9: `as` means the exposed one.
+    game = new_game("demons-and-thieves", cards=deck(
+        "AH", [], [[], [], [], [], ["AS", "2D"], [], [], [], ["AS"]], []))
+    assert [move.src for move in game.play("as")] == ["t9"]
+    assert [str(card) for card in game.tableau[4][-2:]] == ["AS", "2D"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.game import Card, IllegalMoveError, Move, NotationError, Suit, new_game, parse_move
-from bot.game.notation import Action, ActionCommand, CardCommand, PileCommand, parse
+from bot.game.notation import Action, ActionCommand, CardCommand, PileCommand, Word, parse, read_word
 from tests.game.decks import deck
 
 # Base AC; reserve top QH; t1..t4 = 8S 9H TS 2C; the stock starts 5C 6C 7C.
@@ -50,6 +50,36 @@ def test_the_reader_splits_a_message_into_commands() -> None:
 def test_garbled_text_is_a_notation_error(text: str) -> None:
     with pytest.raises(NotationError):
         parse(text)
+
+
+@pytest.mark.parametrize("text", ["draw", "DRAW", "Draw"])
+def test_a_word_is_one_command_never_a_run_of_letters(text: str) -> None:
+    assert parse(text) == [ActionCommand(Action.DRAW, text)]
+    assert parse("auto undo hint") == [ActionCommand(Action.AUTO, "auto"), ActionCommand(Action.UNDO, "undo"),
+                                       ActionCommand(Action.HINT, "hint")]
+    game = fresh()
+    assert game.play(text) == [Move("s", "w")]
+
+
+@pytest.mark.parametrize("text", ["raw", "saw", "dad", "wa", "wfd", "draws", "t1t2 raw", "d dad", "rt2x"])
+def test_a_run_of_letters_that_is_no_move_plays_nothing_and_is_named(text: str) -> None:
+    bad = text.split()[-1]
+    with pytest.raises(NotationError) as error:
+        parse(text)
+    assert error.value.token == bad and repr(bad) in str(error.value)
+    game = fresh()
+    with pytest.raises(NotationError, match=f"cannot read '{bad}': moves look like"):
+        game.play(text)
+    assert game.moves == []
+
+
+@pytest.mark.parametrize("word", ["board", "resign", "rules", "help"])
+def test_the_front_end_words_read_whole_and_never_as_moves(word: str) -> None:
+    assert read_word(f"  {word.upper()} ") is Word(word)
+    assert read_word(f"{word} rt2") is None
+    with pytest.raises(NotationError, match="word of its own") as error:
+        parse(f"rt2 {word}")
+    assert error.value.token == word
 
 
 def test_pile_to_pile() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.game import IllegalMoveError, Move, Outcome, new_game
+from bot.game import IllegalMoveError, Move, NotationError, Outcome, new_game
 from bot.game.cards import Card, Suit, full_deck
 from bot.game.race import DEMON_SIZE, BeatenError, RaceGame, new_race, player_deal
 
@@ -136,3 +136,13 @@ def test_a_race_nobody_can_go_on_with_ends_with_no_demon() -> None:
     assert [str(m) for m in race.legal_moves(0)] == ["d"]  # drawing goes on, but helps nothing
     mixed = new_race(3, players=2, decks=[stuck_deck(), won_deck()])
     assert mixed.is_stuck(0) and not mixed.is_stuck(1) and not mixed.finished and mixed.outcome is None
+
+
+def test_a_garbled_race_move_is_answered_with_a_race_s_examples_and_plays_nothing() -> None:
+    race = new_game("demon-race", deal=1, players=2)
+    assert isinstance(race, RaceGame)
+    with pytest.raises(NotationError) as error:
+        race.play(0, "d raw")
+    message = str(error.value)
+    assert error.value.token == "raw" and "moves look like t3f" in message and "undo" not in message
+    assert race.history == []
