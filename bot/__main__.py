@@ -39,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
             print(error, file=sys.stderr)
             return 2
         return run(config)
+    from bot.play import PlayError
     from bot.terminal import main as play_main
 
     options: dict[str, object] = {k: v for k in ("draw", "groups", "die") if (v := getattr(args, k)) is not None}
@@ -46,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         options["redeals"] = None if args.redeals == "unlimited" else int(args.redeals)
     try:
         return play_main(args.game, args.deal, options, args.db)
-    except ValueError as error:
+    except (ValueError, PlayError) as error:
         print(f"cannot start the game: {error}", file=sys.stderr)
         return 2
 

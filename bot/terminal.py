@@ -12,13 +12,15 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from bot.game.notation import EXAMPLES
+from bot.game import describe_game
+from bot.game.notation import Word, read_word
 from bot.play import Player, PlayError, Reply, SoloPlay
 from bot.store import open_store
 
-HELP = f"""Type moves and press Enter; {EXAMPLES}.
+HELP = """Type moves and press Enter; {examples}.
 Piles: s stock, w waste, r reserve (r1-r9 in Patriarchs), f1-f8 foundations, t1-t9 columns.
-h hint, save [file.png] writes the board as an image, q quit, ? this help."""
+Words: draw, auto, undo, hint, board, resign, rules, help (or ?); save [file.png] writes the board
+as an image; q quits (an unfinished game stays stored)."""
 TERMINAL_PLAYER = Player(0, "terminal")
 
 
@@ -29,7 +31,7 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
 
-    say(HELP)
+    say(HELP.format(examples=reply.game.examples))
     if reply.message:
         say(reply.message)
     say(f"\n{reply.game}")
@@ -41,8 +43,15 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
             break
         if not text:
             continue
-        if text == "?":
-            say(HELP)
+        word = read_word(text)
+        if word is Word.HELP:
+            say(HELP.format(examples=reply.game.examples))
+            continue
+        if word is Word.RULES:
+            say(describe_game(reply.game.name))
+            continue
+        if word is Word.BOARD:
+            say(f"\n{reply.game}")
             continue
         if text.split()[0].lower() == "save":
             path = Path(text.split(maxsplit=1)[1] if len(text.split()) > 1 else "board.png")
@@ -53,7 +62,10 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
             say(f"wrote {path} ({len(png):,} bytes)")
             continue
         try:
-            reply = await solo.move(reply.game_id, player, text)
+            if word is Word.RESIGN:
+                reply = await solo.resign(reply.game_id, player)
+            else:
+                reply = await solo.move(reply.game_id, player, text)
         except PlayError as error:
             say(str(error))
             continue

@@ -70,3 +70,25 @@ def test_python_m_bot_play_reads_from_standard_input() -> None:
     bad = subprocess.run([sys.executable, "-m", "bot", "play", "--deal", "0"], capture_output=True, text=True,
                          timeout=60)
     assert bad.returncode == 2 and "deal 0" in bad.stderr
+
+
+async def test_the_words_work_in_the_terminal_and_resign_ends_a_resumed_game(tmp_path) -> None:
+    database = str(tmp_path / "t.sqlite3")
+    out = io.StringIO()
+    await play_in_terminal("canfield", 1, {}, database, io.StringIO("help\nrules\nraw\ndraw\nboard\nq\n"), out)
+    text = out.getvalue()
+    assert "cannot read" not in text.replace("cannot read 'raw'", "")
+    assert text.count("Words: draw, auto, undo, hint") == 2 and "**Canfield**" in text
+    assert "cannot read 'raw': moves look like rt2" in text and "Played d." in text
+    resumed = io.StringIO()
+    reply = await play_in_terminal("canfield", 1, {}, database, io.StringIO("undo\nresign\n"), resumed)
+    assert reply.status == "resigned" and [str(m) for m in reply.game.moves] == []
+    assert "You resigned" in resumed.getvalue() and "Game over (resigned)" in resumed.getvalue()
+
+
+def test_a_deal_number_the_store_cannot_keep_is_one_clear_line() -> None:
+    result = subprocess.run([sys.executable, "-m", "bot", "play", "--deal", str(2**63)], capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines() == [
+        f"cannot start the game: Deal {2**63} is too large: deals here go up to {2**63 - 1}."]

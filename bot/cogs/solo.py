@@ -9,9 +9,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.checks import check_channel
+from bot.cogs.checks import check_channel, check_play_channel
 from bot.game import GAMES, TITLES, describe_game
-from bot.game.notation import EXAMPLES
+from bot.game.notation import Word, read_word
+from bot.game.patience import PatienceGame
 from bot.play import Player, PlayError, Reply
 from bot.play.settings import change_settings, load_settings
 from bot.views import answers_custom_id
@@ -27,7 +28,8 @@ HELP = f"""**Patient Exorcism**: your own game of Canfield (Demon), right here.
 • `/play [game] [deal]` starts a game (or shows yours); `/board` shows it again.
 • Move with the buttons: tap a pile to send its top card to its best place, or pick cards in the menu and then tap \
 where they go. Draw, Auto (all to the foundations), Undo, Hint, Resign.
-• Or type: `/move rt2 wf d`, or mention me: `@Patient Exorcism t1t3:2`. {EXAMPLES}.
+• Or type: `/move rt2 wf d`, or mention me: `@Patient Exorcism t1t3:2`. Canfield's {PatienceGame.examples}.
+• Words work too, on their own: `draw`, `auto`, `undo`, `hint`, `board`, `resign`, `rules`, `help`, and `play [game]`.
 • Piles: `s` stock, `w` waste, `r` reserve (`r1`-`r9` in Patriarchs), `f1`-`f8` foundations, `t1`-`t9` columns. \
 `/rules` explains a game: Canfield and its family, Demons and Thieves, Demonthief, Patriarchs, Picture Patience.
 • `/match open` plays rounds to a target score; `/daily` is the day's deal; `/race open` starts a demon race, \
@@ -39,8 +41,8 @@ Boards are private unless you ask for `public`."""
 MAX_DEAL = 2**53 - 1
 NO_LONGER = "That button is no longer in use: ask for a new board (/board), match or race message."
 
-WORDS = {"play": "start", "new": "start", "board": "board", "show": "board", "help": "help", "rules": "rules",
-         "resign": "resign", "hint": "hint", "h": "hint", "undo": "undo", "u": "undo"}
+# Words that start a game, with an optional game name after them (`play storehouse`).
+START_WORDS = ("play", "new")
 
 
 class SoloCog(commands.Cog):
@@ -90,9 +92,12 @@ class SoloCog(commands.Cog):
     @app_commands.command(name="move", description="Play moves as text, such as rt2 wf d")
     @app_commands.describe(moves="one or more moves: rt2, wf, t1t3:2, 7h, d, a, u", public="show the board to all")
     async def move(self, interaction: discord.Interaction, moves: str, public: bool = False) -> None:
-        """Play typed moves."""
-        await self._on_running(interaction, lambda reply, player: self.solo.move(reply.game_id, player, moves),
-                               public)
+        """Play typed moves, or one of the words (board, resign, rules, help, play)."""
+        async def work() -> Answer:
+            return await self._text_command(player_of(interaction.user), interaction.guild_id,
+                                            interaction.channel_id, moves)
+
+        await answer(interaction, work(), ephemeral=not public)
 
     @app_commands.command(name="board", description="Show your game's board again")
     async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
@@ -162,7 +167,8 @@ class SoloCog(commands.Cog):
             return
         player = player_of(message.author)
         try:
-            result = await self._text_command(player, message, text)
+            result = await self._text_command(player, message.guild.id if message.guild else None,
+                                              message.channel.id, text)
         except PlayError as error:
             await message.reply(shorten(str(error), ERROR_LIMIT), mention_author=False)
             return
@@ -191,33 +197,41 @@ class SoloCog(commands.Cog):
             return self.bot.config.prefix
         return (await load_settings(self.bot.store, guild.id)).prefix or self.bot.config.prefix
 
-    async def _text_command(self, player: Player, message: discord.Message, text: str) -> Answer:
-        word = WORDS.get(text.lower().split()[0] if text.split() else "help")
-        if word == "help":
+    async def _text_command(self, player: Player, guild_id: int | None, channel_id: int | None,
+                            text: str) -> Answer:
+        """What a typed message (or /move) says: a word on its own, `play [game]`, `rules [game]`,
+        or moves, read whole (undo and hint among them) by the play layer."""
+        words = text.split()
+        first = words[0].lower() if words else "help"
+        word = read_word(text) if words else Word.HELP
+        if word is Word.HELP:
             return Answer(HELP)
-        if word == "rules":
-            return Answer(describe_game("canfield"))
-        channel_id, guild_id = message.channel.id, message.guild.id if message.guild else None
-        if word == "start":
-            parts = text.split()[1:]
-            name = parts[0] if parts and parts[0] in GAMES else "canfield"
+        if first == Word.RULES.value and len(words) <= 2:
+            name = words[1].lower() if len(words) == 2 else await self._game_name(player, channel_id)
+            if name not in GAMES:
+                raise PlayError(shorten(f"No game {name!r}; games: {', '.join(GAMES)}.", ERROR_LIMIT))
+            return Answer(describe_game(name))
+        if first in START_WORDS and len(words) <= 2:
+            name = words[1].lower() if len(words) == 2 else "canfield"
+            await check_play_channel(self.bot, guild_id, channel_id)
             try:
                 reply = await self.solo.start(player, guild_id=guild_id, channel_id=channel_id, name=name)
             except ValueError as error:
                 raise PlayError(f"Cannot start that game: {error}") from None
             return await board_answer(reply, player)
         reply = await self.solo.running(player, channel_id)
-        if word == "board":
-            pass
-        elif word == "resign":
+        if word is Word.RESIGN:
             reply = await self.solo.resign(reply.game_id, player)
-        elif word == "hint":
-            reply = await self.solo.hint(reply.game_id, player)
-        elif word == "undo":
-            reply = await self.solo.undo(reply.game_id, player)
-        else:
+        elif word is not Word.BOARD:
             reply = await self.solo.move(reply.game_id, player, text)
         return await board_answer(reply, player)
+
+    async def _game_name(self, player: Player, channel_id: int | None) -> str:
+        """The name of the player's game in play here, else canfield."""
+        try:
+            return (await self.solo.running(player, channel_id)).game.name
+        except PlayError:
+            return "canfield"
 
     # --- settings ------------------------------------------------------------------------
 

@@ -15,7 +15,6 @@ from bot.game.errors import NotationError
 from bot.game.moves import PILE_PATTERN
 
 
-
 class Action(Enum):
     """A one-letter command."""
 

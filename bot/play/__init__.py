@@ -4,13 +4,16 @@ from bot.play.solo import (
     DamagedGame,
     GameOver,
     NoGameHere,
+    NotASoloGame,
     NotYourGame,
     Player,
     PlayError,
     Reply,
     SoloPlay,
+    UndoOff,
+    check_deal_number,
     rebuild,
 )
 
-__all__ = ["DamagedGame", "GameOver", "NoGameHere", "NotYourGame", "PlayError", "Player", "Reply", "SoloPlay",
-           "rebuild"]
+__all__ = ["DamagedGame", "GameOver", "NoGameHere", "NotASoloGame", "NotYourGame", "PlayError", "Player", "Reply",
+           "SoloPlay", "UndoOff", "check_deal_number", "rebuild"]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from bot.game import Card, IllegalMoveError, NotationError, parse_move
 from bot.game.race import LAYOUTS, MAX_PLAYERS, MIN_PLAYERS, BeatenError, RaceGame
 from bot.play.matches import EXPIRE_AFTER
-from bot.play.solo import Player, PlayError
+from bot.play.solo import Player, PlayError, check_deal_number
 from bot.store import Store, VersionConflict
 from bot.store.base import NewRace, Race, RaceError
 
@@ -80,6 +80,7 @@ class RacePlay:
             raise PlayError(f"Unknown layout {layout!r}; layouts: {', '.join(LAYOUTS)}.")
         if target is not None and not 1 <= target <= MAX_TARGET:
             raise PlayError(f"The target must be between 1 and {MAX_TARGET}, not {target}.")
+        check_deal_number(deal)
         if await self.store.running_race(channel_id, host.id) is not None:
             raise PlayError("You are already in a race in this channel.")
         await self.store.upsert_player(host.id, host.name)

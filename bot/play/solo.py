@@ -24,7 +24,8 @@ from bot.game import (
     new_game,
     to_snapshot,
 )
-from bot.game.notation import Action, ActionCommand, parse
+from bot.game.games import RACE
+from bot.game.notation import Action, ActionCommand
 from bot.game.solver import NATIVE, covers, solve
 from bot.store import NewGame, Store, StoredGame, VersionConflict
 
@@ -35,6 +36,8 @@ DEFAULT_CACHE = 2048
 # Positions the solver may look at for the end-of-game verdict: about 2 s either way (the C
 # search looks at some 800,000 positions a second, the Python one some 45,000).
 VERDICT_LIMIT = 1_500_000 if NATIVE else 60_000
+# The store keeps a deal number in a 64-bit integer, though PySolFC numbers deals up to 10**20.
+MAX_STORED_DEAL = 2**63 - 1
 
 
 class PlayError(Exception):
@@ -55,6 +58,21 @@ class GameOver(PlayError):
 
 class DamagedGame(PlayError):
     """The stored game cannot be rebuilt."""
+
+
+class NotASoloGame(PlayError):
+    """A game that is not played alone (the demon race) was asked for as a solo game."""
+
+
+class UndoOff(PlayError):
+    """Undo was asked for, in any form, in a game whose rules turn it off (matches, dailies)."""
+
+
+def check_deal_number(deal: int | None) -> None:
+    """PlayError when a deal number is larger than the store can keep (MAX_STORED_DEAL); the
+    engine itself says which numbers PySolFC deals."""
+    if deal is not None and deal > MAX_STORED_DEAL:
+        raise PlayError(f"Deal {deal} is too large: deals here go up to {MAX_STORED_DEAL}.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +157,9 @@ class SoloPlay:
                      cards: list[str] | None = None) -> Reply:
         """Store a new game (a PySolFC deal, or an explicit deck) and return its first board:
         for solo games, matches' rounds and dailies."""
+        if name == RACE:
+            raise NotASoloGame("A demon race is played together: open one with /race open.")
+        check_deal_number(deal)
         game = new_game(name, deal=deal, cards=cards, **options)
         await self.store.upsert_player(player.id, player.name)
         stored = await self.store.create_game(NewGame(
@@ -173,20 +194,23 @@ class SoloPlay:
         With `version` (a button's), a board that is out of date is not played on: the reply
         is the current board, marked stale.
         """
+        table = await self._table(game_id)
         try:
-            commands = parse(text)
+            commands = table.game.read(text)
         except NotationError as error:
-            table = await self._table(game_id)
             self._check_owner(table, player)
             return self._reply(table, str(error), ok=False)
-        if all(isinstance(c, ActionCommand) and c.action is Action.UNDO for c in commands) and len(commands) == 1:
+        undoes = any(isinstance(c, ActionCommand) and c.action is Action.UNDO for c in commands)
+        if undoes and not table.undo_allowed:
+            self._check_owner(table, player)
+            raise UndoOff("Undo is off in this game (fair play): nothing was played.")
+        if len(commands) == 1 and undoes:
             return await self.undo(game_id, player, version=version)
         if any(isinstance(c, ActionCommand) and c.action is Action.HINT for c in commands):
             if len(commands) > 1:
-                table = await self._table(game_id)
                 return self._reply(table, "Ask for a hint on its own: h", ok=False)
             return await self.hint(game_id, player)
-        nothing = "Nothing can go to a foundation now." if text.strip().lower() == "a" else "Nothing to do."
+        nothing = "Nothing can go to a foundation now." if text.strip().lower() in ("a", "auto") else "Nothing to do."
         return await self._change(game_id, player, version, lambda game: game.play(text), nothing=nothing)
 
     async def play(self, game_id: int, player: Player, move: Move, *, version: int | None = None) -> Reply:
@@ -200,7 +224,7 @@ class SoloPlay:
             return []
         table = await self._table(game_id)
         if not table.undo_allowed and table.user_id == player.id:
-            raise PlayError("Undo is off in this game (fair play).")
+            raise UndoOff("Undo is off in this game (fair play).")
         return await self._change(game_id, player, version, take_back, done="Took back {undone}.")
 
     async def resign(self, game_id: int, player: Player, *, version: int | None = None) -> Reply:

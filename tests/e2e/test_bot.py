@@ -116,6 +116,33 @@ async def test_a_text_move_by_mention_works_and_a_garbled_one_changes_nothing(fa
     assert "no game in this channel" in answer.content
 
 
+async def test_a_message_of_moves_is_read_whole_and_the_words_work_by_mention_and_by_move(
+        fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    race = await play(fake, game="demon-race")
+    assert race.ephemeral and race.content == "A demon race is played together: open one with /race open."
+    await play(fake, deal=1)
+    for text in ("draw raw", "d rt4 dad", "saw"):  # once read as letters: d, then r, a, w...
+        sent = await fake.message("alice", f"{fake.bot_user.mention} {text}", mentions_bot=True)
+        answer = await fake.wait_for_bot_message(after=sent)
+        bad = text.split()[-1]
+        assert answer.content.startswith(f"cannot read {bad!r}: moves look like rt2"), answer.content
+    assert stored_moves(tmp_path) == [(fake.alice.id, "", 0)]
+    sent = await fake.message("alice", f"{fake.bot_user.mention} draw", mentions_bot=True)
+    assert (await fake.wait_for_bot_message(after=sent)).content == "Played d."
+    reply = await fake.slash_command("alice", "move", {"moves": "rules"})
+    assert "**Canfield**" in (await reply.wait_response()).content
+    reply = await fake.slash_command("alice", "move", {"moves": "help"})
+    assert "Words work too" in (await reply.wait_response()).content
+    reply = await fake.slash_command("alice", "move", {"moves": "board"})
+    assert board_of(await reply.wait_response()).size[0] == 658
+    reply = await fake.slash_command("alice", "move", {"moves": "undo"})
+    assert (await reply.wait_response()).content == "Took back d."
+    sent = await fake.message("alice", f"{fake.bot_user.mention} resign", mentions_bot=True)
+    assert "You resigned" in (await fake.wait_for_bot_message(after=sent, timeout=SOLVER_WAIT)).content
+    assert stored_moves(tmp_path) == [(fake.alice.id, "", 3)]
+
+
 async def test_someone_elses_button_is_refused_privately(fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
     await start(bots, tmp_path)
     message = await play(fake, deal=1, public=True)

@@ -176,8 +176,10 @@ async def test_undo_is_refused_in_a_daily(daily: DailyPlay) -> None:
     await daily.solo.move(game_id, ALICE, "d")
     with pytest.raises(PlayError, match="Undo is off"):
         await daily.solo.undo(game_id, ALICE)
-    with pytest.raises(PlayError, match="Undo is off"):
-        await daily.solo.move(game_id, ALICE, "u")
+    # However it is typed: several undos, an undo among moves, the word.
+    for text in ("u", "u u", "d u u", "undo", "d undo d"):
+        with pytest.raises(PlayError, match="Undo is off"):
+            await daily.solo.move(game_id, ALICE, text)
     assert (await daily.store.get_game(game_id)).moves == ["d"]
 
 

@@ -191,6 +191,10 @@ async def test_every_player_gets_the_same_deal_each_round_and_undo_is_off(world)
     await solo.move(boards[0].game_id, ALICE, "d")
     with pytest.raises(PlayError, match="Undo is off"):
         await solo.undo(boards[0].game_id, ALICE)
+    for text in ("u u", "d u u", "undo"):
+        with pytest.raises(PlayError, match="Undo is off"):
+            await solo.move(boards[0].game_id, ALICE, text)
+    assert (await solo.store.get_game(boards[0].game_id)).moves == ["d"]
     for player, board in zip((ALICE, BOB), boards, strict=True):
         await solo.resign(board.game_id, player)
     round2 = [await matches.my_board(match_id, p) for p in (ALICE, BOB)]

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from bot.game import Move, to_snapshot
-from bot.play import DamagedGame, GameOver, NoGameHere, NotYourGame, Player, PlayError, SoloPlay
+from bot.play import DamagedGame, GameOver, NoGameHere, NotASoloGame, NotYourGame, Player, PlayError, SoloPlay
 from bot.store import NewGame, open_store
 from tests.samples import won_game
 
@@ -39,6 +39,25 @@ async def test_bad_input_answers_and_changes_nothing(play: SoloPlay) -> None:
         reply = await play.move(game_id, ALICE, text)
         assert not reply.ok and reply.message and reply.version == 0
     assert (await play.store.get_game(game_id)).version == 0
+
+
+async def test_a_message_with_an_unreadable_token_plays_nothing_and_names_it(play: SoloPlay) -> None:
+    game_id = (await play.start(ALICE, **HERE, deal=1)).game_id
+    for text in ("raw", "d raw", "draw dad", "wa", "rt4 saw"):
+        reply = await play.move(game_id, ALICE, text)
+        bad = text.split()[-1]
+        assert not reply.ok and reply.message.startswith(f"cannot read {bad!r}: moves look like") and not reply.played
+    stored = await play.store.get_game(game_id)
+    assert stored.moves == [] and stored.version == 0
+    assert [str(m) for m in (await play.move(game_id, ALICE, "draw")).played] == ["d"]
+
+
+async def test_a_race_or_a_deal_the_store_cannot_keep_is_refused_in_one_line(play: SoloPlay) -> None:
+    with pytest.raises(NotASoloGame, match="demon race"):
+        await play.start(ALICE, **HERE, name="demon-race")
+    with pytest.raises(PlayError, match=f"Deal {2**63} is too large"):
+        await play.start(ALICE, **HERE, deal=2**63)
+    assert await play.store.running_game(ALICE.id, HERE["channel_id"]) is None
 
 
 async def test_a_partly_legal_message_stores_the_moves_before_the_bad_one(play: SoloPlay) -> None:
