@@ -168,7 +168,7 @@ class SoloCog(commands.Cog):
         player = player_of(message.author)
         try:
             result = await self._text_command(player, message.guild.id if message.guild else None,
-                                              message.channel.id, text)
+                                              message.channel.id, text or Word.HELP.value)
         except PlayError as error:
             await message.reply(shorten(str(error), ERROR_LIMIT), mention_author=False)
             return
@@ -202,8 +202,8 @@ class SoloCog(commands.Cog):
         """What a typed message (or /move) says: a word on its own, `play [game]`, `rules [game]`,
         or moves, read whole (undo and hint among them) by the play layer."""
         words = text.split()
-        first = words[0].lower() if words else "help"
-        word = read_word(text) if words else Word.HELP
+        first = words[0].lower() if words else ""
+        word = read_word(text)
         if word is Word.HELP:
             return Answer(HELP)
         if first == Word.RULES.value and len(words) <= 2:

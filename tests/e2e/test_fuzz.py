@@ -65,10 +65,10 @@ import bot.app as app_module
 from bot.app import PatientExorcismBot
 from bot.cogs.competition import CompetitionCog
 from bot.cogs.matches import MatchesCog
-from bot.cogs.solo import WORDS, SoloCog
+from bot.cogs.solo import SoloCog
 from bot.config import Config
 from bot.game import GAMES, NotationError
-from bot.game.notation import Action, ActionCommand, parse
+from bot.game.notation import ACTION_WORDS, WORDS, Action, ActionCommand, Word, parse, read_word
 from bot.play import Player, PlayError, Reply, SoloPlay
 from bot.play.daily import DailyPlay
 from bot.play.leaderboards import Leaderboards
@@ -129,10 +129,23 @@ GAME_NAMES = (*GAMES, "Canfield", " canfield", "canfield ", "canfield-draw0", "d
 
 def surely_unreadable(text: str) -> bool:
     """Whether no move notation can read `text` (so a move with it must be refused, changing nothing):
-    it is blank, or has a character that no token of the notation takes."""
-    if not text.strip():
+    it is blank, or has a word, not one of the notation's words (draw, undo, board...), with a
+    character that no token of the notation takes."""
+    words = [word for word in re.split(r"[\s,;]+", text.lower()) if word]
+    if not words:
         return True
-    return any(not (low in READABLE or low.isspace() or low.isdigit()) for ch in text for low in ch.lower())
+    return any(word not in ACTION_WORDS and word not in WORDS
+               and any(not (low in READABLE or low.isdigit()) for ch in word for low in ch.lower())
+               for word in words)
+
+
+def answered_in_words(text: str) -> bool:
+    """Whether the bot answers a mention with this text in words of its own (help, rules) rather
+    than with a board or a refusal."""
+    words = text.split()
+    if not words or read_word(text) is Word.HELP:
+        return True
+    return words[0].lower() == "rules" and (len(words) == 1 or words[1].lower() in GAMES)
 
 
 def junk(rng: Random, low: int, high: int) -> str:
@@ -1082,8 +1095,7 @@ def random_sent(rng: Random, world: World, real_ids: list[str], fake: FakeDiscor
         return Sent("click", user, click=click), inert_click(click, world, ids[user], manage=True)
     if kind < 0.55:
         text = random_text(rng, longest=1_900)
-        first = text.lower().split()[0] if text.split() else ""
-        return Sent("mention", user, text=text), surely_unreadable(text) and first not in WORDS
+        return Sent("mention", user, text=text), surely_unreadable(text) and not answered_in_words(text)
     if kind < 0.80:
         command = "move" if rng.random() < 0.7 else "race move"
         spec = declared(fake, command, "moves")
@@ -1166,8 +1178,7 @@ async def send(fake: FakeDiscord, sent: Sent, db: sqlite3.Connection) -> list[st
             said = await fake.message(user, f"{fake.bot_user.mention} {sent.text}")
             reply = await fake.wait_for_bot_message(
                 predicate=lambda m: (m.message_reference or {}).get("message_id") == str(said.id), timeout=15)
-            first = sent.text.lower().split()[0] if sent.text.split() else "help"
-            refused = not reply.attachments and WORDS.get(first) not in ("help", "rules")
+            refused = not reply.attachments and not answered_in_words(sent.text)
             return judge([Seen("message", reply.content, True, bool(reply.attachments), reply.components)],
                          typed, error=refused)
         interaction = await fake.slash_command(user, sent.command, dict(sent.options))
