@@ -111,7 +111,12 @@ class SoloCog(commands.Cog):
 
     @app_commands.command(name="resign", description="End your game now; its score stands")
     async def resign(self, interaction: discord.Interaction) -> None:
-        """Resign."""
+        """Resign; a game damaged in storage is set aside instead, so that its player can play on."""
+        abandoned = await self.solo.abandon_damaged(player_of(interaction.user), interaction.channel_id)
+        if abandoned is not None:
+            await interaction.response.send_message(
+                f"Game {abandoned} was damaged in storage: it is set aside. /play starts a new one.", ephemeral=True)
+            return
         await self._on_running(interaction, lambda reply, player: self.solo.resign(reply.game_id, player))
 
     @app_commands.command(name="rules", description="How a game is played")

@@ -325,3 +325,24 @@ def _descendants(pid: int | None, depth: int = 99) -> list[int]:
                 found.append(child)
                 todo.append((child, level + 1))
     return found
+
+
+async def test_a_game_damaged_in_storage_is_set_aside_by_resign_and_play_goes_on(fake: FakeDiscord, bots: BotRunner,
+                                                                                 tmp_path: Path) -> None:
+    bot = await start(bots, tmp_path)
+    await play(fake, deal=1)
+    await bot.kill()
+    with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
+        db.execute("UPDATE games SET snapshot = NULL, moves = 'd zz9'")
+    await bot.restart()
+    for command in ("play", "board"):  # each says what is wrong and how to get out
+        told = await (await fake.slash_command("alice", command, {})).wait_response()
+        assert "damaged in storage" in told.content and "/resign sets it aside" in told.content
+    resigned = await (await fake.slash_command("alice", "resign", {})).wait_response()
+    assert resigned.ephemeral and "set aside" in resigned.content
+    message = await play(fake, deal=2)
+    assert "New game of Canfield, deal #2" in message.content
+    with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
+        assert db.execute("SELECT moves, status FROM games ORDER BY id").fetchall() == [
+            ("d zz9", "resigned"), ("", "playing")]
+    assert "Traceback" not in bot.log_text()
