@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -120,7 +122,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
         while not self.is_closed():
             if self.is_ready():
                 try:
-                    path.write_text(f"{time.time():.0f}\n")
+                    write_health_file(path)
                 except OSError as error:
                     log.warning("cannot write the health file %s: %s", path, error)
             await asyncio.sleep(30)
@@ -140,6 +142,20 @@ class PatientExorcismBot(commands.AutoShardedBot):
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
+
+
+def write_health_file(path: Path) -> None:
+    """Write the time into the health file safely: a new file of our own, renamed over the old
+    one, so that a symbolic link planted at `path` is replaced, never followed. OSError on failure."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w") as file:
+            file.write(f"{time.time():.0f}\n")
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def run(config: Config) -> int:

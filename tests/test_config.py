@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from bot.config import ConfigError, load_config, read_env_file, shard_ranges
+from bot.app import write_health_file
+from bot.config import ConfigError, health_file, load_config, read_env_file, shard_ranges
 from bot.store import DEFAULT_DATABASE_URL
 
 
@@ -87,3 +88,28 @@ def test_shards_can_come_from_the_env_file(tmp_path) -> None:
 @pytest.mark.parametrize(("ids", "text"), [((0,), "0"), ((0, 1, 2, 3, 6), "0-3,6"), ((1, 3, 4, 9), "1,3-4,9")])
 def test_shard_ranges_are_written_as_shard_ids_takes_them(ids: tuple[int, ...], text: str) -> None:
     assert shard_ranges(ids) == text
+
+
+@pytest.mark.parametrize(("environ", "expected"), [
+    ({}, "data/patient-exorcism.alive"),
+    ({"DATABASE_URL": "sqlite:////srv/pe/games.sqlite3"}, "/srv/pe/patient-exorcism.alive"),
+    ({"DATABASE_URL": "/srv/pe/games.sqlite3"}, "/srv/pe/patient-exorcism.alive"),
+    ({"DATABASE_URL": "postgresql://pe@db/pe"}, "patient-exorcism.alive"),
+    ({"DATABASE_URL": "sqlite:////srv/pe/games.sqlite3", "HEALTH_FILE": "/run/pe.alive"}, "/run/pe.alive"),
+])
+def test_the_health_file_is_beside_the_data_unless_health_file_says(tmp_path, environ: dict, expected: str) -> None:
+    assert str(health_file(environ, tmp_path / "none.env")) == expected
+    assert load_config({"DISCORD_TOKEN": "x", **environ}, tmp_path / "none.env").health_file == expected
+
+
+def test_the_health_file_replaces_a_planted_link_and_never_writes_through_it(tmp_path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    path = tmp_path / "data" / "patient-exorcism.alive"
+    path.parent.mkdir()
+    path.symlink_to(victim)
+    write_health_file(path)
+    assert victim.read_text() == "precious\n"
+    assert not path.is_symlink() and path.read_text().strip().isdigit()
+    write_health_file(path)  # and again over its own file, leaving no temporary file behind
+    assert sorted(p.name for p in path.parent.iterdir()) == ["patient-exorcism.alive"]
