@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import signal
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+import aiohttp
 import discord
 import yarl
 from discord.ext import commands
@@ -21,7 +23,7 @@ from bot.play.daily import DailyPlay, daily_deal, today
 from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
 from bot.play.race import RacePlay
-from bot.store import Store, open_store
+from bot.store import Store, StoreError, open_store
 from render import workers
 
 log = logging.getLogger("bot")
@@ -159,8 +161,8 @@ def write_health_file(path: Path) -> None:
 
 
 def run(config: Config) -> int:
-    """Run the bot until it stops; return the process exit code. A rejected token is one
-    clear line, never a traceback."""
+    """Run the bot until it stops (SIGTERM and SIGINT stop it cleanly); return the process exit
+    code. A failure to start (a rejected token, no network) is one clear line, never a traceback."""
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if config.api_base:
         discord.http.Route.BASE = config.api_base
@@ -168,9 +170,11 @@ def run(config: Config) -> int:
     # millisecond instead of every 5, so answers are not held up behind a drawing (benchmarks/load.py:
     # 5-15% more answers a second under load).
     sys.setswitchinterval(0.001)
+    # The bot never joins voice: discord.py's warnings about the voice libraries are noise.
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     bot = PatientExorcismBot(config)
     try:
-        bot.run(config.token, log_handler=None)
+        asyncio.run(serve(bot, config.token))
     except discord.LoginFailure:
         print("Discord rejected DISCORD_TOKEN: check the token in the environment or .env.", flush=True)
         return 2
@@ -178,4 +182,35 @@ def run(config: Config) -> int:
         print("MESSAGE_CONTENT is on but the message-content intent is not enabled for this bot in the "
               "Discord developer portal: enable it there or set MESSAGE_CONTENT=false.", flush=True)
         return 2
+    except (OSError, aiohttp.ClientError, discord.DiscordException, StoreError) as error:  # OSError: TimeoutError too
+        print(f"The bot stopped: {describe_failure(error)}", flush=True)
+        return 1
     return 0
+
+
+async def serve(bot: PatientExorcismBot, token: str) -> None:
+    """Run the bot until it is closed: by SIGTERM (what `docker stop` sends) or SIGINT (Ctrl-C),
+    each of which closes it cleanly (the gateway, the drawing processes, the store)."""
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+
+    def stop(signal_name: str) -> None:
+        if not closing:
+            log.info("%s: shutting down", signal_name)
+            closing.append(loop.create_task(bot.close()))
+
+    for number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(number, stop, number.name)
+    async with bot:
+        await bot.start(token)
+    if closing:
+        await closing[0]
+        log.info("stopped")
+
+
+def describe_failure(error: BaseException) -> str:
+    """A start-up failure in one line, such as `cannot reach discord.com:443 (DNS lookup failed)`."""
+    if isinstance(error, aiohttp.ClientConnectorError):
+        return f"cannot reach {error.host}:{error.port} ({error.os_error.strerror or error.os_error})"
+    text = " ".join(str(error).split()) or type(error).__name__
+    return f"{type(error).__name__}: {text}"

@@ -346,3 +346,44 @@ async def test_a_game_damaged_in_storage_is_set_aside_by_resign_and_play_goes_on
         assert db.execute("SELECT moves, status FROM games ORDER BY id").fetchall() == [
             ("d zz9", "resigned"), ("", "playing")]
     assert "Traceback" not in bot.log_text()
+
+
+@pytest.mark.parametrize("api_base", ["http://127.0.0.1:9/api/v10", "http://no-such-host.invalid/api/v10"])
+async def test_no_network_at_the_start_is_one_clear_line(fake: FakeDiscord, bots: BotRunner, tmp_path: Path,
+                                                         api_base: str) -> None:
+    from .harness import BotExited
+
+    with pytest.raises(BotExited) as exited:
+        await start(bots, tmp_path, DISCORD_API_BASE=api_base)
+    log = bots.bots[-1].run_log_text()
+    assert bots.bots[-1].returncode == 1 and "Traceback" not in log
+    assert "The bot stopped: cannot reach " in str(exited.value)
+    assert "PyNaCl" not in log and "davey" not in log  # no voice, no warnings about voice
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGINT", "SIGKILL"])
+async def test_a_stopped_bot_leaves_no_process_behind_and_shuts_down_cleanly(fake: FakeDiscord, bots: BotRunner,
+                                                                             tmp_path: Path, how: str) -> None:
+    bot = await start(bots, tmp_path, RENDER_PROCESSES="2", HEALTH_FILE="")
+    await play(fake, deal=1)  # boards drawn in the worker processes
+    children = _descendants(bot.pid)
+    assert len(children) >= 3  # multiprocessing's resource tracker, the forkserver, the drawing processes
+    for _ in range(100):  # the health file is beside the database by default
+        if (tmp_path / "patient-exorcism.alive").exists():
+            break
+        await asyncio.sleep(0.05)
+    assert (tmp_path / "patient-exorcism.alive").read_text().strip().isdigit()
+    assert bot.process is not None
+    bot.process.send_signal(getattr(signal, how))
+    code = await bot.wait_exit(timeout=15)
+    for _ in range(100):
+        left = [pid for pid in children if Path(f"/proc/{pid}").exists()
+                and (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z")]
+        if not left:
+            break
+        await asyncio.sleep(0.1)
+    assert left == []
+    if how != "SIGKILL":
+        log = bot.run_log_text()
+        assert code == 0 and f"{how}: shutting down" in log and log.rstrip().endswith("stopped")
+        assert "Traceback" not in log
