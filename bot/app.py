@@ -27,6 +27,16 @@ from bot.store import Store, StoreError, open_store
 from render import workers
 
 log = logging.getLogger("bot")
+# What the bot does in channels, and nothing more (README, "Inviting the bot"). Slash commands and
+# buttons are answered through their interaction, which needs no channel permission; the rest:
+PERMISSIONS = discord.Permissions(
+    view_channel=True,  # see the messages that mention it (typed moves)
+    send_messages=True,  # match and race lobbies, their announcements, answers to typed moves
+    send_messages_in_threads=True,  # the same in threads
+    attach_files=True,  # board images in answers to typed moves and on the races' public boards
+    read_message_history=True,  # answers to typed moves are replies, which Discord allows only with it
+)
+SCOPES = ("bot", "applications.commands")
 
 
 class PatientExorcismBot(commands.AutoShardedBot):
@@ -136,6 +146,8 @@ class PatientExorcismBot(commands.AutoShardedBot):
         """Say who we are once connected."""
         log.info("connected as %s (%s) to %d servers on shards %s of %s", self.user, getattr(self.user, "id", "?"),
                  len(self.guilds), shard_ranges(tuple(self.shards)), self.shard_count)
+        if self.application_id is not None:
+            log.info("invite it with %s", invite_url(self.application_id))
 
     async def close(self) -> None:
         """Disconnect, then close the store."""
@@ -144,6 +156,11 @@ class PatientExorcismBot(commands.AutoShardedBot):
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
+
+
+def invite_url(application_id: int) -> str:
+    """The URL that adds the bot to a server with exactly the permissions it uses."""
+    return discord.utils.oauth_url(application_id, permissions=PERMISSIONS, scopes=SCOPES)
 
 
 def write_health_file(path: Path) -> None:
