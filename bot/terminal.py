@@ -127,14 +127,17 @@ async def play_in_terminal(name: str | None, deal: int | None, options: dict[str
     store = await open_store(database)
     try:
         solo = SoloPlay(store)
+        damaged = await solo.abandon_damaged(TERMINAL_PLAYER, None)
+        if damaged is not None:
+            print(f"{database} held game #{damaged}, damaged and impossible to rebuild: it is set aside.",
+                  file=stdout, flush=True)
         running = await store.running_game(TERMINAL_PLAYER.id, None, kind="solo")
         if running is not None and _another_game(running, name, deal):
             print(f"{database} holds an unfinished game of {TITLES.get(running.name, running.name)}, deal "
                   f"#{running.deal}. Set it aside (resign it) and start {TITLES[name or DEFAULT_GAME]} instead? "
                   "[y/N] ", end="", file=stdout, flush=True)
             if (await read_line(stdin)).strip().lower() in ("y", "yes"):
-                if await solo.abandon_damaged(TERMINAL_PLAYER, None) is None:
-                    await solo.resign(running.id, TERMINAL_PLAYER)
+                await solo.resign(running.id, TERMINAL_PLAYER)
                 print(f"Game #{running.id} set aside.", file=stdout, flush=True)
             else:
                 name, deal = running.name, running.deal

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -121,3 +122,14 @@ def test_ctrl_c_stops_the_terminal_at_once_without_a_traceback(tmp_path) -> None
     finally:
         game.kill()
     assert game.returncode == 130 and output.strip().endswith("Stopped.") and "Traceback" not in output
+
+
+async def test_a_damaged_game_in_the_file_is_set_aside_and_a_new_one_starts(tmp_path) -> None:
+    database = str(tmp_path / "t.sqlite3")
+    old = await play_in_terminal("canfield", 1, {}, database, io.StringIO("d\nq\n"), io.StringIO())
+    with sqlite3.connect(database) as db:
+        db.execute("UPDATE games SET snapshot = NULL, moves = 'd zz9'")
+    out = io.StringIO()
+    reply = await play_in_terminal(None, None, {}, database, io.StringIO("q\n"), out)
+    assert f"held game #{old.game_id}, damaged and impossible to rebuild: it is set aside." in out.getvalue()
+    assert reply.game_id != old.game_id and reply.game.moves == []
