@@ -6,12 +6,14 @@ import asyncio
 import logging
 import os
 import signal
+import sqlite3
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 import aiohttp
+import asyncpg
 import discord
 import yarl
 from discord.ext import commands
@@ -199,7 +201,8 @@ def run(config: Config) -> int:
         print("MESSAGE_CONTENT is on but the message-content intent is not enabled for this bot in the "
               "Discord developer portal: enable it there or set MESSAGE_CONTENT=false.", flush=True)
         return 2
-    except (OSError, aiohttp.ClientError, discord.DiscordException, StoreError) as error:  # OSError: TimeoutError too
+    except (OSError, aiohttp.ClientError, discord.DiscordException, StoreError, sqlite3.Error,
+            asyncpg.PostgresError) as error:  # OSError: TimeoutError too
         print(f"The bot stopped: {describe_failure(error)}", flush=True)
         return 1
     return 0

@@ -348,16 +348,20 @@ async def test_a_game_damaged_in_storage_is_set_aside_by_resign_and_play_goes_on
     assert "Traceback" not in bot.log_text()
 
 
-@pytest.mark.parametrize("api_base", ["http://127.0.0.1:9/api/v10", "http://no-such-host.invalid/api/v10"])
-async def test_no_network_at_the_start_is_one_clear_line(fake: FakeDiscord, bots: BotRunner, tmp_path: Path,
-                                                         api_base: str) -> None:
+@pytest.mark.parametrize(("env", "said"), [
+    ({"DISCORD_API_BASE": "http://127.0.0.1:9/api/v10"}, "stopped: cannot reach 127.0.0.1:9 (Connect call failed"),
+    ({"DISCORD_API_BASE": "http://no-such-host.invalid/api/v10"}, "stopped: cannot reach no-such-host.invalid:80"),
+    ({"DATABASE_URL": "sqlite:///."}, "stopped: OperationalError: unable to open database file"),
+])
+async def test_a_failure_at_the_start_is_one_clear_line(fake: FakeDiscord, bots: BotRunner, tmp_path: Path,
+                                                        env: dict[str, str], said: str) -> None:
     from .harness import BotExited
 
-    with pytest.raises(BotExited) as exited:
-        await start(bots, tmp_path, DISCORD_API_BASE=api_base)
+    with pytest.raises(BotExited):
+        await bots.start_bot("bot", env={"DATABASE_URL": f"sqlite:///{tmp_path / 'pe.sqlite3'}", **env})
     log = bots.bots[-1].run_log_text()
     assert bots.bots[-1].returncode == 1 and "Traceback" not in log
-    assert "The bot stopped: cannot reach " in str(exited.value)
+    assert said in log and len(log.strip().splitlines()) <= 3  # the harness's header, the line, maybe a log line
     assert "PyNaCl" not in log and "davey" not in log  # no voice, no warnings about voice
 
 
