@@ -29,7 +29,7 @@ from bot.store import Store, StoreError, open_store
 from render import workers
 
 log = logging.getLogger("bot")
-# What the bot does in channels, and nothing more (README, "Inviting the bot"). Slash commands and
+# What the bot does in channels, and nothing more (README, "For the admin", the invite). Slash commands and
 # buttons are answered through their interaction, which needs no channel permission; the rest:
 PERMISSIONS = discord.Permissions(
     view_channel=True,  # see the messages that mention it (typed moves)
