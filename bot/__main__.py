@@ -14,7 +14,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("health", help="exit 0 when a running bot has touched its health file lately")
     play = commands.add_parser("play", help="play a game in the terminal")
-    play.add_argument("game", nargs="?", default="canfield", choices=sorted(GAMES))
+    play.add_argument("game", nargs="?", choices=sorted(GAMES),
+                      help="default: the unfinished game in --db, else canfield")
     play.add_argument("--deal", type=int, help="PySolFC game number (default: random)")
     play.add_argument("--draw", type=int, help="cards turned by each draw (1-6)")
     play.add_argument("--redeals", help="number of redeals, or 'unlimited'")

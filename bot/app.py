@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import signal
+import sqlite3
 import sys
+import tempfile
 import time
 from pathlib import Path
 
+import aiohttp
+import asyncpg
 import discord
 import yarl
 from discord.ext import commands
@@ -19,10 +25,20 @@ from bot.play.daily import DailyPlay, daily_deal, today
 from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
 from bot.play.race import RacePlay
-from bot.store import Store, open_store
+from bot.store import Store, StoreError, open_store
 from render import workers
 
 log = logging.getLogger("bot")
+# What the bot does in channels, and nothing more (README, "For the admin", the invite). Slash commands and
+# buttons are answered through their interaction, which needs no channel permission; the rest:
+PERMISSIONS = discord.Permissions(
+    view_channel=True,  # see the messages that mention it (typed moves)
+    send_messages=True,  # match and race lobbies, their announcements, answers to typed moves
+    send_messages_in_threads=True,  # the same in threads
+    attach_files=True,  # board images in answers to typed moves and on the races' public boards
+    read_message_history=True,  # answers to typed moves are replies, which Discord allows only with it
+)
+SCOPES = ("bot", "applications.commands")
 
 
 class PatientExorcismBot(commands.AutoShardedBot):
@@ -120,7 +136,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
         while not self.is_closed():
             if self.is_ready():
                 try:
-                    path.write_text(f"{time.time():.0f}\n")
+                    write_health_file(path)
                 except OSError as error:
                     log.warning("cannot write the health file %s: %s", path, error)
             await asyncio.sleep(30)
@@ -132,6 +148,8 @@ class PatientExorcismBot(commands.AutoShardedBot):
         """Say who we are once connected."""
         log.info("connected as %s (%s) to %d servers on shards %s of %s", self.user, getattr(self.user, "id", "?"),
                  len(self.guilds), shard_ranges(tuple(self.shards)), self.shard_count)
+        if self.application_id is not None:
+            log.info("invite it with %s", invite_url(self.application_id))
 
     async def close(self) -> None:
         """Disconnect, then close the store."""
@@ -142,9 +160,28 @@ class PatientExorcismBot(commands.AutoShardedBot):
             await store.close()
 
 
+def invite_url(application_id: int) -> str:
+    """The URL that adds the bot to a server with exactly the permissions it uses."""
+    return discord.utils.oauth_url(application_id, permissions=PERMISSIONS, scopes=SCOPES)
+
+
+def write_health_file(path: Path) -> None:
+    """Write the time into the health file safely: a new file of our own, renamed over the old
+    one, so that a symbolic link planted at `path` is replaced, never followed. OSError on failure."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w") as file:
+            file.write(f"{time.time():.0f}\n")
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
 def run(config: Config) -> int:
-    """Run the bot until it stops; return the process exit code. A rejected token is one
-    clear line, never a traceback."""
+    """Run the bot until it stops (SIGTERM and SIGINT stop it cleanly); return the process exit
+    code. A failure to start (a rejected token, no network) is one clear line, never a traceback."""
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if config.api_base:
         discord.http.Route.BASE = config.api_base
@@ -152,9 +189,11 @@ def run(config: Config) -> int:
     # millisecond instead of every 5, so answers are not held up behind a drawing (benchmarks/load.py:
     # 5-15% more answers a second under load).
     sys.setswitchinterval(0.001)
+    # The bot never joins voice: discord.py's warnings about the voice libraries are noise.
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     bot = PatientExorcismBot(config)
     try:
-        bot.run(config.token, log_handler=None)
+        asyncio.run(serve(bot, config.token))
     except discord.LoginFailure:
         print("Discord rejected DISCORD_TOKEN: check the token in the environment or .env.", flush=True)
         return 2
@@ -162,4 +201,36 @@ def run(config: Config) -> int:
         print("MESSAGE_CONTENT is on but the message-content intent is not enabled for this bot in the "
               "Discord developer portal: enable it there or set MESSAGE_CONTENT=false.", flush=True)
         return 2
+    except (OSError, aiohttp.ClientError, discord.DiscordException, StoreError, sqlite3.Error,
+            asyncpg.PostgresError) as error:  # OSError: TimeoutError too
+        print(f"The bot stopped: {describe_failure(error)}", flush=True)
+        return 1
     return 0
+
+
+async def serve(bot: PatientExorcismBot, token: str) -> None:
+    """Run the bot until it is closed: by SIGTERM (what `docker stop` sends) or SIGINT (Ctrl-C),
+    each of which closes it cleanly (the gateway, the drawing processes, the store)."""
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+
+    def stop(signal_name: str) -> None:
+        if not closing:
+            log.info("%s: shutting down", signal_name)
+            closing.append(loop.create_task(bot.close()))
+
+    for number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(number, stop, number.name)
+    async with bot:
+        await bot.start(token)
+    if closing:
+        await closing[0]
+        log.info("stopped")
+
+
+def describe_failure(error: BaseException) -> str:
+    """A start-up failure in one line, such as `cannot reach discord.com:443 (DNS lookup failed)`."""
+    if isinstance(error, aiohttp.ClientConnectorError):
+        return f"cannot reach {error.host}:{error.port} ({error.os_error.strerror or error.os_error})"
+    text = " ".join(str(error).split()) or type(error).__name__
+    return f"{type(error).__name__}: {text}"

@@ -11,9 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.store import DEFAULT_DATABASE_URL
+from bot.store import DEFAULT_DATABASE_URL, sqlite_path
 
-DEFAULT_HEALTH_FILE = "/tmp/patient-exorcism.alive"
+HEALTH_FILE_NAME = "patient-exorcism.alive"
+DEFAULT_HEALTH_FILE = str((sqlite_path(DEFAULT_DATABASE_URL) or Path()).parent / HEALTH_FILE_NAME)  # beside the data
 MAX_RENDER_PROCESSES = 64
 HEALTHY_WITHIN = 120.0  # seconds: a connected bot touches its health file every 30
 NUMBER = re.compile(r"[0-9]+")
@@ -84,7 +85,7 @@ def load_config(environ: Mapping[str, str] | None = None, env_file: Path = Path(
         log_level=level,
         prefix=settings.get("COMMAND_PREFIX", "!").strip() or "!",
         message_content=settings.get("MESSAGE_CONTENT", "").strip().lower() in ("1", "true", "yes", "on"),
-        health_file=settings.get("HEALTH_FILE", "").strip() or DEFAULT_HEALTH_FILE,
+        health_file=str(_health_file(settings)),
         shard_count=shard_count,
         shard_ids=shard_ids,
         render_processes=int(processes),
@@ -133,6 +134,14 @@ def shard_ranges(ids: tuple[int, ...]) -> str:
 
 
 def health_file(environ: Mapping[str, str] | None = None, env_file: Path = Path(".env")) -> Path:
-    """The health file the bot touches while connected (HEALTH_FILE), without needing a token."""
-    settings = {**read_env_file(env_file), **(os.environ if environ is None else environ)}
-    return Path(settings.get("HEALTH_FILE", "").strip() or DEFAULT_HEALTH_FILE)
+    """The health file the bot touches while connected, without needing a token: HEALTH_FILE, or
+    by default beside the data (in the SQLite file's folder; with PostgreSQL, the working folder)."""
+    return _health_file({**read_env_file(env_file), **(os.environ if environ is None else environ)})
+
+
+def _health_file(settings: Mapping[str, str]) -> Path:
+    chosen = settings.get("HEALTH_FILE", "").strip()
+    if chosen:
+        return Path(chosen)
+    database = sqlite_path(settings.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL)
+    return Path(HEALTH_FILE_NAME) if database is None else database.parent / HEALTH_FILE_NAME

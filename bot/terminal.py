@@ -1,33 +1,83 @@
 """Play in the terminal: `python -m bot play [game]`, through the same play layer as Discord.
 
-Type moves as in Discord; `h` for a hint, `save [file]` writes the board as a PNG, `q` quits.
-Games are kept in an in-memory store unless `--db` names a file (then an unfinished game
-resumes next time).
+Type moves as in Discord; `h` for a hint, `save [file]` writes the board as a PNG (by default
+into ~/patient-exorcism-boards), `q` or Ctrl-C quits. Games are kept in an in-memory store unless
+`--db` names a file (then an unfinished game resumes next time, unless another game is asked for).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
+import threading
 from pathlib import Path
 from typing import TextIO
 
-from bot.game import describe_game
+from bot.game import TITLES, describe_game
 from bot.game.notation import Word, read_word
 from bot.play import Player, PlayError, Reply, SoloPlay
-from bot.store import open_store
+from bot.store import StoredGame, open_store
 
 HELP = """Type moves and press Enter; {examples}.
 Piles: s stock, w waste, r reserve (r1-r9 in Patriarchs), f1-f8 foundations, t1-t9 columns.
 Words: draw, auto, undo, hint, board, resign, rules, help (or ?); save [file.png] writes the board
-as an image; q quits (an unfinished game stays stored)."""
+as an image; q or Ctrl-C quits (an unfinished game stays stored)."""
 TERMINAL_PLAYER = Player(0, "terminal")
+DEFAULT_GAME = "canfield"
+
+
+def boards_folder() -> Path:
+    """Where `save` without a file name writes boards: a folder of the player's own."""
+    return Path.home() / "patient-exorcism-boards"
+
+
+async def read_line(stdin: TextIO) -> str:
+    """The next line of `stdin` ("" at its end), read in a daemon thread: Ctrl-C stops the
+    program at once rather than after the next Enter, and nothing waits for the thread."""
+    loop = asyncio.get_running_loop()
+    line: asyncio.Future[str] = loop.create_future()
+
+    def deliver(text: str) -> None:
+        if not line.done():
+            line.set_result(text)
+
+    def read() -> None:
+        try:
+            text = stdin.readline()
+        except (OSError, ValueError):
+            text = ""
+        with contextlib.suppress(RuntimeError):  # the program stopped meanwhile: nobody is waiting
+            loop.call_soon_threadsafe(deliver, text)
+
+    threading.Thread(target=read, name="terminal-input", daemon=True).start()
+    return await line
+
+
+async def save_board(reply: Reply, player: Player, named: str | None, folder: Path) -> str:
+    """Write the board as a PNG: to the file named, or into `folder` as board-<game>-<moves>.png;
+    what happened, in a sentence."""
+    from render import render, workers
+
+    if named is None:
+        path = folder / f"board-{reply.game_id}-{len(reply.game.moves)}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+    else:
+        path = Path(named).expanduser()
+        if not path.parent.is_dir():
+            return f"cannot save to {path}: there is no folder {path.parent}"
+    png = await workers.draw(render, reply.game, highlight=reply.highlight, player=player.name)
+    try:
+        path.write_bytes(png)
+    except OSError as error:
+        return f"cannot save to {path}: {error.strerror or error}"
+    return f"wrote {path.resolve()} ({len(png):,} bytes)"
 
 
 async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
-                           player: Player = TERMINAL_PLAYER) -> Reply:
+                           player: Player = TERMINAL_PLAYER, boards: Path | None = None) -> Reply:
     """Read lines from `stdin` and play them until the game ends, the input ends or `q`;
-    return the last reply."""
+    return the last reply. `save` without a file name writes into `boards` (`boards_folder()`)."""
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
 
@@ -37,7 +87,7 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
     say(f"\n{reply.game}")
     while not reply.finished:
         print("> ", end="", file=stdout, flush=True)
-        line = await asyncio.to_thread(stdin.readline)
+        line = await read_line(stdin)
         text = line.strip()
         if not line or text.lower() in ("q", "quit", "exit"):
             break
@@ -54,12 +104,8 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
             say(f"\n{reply.game}")
             continue
         if text.split()[0].lower() == "save":
-            path = Path(text.split(maxsplit=1)[1] if len(text.split()) > 1 else "board.png")
-            from render import render, workers
-
-            png = await workers.draw(render, reply.game, highlight=reply.highlight, player=player.name)
-            path.write_bytes(png)
-            say(f"wrote {path} ({len(png):,} bytes)")
+            named = text.split(maxsplit=1)[1] if len(text.split()) > 1 else None
+            say(await save_board(reply, player, named, boards or boards_folder()))
             continue
         try:
             if word is Word.RESIGN:
@@ -82,19 +128,47 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
     return reply
 
 
-async def play_in_terminal(name: str, deal: int | None, options: dict[str, object], database: str = ":memory:",
-                           stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> Reply:
-    """Start (or resume) a game in a store and play it from the terminal."""
+async def play_in_terminal(name: str | None, deal: int | None, options: dict[str, object],
+                           database: str = ":memory:", stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
+                           boards: Path | None = None) -> Reply:
+    """Start (or resume) a game in a store and play it from the terminal. `name` None: the
+    unfinished game in the store, else canfield. When the store holds an unfinished game other
+    than the one asked for, the player chooses: set it aside (resigned) and start the new one, or
+    resume it."""
     store = await open_store(database)
     try:
         solo = SoloPlay(store)
-        reply = await solo.start(TERMINAL_PLAYER, guild_id=None, channel_id=None, name=name, deal=deal, **options)
-        return await terminal_session(solo, reply, stdin, stdout)
+        damaged = await solo.abandon_damaged(TERMINAL_PLAYER, None)
+        if damaged is not None:
+            print(f"{database} held game #{damaged}, damaged and impossible to rebuild: it is set aside.",
+                  file=stdout, flush=True)
+        running = await store.running_game(TERMINAL_PLAYER.id, None, kind="solo")
+        if running is not None and _another_game(running, name, deal):
+            print(f"{database} holds an unfinished game of {TITLES.get(running.name, running.name)}, deal "
+                  f"#{running.deal}. Set it aside (resign it) and start {TITLES[name or DEFAULT_GAME]} instead? "
+                  "[y/N] ", end="", file=stdout, flush=True)
+            if (await read_line(stdin)).strip().lower() in ("y", "yes"):
+                await solo.resign(running.id, TERMINAL_PLAYER)
+                print(f"Game #{running.id} set aside.", file=stdout, flush=True)
+            else:
+                name, deal = running.name, running.deal
+        reply = await solo.start(TERMINAL_PLAYER, guild_id=None, channel_id=None, name=name or DEFAULT_GAME,
+                                 deal=deal, **options)
+        return await terminal_session(solo, reply, stdin, stdout, boards=boards)
     finally:
         await store.close()
 
 
-def main(name: str, deal: int | None, options: dict[str, object], database: str = ":memory:") -> int:
-    """Command-line entry: play one game."""
-    asyncio.run(play_in_terminal(name, deal, options, database))
+def _another_game(running: StoredGame, name: str | None, deal: int | None) -> bool:
+    """Whether the player asked for a game other than the unfinished one."""
+    return (name is not None and name != running.name) or (deal is not None and deal != running.deal)
+
+
+def main(name: str | None, deal: int | None, options: dict[str, object], database: str = ":memory:") -> int:
+    """Command-line entry: play one game. Ctrl-C stops it (every move played is already stored)."""
+    try:
+        asyncio.run(play_in_terminal(name, deal, options, database))
+    except KeyboardInterrupt:
+        print("\nStopped.", flush=True)
+        return 130
     return 0

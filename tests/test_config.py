@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import re
+import shlex
+from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, load_config, read_env_file, shard_ranges
-from bot.store import DEFAULT_DATABASE_URL
+from bot.app import write_health_file
+from bot.config import ConfigError, health_file, load_config, read_env_file, shard_ranges
+from bot.store import DEFAULT_DATABASE_URL, sqlite_path
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_environment_wins_over_the_env_file(tmp_path) -> None:
@@ -87,3 +93,53 @@ def test_shards_can_come_from_the_env_file(tmp_path) -> None:
 @pytest.mark.parametrize(("ids", "text"), [((0,), "0"), ((0, 1, 2, 3, 6), "0-3,6"), ((1, 3, 4, 9), "1,3-4,9")])
 def test_shard_ranges_are_written_as_shard_ids_takes_them(ids: tuple[int, ...], text: str) -> None:
     assert shard_ranges(ids) == text
+
+
+@pytest.mark.parametrize(("environ", "expected"), [
+    ({}, "data/patient-exorcism.alive"),
+    ({"DATABASE_URL": "sqlite:////srv/pe/games.sqlite3"}, "/srv/pe/patient-exorcism.alive"),
+    ({"DATABASE_URL": "/srv/pe/games.sqlite3"}, "/srv/pe/patient-exorcism.alive"),
+    ({"DATABASE_URL": "postgresql://pe@db/pe"}, "patient-exorcism.alive"),
+    ({"DATABASE_URL": "sqlite:////srv/pe/games.sqlite3", "HEALTH_FILE": "/run/pe.alive"}, "/run/pe.alive"),
+])
+def test_the_health_file_is_beside_the_data_unless_health_file_says(tmp_path, environ: dict, expected: str) -> None:
+    assert str(health_file(environ, tmp_path / "none.env")) == expected
+    assert load_config({"DISCORD_TOKEN": "x", **environ}, tmp_path / "none.env").health_file == expected
+
+
+def test_the_health_file_replaces_a_planted_link_and_never_writes_through_it(tmp_path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    path = tmp_path / "data" / "patient-exorcism.alive"
+    path.parent.mkdir()
+    path.symlink_to(victim)
+    write_health_file(path)
+    assert victim.read_text() == "precious\n"
+    assert not path.is_symlink() and path.read_text().strip().isdigit()
+    write_health_file(path)  # and again over its own file, leaving no temporary file behind
+    assert sorted(p.name for p in path.parent.iterdir()) == ["patient-exorcism.alive"]
+
+
+def dockerfile_settings(text: str) -> tuple[dict[str, str], list[str]]:
+    """The ENV settings and VOLUME folders a Dockerfile gives its image."""
+    settings: dict[str, str] = {}
+    volumes: list[str] = []
+    for instruction in text.replace("\\\n", " ").splitlines():
+        word, _, rest = instruction.strip().partition(" ")
+        if word == "ENV":
+            settings.update(pair.split("=", 1) for pair in shlex.split(rest))
+        elif word == "VOLUME":
+            volumes += json.loads(rest)
+    return settings, volumes
+
+
+def test_the_documented_docker_recipe_keeps_the_data_and_health_file_on_the_volume(tmp_path) -> None:
+    image, volumes = dockerfile_settings((ROOT / "Dockerfile").read_text())
+    env_file = tmp_path / ".env"  # docker run --env-file .env, .env copied from .env.example
+    env_file.write_text((ROOT / ".env.example").read_text().replace("DISCORD_TOKEN=", "DISCORD_TOKEN=secret"))
+    environment = {**image, **read_env_file(env_file)}  # --env-file wins over the image's ENV
+    config = load_config(environment, tmp_path / "none.env")
+    database = sqlite_path(config.database_url)
+    assert volumes == ["/data"] and database is not None and database.is_absolute()
+    assert database.parent == Path("/data") and Path(config.health_file).parent == Path("/data")
+    assert config.token == "secret" and environment.get("HEALTH_FILE", "") == ""

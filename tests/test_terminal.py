@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import io
+import signal
+import sqlite3
 import subprocess
 import sys
+import time
 
 from PIL import Image
 
@@ -92,3 +95,63 @@ def test_a_deal_number_the_store_cannot_keep_is_one_clear_line() -> None:
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.strip().splitlines() == [
         f"cannot start the game: Deal {2**63} is too large: deals here go up to {2**63 - 1}."]
+
+
+async def test_save_to_a_missing_folder_is_answered_and_save_alone_writes_into_the_boards_folder(tmp_path) -> None:
+    out = io.StringIO()
+    boards = tmp_path / "boards"
+    missing = tmp_path / "nowhere" / "b.png"
+    reply = await play_in_terminal("canfield", 1, {}, stdin=io.StringIO(f"save {missing}\nd\nsave\nd\nq\n"),
+                                   stdout=out, boards=boards)
+    text = out.getvalue()
+    assert f"cannot save to {missing}: there is no folder {missing.parent}" in text
+    saved = boards / f"board-{reply.game_id}-1.png"
+    assert f"wrote {saved} (" in text and Image.open(saved).size[0] == 658
+    assert [str(m) for m in reply.game.moves] == ["d", "d"]  # the session went on after both
+    assert not missing.parent.exists()
+
+
+async def test_asking_for_another_game_than_the_one_in_the_file_offers_the_choice(tmp_path) -> None:
+    database = str(tmp_path / "same.sqlite3")
+    await play_in_terminal("canfield", 1, {}, database, io.StringIO("d\nq\n"), io.StringIO())
+    out = io.StringIO()
+    kept = await play_in_terminal("storehouse", None, {}, database, io.StringIO("n\nq\n"), out)
+    assert "holds an unfinished game of Canfield, deal #1. Set it aside (resign it) and start Storehouse" in (
+        out.getvalue())
+    assert kept.game.name == "canfield" and [str(m) for m in kept.game.moves] == ["d"]
+    resumed = await play_in_terminal(None, None, {}, database, io.StringIO("q\n"), io.StringIO())
+    assert resumed.game_id == kept.game_id  # no game asked for: the unfinished one, without a question
+    out = io.StringIO()
+    fresh = await play_in_terminal("storehouse", None, {}, database, io.StringIO("y\nq\n"), out)
+    assert fresh.game.name == "storehouse" and fresh.game_id != kept.game_id and fresh.game.moves == []
+    assert f"Game #{kept.game_id} set aside." in out.getvalue() and "Storehouse" in out.getvalue()
+    store = await open_store(database)
+    assert (await store.get_game(kept.game_id)).status == "resigned"
+    await store.close()
+
+
+def test_ctrl_c_stops_the_terminal_at_once_without_a_traceback(tmp_path) -> None:
+    game = subprocess.Popen([sys.executable, "-m", "bot", "play", "--deal", "1"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
+    assert game.stdout is not None
+    for line in game.stdout:  # until the board is shown: then it waits for a line
+        if line.startswith("Canfield · deal 1"):
+            break
+    time.sleep(0.3)
+    game.send_signal(signal.SIGINT)  # and no Enter after it
+    try:
+        output, _ = game.communicate(timeout=10)
+    finally:
+        game.kill()
+    assert game.returncode == 130 and output.strip().endswith("Stopped.") and "Traceback" not in output
+
+
+async def test_a_damaged_game_in_the_file_is_set_aside_and_a_new_one_starts(tmp_path) -> None:
+    database = str(tmp_path / "t.sqlite3")
+    old = await play_in_terminal("canfield", 1, {}, database, io.StringIO("d\nq\n"), io.StringIO())
+    with sqlite3.connect(database) as db:
+        db.execute("UPDATE games SET snapshot = NULL, moves = 'd zz9'")
+    out = io.StringIO()
+    reply = await play_in_terminal(None, None, {}, database, io.StringIO("q\n"), out)
+    assert f"held game #{old.game_id}, damaged and impossible to rebuild: it is set aside." in out.getvalue()
+    assert reply.game_id != old.game_id and reply.game.moves == []

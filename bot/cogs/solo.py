@@ -116,7 +116,11 @@ class SoloCog(commands.Cog):
 
     @app_commands.command(name="resign", description="End your game now; its score stands")
     async def resign(self, interaction: discord.Interaction) -> None:
-        """Resign."""
+        """Resign; a game damaged in storage is set aside instead, so that its player can play on."""
+        set_aside = await self._set_aside_damaged(player_of(interaction.user), interaction.channel_id)
+        if set_aside is not None:
+            await interaction.response.send_message(set_aside.text, ephemeral=True)
+            return
         await self._on_running(interaction, lambda reply, player: self.solo.resign(reply.game_id, player))
 
     @app_commands.command(name="rules", description="How a game is played")
@@ -219,12 +223,21 @@ class SoloCog(commands.Cog):
             except ValueError as error:
                 raise PlayError(f"Cannot start that game: {error}") from None
             return await board_answer(reply, player)
+        if word is Word.RESIGN and (set_aside := await self._set_aside_damaged(player, channel_id)) is not None:
+            return set_aside
         reply = await self.solo.running(player, channel_id)
         if word is Word.RESIGN:
             reply = await self.solo.resign(reply.game_id, player)
         elif word is not Word.BOARD:
             reply = await self.solo.move(reply.game_id, player, text)
         return await board_answer(reply, player)
+
+    async def _set_aside_damaged(self, player: Player, channel_id: int | None) -> Answer | None:
+        """The answer when the player's game here is damaged in storage and resigning set it aside."""
+        abandoned = await self.solo.abandon_damaged(player, channel_id)
+        if abandoned is None:
+            return None
+        return Answer(f"Game {abandoned} was damaged in storage: it is set aside. /play starts a new one.")
 
     async def _game_name(self, player: Player, channel_id: int | None) -> str:
         """The name of the player's game in play here, else canfield."""

@@ -9,6 +9,8 @@ rule question goes through `verify_move` (raises), `can_move` (answers) and `pla
 from __future__ import annotations
 
 import random
+from collections import Counter
+from itertools import pairwise
 
 from bot.game import notation, solver
 from bot.game.cards import Card, Suit, next_rank, previous_rank
@@ -174,6 +176,43 @@ class CanfieldGame(PatienceGame):
 
     def __str__(self) -> str:
         return picture(self)
+
+    def check_position(self) -> None:
+        """ValueError when the position could not have come from this deck by legal moves (a
+        damaged snapshot): the reserve only ever loses its top cards, the stock and waste hold
+        only cards dealt to them, each foundation is a run of its suit from the base rank, and
+        each column is what was dealt to it with a built sequence on top."""
+        base_count = _base_count(self.rules)
+        dealt_reserve = list(self.cards[base_count:base_count + RESERVE_SIZE])
+        if self.reserve != dealt_reserve[:len(self.reserve)]:
+            raise ValueError("the reserve is not what was dealt to it")
+        position = base_count + RESERVE_SIZE
+        dealt_columns = []
+        for size in self.rules.column_sizes:
+            dealt_columns.append(list(self.cards[position:position + size]))
+            position += size
+        if Counter(self.stock + self.waste) - Counter(self.cards[position:]):
+            raise ValueError("the stock and waste hold cards that were not dealt to them")
+        if self.rules.redeals is not None and not 0 <= self.redeals_used <= self.rules.redeals:
+            raise ValueError(f"{self.redeals_used} redeals used where {self.rules.redeals} are allowed")
+        for index, pile in enumerate(self.foundations):
+            base = Card(self.base_rank, SUITS[index // self.rules.decks])
+            run = [base]
+            while len(run) < min(len(pile), 13):
+                run.append(Card(next_rank(run[-1].rank), base.suit))
+            if pile != run[:len(pile)]:
+                raise ValueError(f"f{index + 1} is not a run of {base.suit.name.lower()} from {base}")
+        # A group keeps the build of the column it came from (seed 003's shifts): any of the game's.
+        builds = {self.rules.column_build(index) for index in range(self.rules.columns)}
+        for index, (column, dealt) in enumerate(zip(self.tableau, dealt_columns, strict=True)):
+            kept = 0
+            while kept < min(len(column), len(dealt)) and column[kept] == dealt[kept]:
+                kept += 1
+            built = column[kept:]
+            for onto, card in pairwise(built):
+                if not any(self._builds_on(card, onto, build) for build in builds):
+                    raise ValueError(f"t{index + 1} is neither what was dealt to it nor a built sequence "
+                                     f"({card} on {onto})")
 
     # --- the rules ----------------------------------------------------------------------
 

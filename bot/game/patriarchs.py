@@ -416,6 +416,24 @@ class PatriarchsGame(PatienceGame):
             return "the stock is empty and no redeal is left"
         return None
 
+    def check_position(self) -> None:
+        """ValueError when the position could not have come from this deck by legal moves (a
+        damaged snapshot): each reserve pile holds one card at most, each foundation is a run of
+        its suit (up from an ace on f1..f4, down from a king on f5..f8), and the redeals used are
+        within the rules."""
+        if not 0 <= self.redeals_used <= self.rules.redeals:
+            raise ValueError(f"{self.redeals_used} redeals used where {self.rules.redeals} are allowed")
+        for name, pile in zip(RESERVE_NAMES, self.reserves, strict=True):
+            if len(pile) > 1:
+                raise ValueError(f"{name} holds {len(pile)} cards: a reserve pile holds one")
+        for index, pile in enumerate(self.foundations):
+            suit, step = SUITS[index % 4], 1 if index < 4 else -1
+            run = [Card(ACE if index < 4 else KING, suit)]
+            while len(run) < min(len(pile), SUIT_LENGTH):
+                run.append(Card(run[-1].rank + step, suit))
+            if pile != run[:len(pile)]:
+                raise ValueError(f"{FOUNDATION_NAMES[index]} is not a run of its suit from {run[0]}")
+
     def _accepts(self, index: int, card: Card) -> bool:
         """Whether foundation `index` (0 for f1) takes `card` now."""
         if card.suit is not SUITS[index % 4]:

@@ -70,6 +70,7 @@ def from_snapshot(text: str) -> Game:
         piles = tuple(tuple(_cards(data["piles"][name])) for name in game.pile_order)
         check_deck([card for pile in piles for card in pile], len(game.cards) // 52)
         game._restore((piles, int(data["redeals_used"]), data["die_roll"]))
+        game.check_position()
         game.history = [Step(move, None) for move in moves]
     except (KeyError, TypeError, AttributeError, ValueError) as error:
         raise SnapshotError(f"cannot restore the game from its snapshot: {error}") from None

@@ -46,6 +46,10 @@ class RaceReply:
         return len(self.race.moves)
 
 
+class DamagedRace(PlayError):
+    """A stored race whose moves cannot be replayed."""
+
+
 class RaceListener:
     """Hears of races changing; the Discord layer keeps the public boards up to date."""
 
@@ -228,22 +232,38 @@ class RacePlay:
         race going. The races ended, as stored."""
         ended = []
         for idle in await self.store.idle_races(self.clock() - EXPIRE_AFTER):
-            game = None
-            async with self._lock(idle.id):
-                if idle.status == "lobby":
-                    done = await self.store.cancel_race(idle.id, version=idle.version)
-                else:
-                    game = await self._game(idle)
-                    done = await self.store.finish_race(idle.id, demon_user_id=None, scores=game.scores,
-                                                        version=idle.version)
-            if not done:
+            try:  # one race that cannot be ended must not keep the others going
+                race = await self._expire(idle)
+            except Exception:
+                log.exception("could not end idle race %s", idle.id)
                 continue
-            race = await self._race(idle.id)
-            ended.append(race)
-            await self._changed(race.id)
-            if game is not None:
-                await self._finished(race, game, f"Ended after 24 hours without a move. Scores: {scores(race, game)}.")
+            if race is not None:
+                ended.append(race)
         return ended
+
+    async def _expire(self, idle: Race) -> Race | None:
+        """End one idle race (see `expire_idle`); the race as stored, or None when it moved meanwhile.
+        A damaged race ends with no scores counted, so that its players are free again."""
+        game = None
+        async with self._lock(idle.id):
+            if idle.status == "lobby":
+                done = await self.store.cancel_race(idle.id, version=idle.version)
+            else:
+                try:
+                    game = await self._game(idle)
+                    points = game.scores
+                except DamagedRace as error:
+                    log.warning("ending idle race %s without scores: %s", idle.id, error)
+                    points = [0] * len(idle.players)
+                done = await self.store.finish_race(idle.id, demon_user_id=None, scores=points,
+                                                    version=idle.version)
+        if not done:
+            return None
+        race = await self._race(idle.id)
+        await self._changed(race.id)
+        if game is not None:
+            await self._finished(race, game, f"Ended after 24 hours without a move. Scores: {scores(race, game)}.")
+        return race
 
     async def names(self, race: Race) -> list[str]:
         """The players' names by seat."""
@@ -263,7 +283,8 @@ class RacePlay:
         return race
 
     async def _game(self, race: Race) -> RaceGame:
-        """The race's engine, replayed from its stored moves when this process has not got it."""
+        """The race's engine, replayed from its stored moves when this process has not got it.
+        DamagedRace when the stored moves cannot be replayed."""
         game = self._games.get(race.id)
         if game is None or len(game.history) != len(race.moves):
             chosen = self.decks(race) if self.decks else None
@@ -271,7 +292,11 @@ class RacePlay:
             game = RaceGame(race.deal, len(race.players), race.layout, decks)
             for entry in race.moves:
                 seat, _, text = entry.partition(":")
-                game.play(int(seat), parse_move(text))
+                try:
+                    game.play(int(seat), parse_move(text))
+                except (ValueError, IndexError) as error:
+                    raise DamagedRace(f"Race #{race.id} is damaged in storage and cannot be replayed "
+                                      f"(move {entry!r}: {error}).") from None
             self._games[race.id] = game
         return game
 

@@ -237,6 +237,26 @@ class SoloPlay:
             extra = await self._finished(table)
             return self._reply(table, f"You resigned. Score {table.game.score}.{extra}")
 
+    async def abandon_damaged(self, player: Player, channel_id: int | None) -> int | None:
+        """Set aside the player's game in this channel when it is damaged in storage (stored as
+        resigned, its record kept as it is), so that they can start another; its id. None, and
+        nothing changes, when they have no game here or it can be rebuilt."""
+        stored = await self.store.running_game(player.id, channel_id)
+        if stored is None:
+            return None
+        async with self._lock(stored.id):
+            try:
+                await self._table(stored.id)
+                return None
+            except DamagedGame:
+                pass
+            try:
+                await self.store.save_game(stored.id, expected_version=stored.version, moves=stored.moves,
+                                           snapshot=stored.snapshot, status="resigned", score=stored.score)
+            except VersionConflict:
+                raise PlayError("This game changed elsewhere at the same moment: try again.") from None
+        return stored.id
+
     async def hint(self, game_id: int, player: Player) -> Reply:
         """A suggested move, outlined on the board; nothing changes."""
         table = await self._table(game_id)
@@ -395,7 +415,8 @@ def rebuild(stored: StoredGame) -> Game:
         return from_record({"game": stored.name, "options": stored.options, "deal": stored.deal,
                             "cards": _cards(stored.cards), "moves": stored.moves})
     except SnapshotError as error:
-        raise DamagedGame(f"Game {stored.id} is damaged in storage and cannot be rebuilt ({error}).") from None
+        raise DamagedGame(f"Game {stored.id} is damaged in storage and cannot be rebuilt ({error}). "
+                          "/resign sets it aside; then /play starts a new one.") from None
 
 
 def _cards(text: str | None) -> list[str] | None:

@@ -13,20 +13,26 @@ from bot.store.sql import PostgresStore, SqliteStore, SqlStore
 DEFAULT_DATABASE_URL = "sqlite:///data/patient-exorcism.sqlite3"
 
 __all__ = ["DEFAULT_DATABASE_URL", "NewGame", "PostgresStore", "SqlStore", "SqliteStore", "Store", "StoreError",
-           "StoredGame", "VersionConflict", "open_store", "store_for"]
+           "StoredGame", "VersionConflict", "open_store", "sqlite_path", "store_for"]
 
 
 def store_for(url: str, clock: Callable[[], float] = time.time) -> Store:
     """The store a DATABASE_URL names: `sqlite:///relative/path`, `sqlite:////absolute/path`,
     a bare file path, or `postgresql://user@host:port/database`. StoreError for anything else."""
-    if url.startswith("sqlite:///"):
-        return SqliteStore(Path(url.removeprefix("sqlite:///")), clock)
     if url.startswith(("postgresql://", "postgres://")):
         return PostgresStore(url, clock)
-    if "://" in url:
+    path = sqlite_path(url)
+    if path is None:
         raise StoreError(f"DATABASE_URL {url.split('://')[0]}:// is not supported; use sqlite:///path/file "
                          "or postgresql://user@host/database")
-    return SqliteStore(Path(url), clock)
+    return SqliteStore(path, clock)
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The SQLite file a DATABASE_URL names (`sqlite:///path` or a bare path); None for any other URL."""
+    if url.startswith("sqlite:///"):
+        return Path(url.removeprefix("sqlite:///"))
+    return None if "://" in url else Path(url)
 
 
 async def open_store(url: str = DEFAULT_DATABASE_URL, clock: Callable[[], float] = time.time) -> Store:

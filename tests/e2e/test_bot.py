@@ -352,3 +352,78 @@ def _descendants(pid: int | None, depth: int = 99) -> list[int]:
                 found.append(child)
                 todo.append((child, level + 1))
     return found
+
+
+async def test_a_game_damaged_in_storage_is_set_aside_by_resign_and_play_goes_on(fake: FakeDiscord, bots: BotRunner,
+                                                                                 tmp_path: Path) -> None:
+    bot = await start(bots, tmp_path)
+    await play(fake, deal=1)
+    await bot.kill()
+    with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
+        db.execute("UPDATE games SET snapshot = NULL, moves = 'd zz9'")
+    await bot.restart()
+    for command in ("play", "board"):  # each says what is wrong and how to get out
+        told = await (await fake.slash_command("alice", command, {})).wait_response()
+        assert "damaged in storage" in told.content and "/resign sets it aside" in told.content
+    resigned = await (await fake.slash_command("alice", "resign", {})).wait_response()
+    assert resigned.ephemeral and "set aside" in resigned.content
+    message = await play(fake, deal=2)
+    assert "New game of Canfield, deal #2" in message.content
+    with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
+        assert db.execute("SELECT moves, status FROM games ORDER BY id").fetchall() == [
+            ("d zz9", "resigned"), ("", "playing")]
+    # The word, typed, sets a damaged game aside too.
+    await bot.kill()
+    with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
+        db.execute("UPDATE games SET snapshot = NULL, moves = 'zz9' WHERE status = 'playing'")
+    await bot.restart()
+    sent = await fake.message("alice", f"{fake.bot_user.mention} resign", mentions_bot=True)
+    assert "set aside" in (await fake.wait_for_bot_message(after=sent)).content
+    with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
+        assert db.execute("SELECT status FROM games ORDER BY id").fetchall() == [("resigned",), ("resigned",)]
+    assert "Traceback" not in bot.log_text()
+
+
+@pytest.mark.parametrize(("env", "said"), [
+    ({"DISCORD_API_BASE": "http://127.0.0.1:9/api/v10"}, "stopped: cannot reach 127.0.0.1:9 (Connect call failed"),
+    ({"DISCORD_API_BASE": "http://no-such-host.invalid/api/v10"}, "stopped: cannot reach no-such-host.invalid:80"),
+    ({"DATABASE_URL": "sqlite:///."}, "stopped: OperationalError: unable to open database file"),
+])
+async def test_a_failure_at_the_start_is_one_clear_line(fake: FakeDiscord, bots: BotRunner, tmp_path: Path,
+                                                        env: dict[str, str], said: str) -> None:
+    from .harness import BotExited
+
+    with pytest.raises(BotExited):
+        await bots.start_bot("bot", env={"DATABASE_URL": f"sqlite:///{tmp_path / 'pe.sqlite3'}", **env})
+    log = bots.bots[-1].run_log_text()
+    assert bots.bots[-1].returncode == 1 and "Traceback" not in log
+    assert said in log and len(log.strip().splitlines()) <= 3  # the harness's header, the line, maybe a log line
+    assert "PyNaCl" not in log and "davey" not in log  # no voice, no warnings about voice
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGINT", "SIGKILL"])
+async def test_a_stopped_bot_leaves_no_process_behind_and_shuts_down_cleanly(fake: FakeDiscord, bots: BotRunner,
+                                                                             tmp_path: Path, how: str) -> None:
+    bot = await start(bots, tmp_path, RENDER_PROCESSES="2", HEALTH_FILE="")
+    await play(fake, deal=1)  # boards drawn in the worker processes
+    children = _descendants(bot.pid)
+    assert len(children) >= 3  # multiprocessing's resource tracker, the forkserver, the drawing processes
+    for _ in range(100):  # the health file is beside the database by default
+        if (tmp_path / "patient-exorcism.alive").exists():
+            break
+        await asyncio.sleep(0.05)
+    assert (tmp_path / "patient-exorcism.alive").read_text().strip().isdigit()
+    assert bot.process is not None
+    bot.process.send_signal(getattr(signal, how))
+    code = await bot.wait_exit(timeout=15)
+    for _ in range(100):
+        left = [pid for pid in children if Path(f"/proc/{pid}").exists()
+                and (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z")]
+        if not left:
+            break
+        await asyncio.sleep(0.1)
+    assert left == []
+    if how != "SIGKILL":
+        log = bot.run_log_text()
+        assert code == 0 and f"{how}: shutting down" in log and log.rstrip().endswith("stopped")
+        assert "Traceback" not in log

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from bot.game import SnapshotError, from_record, from_snapshot, new_game, to_record, to_snapshot
+from bot.game.games import option_names
 from tests.game.decks import deck
 
 
@@ -86,6 +87,56 @@ def test_a_corrupt_snapshot_is_refused_clearly(mangle) -> None:
         from_snapshot(json.dumps(data))
     with pytest.raises(SnapshotError):
         from_snapshot("not json at all")
+
+
+def every_card_in(pile: str):
+    def mangle(data: dict) -> None:
+        cards = "".join(data["piles"].values())
+        data["piles"] = {name: cards if name == pile else "" for name in data["piles"]}
+    return mangle
+
+
+def swap_tops(first: str, second: str):
+    def mangle(data: dict) -> None:
+        piles = data["piles"]
+        piles[first], piles[second] = piles[first][:-2] + piles[second][-2:], piles[second][:-2] + piles[first][-2:]
+    return mangle
+
+
+@pytest.mark.parametrize(("name", "mangle", "said"), [
+    ("canfield", every_card_in("t1"), "t1 is neither what was dealt"),
+    ("canfield", every_card_in("s"), "the stock and waste hold cards"),
+    ("canfield", every_card_in("f1"), "f1 is not a run"),
+    ("canfield", swap_tops("r", "s"), "the reserve is not what was dealt"),
+    ("storehouse", lambda d: d.update(redeals_used=3), "3 redeals used where 2"),
+    ("demons-and-thieves", every_card_in("t5"), "t5 is neither"),
+    ("patriarchs", every_card_in("r1"), "r1 holds 104 cards"),
+    ("patriarchs", swap_tops("f1", "f5"), "f1 is not a run"),
+])
+def test_a_snapshot_of_the_right_cards_in_an_impossible_layout_is_refused(name: str, mangle, said: str) -> None:
+    data = json.loads(to_snapshot(played_game(name, steps=10)))
+    mangle(data)
+    with pytest.raises(SnapshotError, match=f"cannot restore the game from its snapshot: {said}"):
+        from_snapshot(json.dumps(data))
+
+
+@pytest.mark.parametrize("name", ["canfield", "superior-canfield", "rainbow-canfield", "storehouse",
+                                  "canfield-one-pass", "demons-and-thieves", "demonthief", "patriarchs",
+                                  "picture-patience"])
+def test_every_position_reached_by_legal_moves_passes_the_layout_check(name: str) -> None:
+    for deal in range(1, 4):
+        game = new_game(name, deal=deal, **({"groups": "any"} if "groups" in option_names(name) else {}))
+        rng = random.Random(deal)
+        for _ in range(200):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            if game.moves and rng.random() < 0.1:
+                game.undo()
+            else:
+                game.play(rng.choice(moves))
+            game.check_position()
+            assert same(from_snapshot(to_snapshot(game)), game)
 
 
 def test_a_record_with_an_illegal_move_is_refused_clearly() -> None:

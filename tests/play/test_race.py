@@ -219,3 +219,21 @@ async def test_moves_through_two_processes_at_once_are_each_stored_once(world, d
     assert sorted(stored) == ["1:d"] * 8 + ["2:d"] * 8
     assert len((await other.board(race_id, CAROL)).game.history) == 16
     await other_store.close()
+
+
+async def test_a_race_with_a_damaged_move_hurts_only_itself(world, clock) -> None:
+    store, races, _ = world
+    damaged = await started(races)
+    await races.move(damaged, ALICE, "t1f")
+    healthy = (await races.open(ALICE, guild_id=5, channel_id=CHANNEL + 1)).race.id
+    await store.db.execute("UPDATE races SET moves = ? WHERE id = ?", ("0:t1f 1:zz9", damaged))
+    fresh = RacePlay(store, clock)  # a process that has not got the race in memory
+    for action in (fresh.board(damaged, BOB), fresh.move(damaged, BOB, "d"), fresh.running(ALICE, CHANNEL)):
+        with pytest.raises(PlayError, match=r"Race #\d+ is damaged in storage .*'1:zz9'"):
+            await action
+
+    clock.now += EXPIRE_AFTER + 1
+    ended = await fresh.expire_idle()  # the damaged race does not stop the round
+    assert sorted((race.id, race.status) for race in ended) == [(damaged, "finished"), (healthy, "cancelled")]
+    assert [race.scores for race in ended if race.id == damaged] == [[0, 0, 0]]
+    assert (await fresh.open(BOB, guild_id=5, channel_id=CHANNEL)).race.id > healthy  # Bob is free again

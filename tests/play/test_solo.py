@@ -166,3 +166,22 @@ async def test_a_won_game_is_stored_as_won(play: SoloPlay) -> None:
     final = await play.move(stored.id, ALICE, " ".join(str(m) for m in solved.moves))
     assert final.status == "won" and "You won! Score 352." in final.message
     assert (await play.store.get_game(stored.id)).status == "won"
+
+
+async def test_the_owner_of_a_damaged_game_can_set_it_aside_and_play_on(play: SoloPlay) -> None:
+    healthy = (await play.start(ALICE, guild_id=5, channel_id=11, deal=1)).game_id
+    assert await play.abandon_damaged(ALICE, 11) is None  # a game that rebuilds is not touched
+    assert (await play.store.get_game(healthy)).status == "playing"
+    assert await play.abandon_damaged(ALICE, 12) is None  # no game there
+
+    game_id = (await play.start(ALICE, **HERE, deal=1)).game_id
+    await play.move(game_id, ALICE, "d rt4")
+    await play.store.db.execute("UPDATE games SET snapshot = NULL, moves = 'd zz9' WHERE id = ?", (game_id,))
+    fresh = SoloPlay(play.store)  # a restarted bot: nothing in memory
+    with pytest.raises(DamagedGame, match="/resign sets it aside"):
+        await fresh.start(ALICE, **HERE)
+    assert await fresh.abandon_damaged(ALICE, HERE["channel_id"]) == game_id
+    stored = await play.store.get_game(game_id)
+    assert stored.status == "resigned" and stored.moves == ["d", "zz9"]  # kept as it was, for a look later
+    again = await fresh.start(ALICE, **HERE, deal=2)
+    assert again.started and again.game_id != game_id and again.game.deal == 2
