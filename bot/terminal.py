@@ -98,7 +98,7 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
             say(HELP.format(examples=reply.game.examples))
             continue
         if word is Word.RULES:
-            say(describe_game(reply.game.name))
+            say(describe_game(reply.game.name).replace("**", ""))  # the rules are written for Discord
             continue
         if word is Word.BOARD:
             say(f"\n{reply.game}")

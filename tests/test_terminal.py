@@ -81,7 +81,8 @@ async def test_the_words_work_in_the_terminal_and_resign_ends_a_resumed_game(tmp
     await play_in_terminal("canfield", 1, {}, database, io.StringIO("help\nrules\nraw\ndraw\nboard\nq\n"), out)
     text = out.getvalue()
     assert "cannot read" not in text.replace("cannot read 'raw'", "")
-    assert text.count("Words: draw, auto, undo, hint") == 2 and "**Canfield**" in text
+    assert text.count("Words: draw, auto, undo, hint") == 2 and "Canfield: build the four foundations" in text
+    assert "**" not in text
     assert "cannot read 'raw': moves look like rt2" in text and "Played d." in text
     resumed = io.StringIO()
     reply = await play_in_terminal("canfield", 1, {}, database, io.StringIO("undo\nresign\n"), resumed)
