@@ -192,6 +192,13 @@ class MatchPlay:
         await self._changed(match_id)
         return await self.scoreboard(match_id)
 
+    async def check_place(self, match_id: int, guild_id: int | None, channel_id: int | None) -> None:
+        """PlayError unless the match is played in this server and channel: its buttons act there
+        alone, whoever presses them."""
+        match = await self._match(match_id)
+        if (match.guild_id, match.channel_id) != (guild_id, channel_id):
+            raise PlayError(f"Match #{match_id} is played in another channel: its buttons work there.")
+
     # --- playing ---------------------------------------------------------------------------
 
     async def my_board(self, match_id: int, player: Player) -> Reply:

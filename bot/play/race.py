@@ -126,6 +126,13 @@ class RacePlay:
         await self._changed(race_id)
         return RaceReply(await self._race(race_id), None, 0, f"Race #{race_id} is cancelled.")
 
+    async def check_place(self, race_id: int, guild_id: int | None, channel_id: int | None) -> None:
+        """PlayError unless the race is run in this server and channel: its buttons act there
+        alone, whoever presses them."""
+        race = await self._race(race_id)
+        if (race.guild_id, race.channel_id) != (guild_id, channel_id):
+            raise PlayError(f"Race #{race_id} is run in another channel: its buttons work there.")
+
     # --- playing -----------------------------------------------------------------------
 
     async def board(self, race_id: int, player: Player, *, message: str = "") -> RaceReply:
