@@ -75,8 +75,8 @@ async def test_every_message_the_bot_sends_pings_only_whom_it_means(fake: FakeDi
     # A crowd of refused clicks at once: some are deferred, and their refusals come as edits of
     # the deferred answer (Leave) and as followups (Next round, which answers in place).
     await asyncio.sleep(2.5)  # the bot's measure of how fast it answers forgets the clicks above
-    clicks = await asyncio.gather(*[fake.click(carol, lobby, label="Leave") for _ in range(8)],
-                                  *[fake.click(carol, resigned, label="Next round ▶") for _ in range(8)])
+    clicks = await asyncio.gather(*[fake.click(carol, lobby, label="Leave") for _ in range(12)],
+                                  *[fake.click(carol, resigned, label="Next round ▶") for _ in range(12)])
     for click in clicks:
         await click.wait(timeout=10)
     assert await _eventually(fake, lambda: all(click.latest is not None and click.latest.content
