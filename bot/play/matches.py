@@ -221,7 +221,7 @@ class MatchPlay:
         if match.status == "lobby":
             raise PlayError("The match has not started yet: the host presses Start.")
         if match.status != "running":
-            raise PlayError(f"Match #{match_id} is {match.status}.")
+            raise PlayError(f"Match #{match_id} is {match.status}: its rounds in play ended with it, unscored.")
         async with self._lock(match_id):
             return await self._deal_next_round(match, player)
 

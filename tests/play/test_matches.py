@@ -103,7 +103,7 @@ async def test_a_won_match_is_final_and_its_rounds_in_play_end_with_it(world) ->
     # Bob's round ended with the match: resigned, closed, its score added nowhere, not playable.
     stored = await store.get_game(bob_game)
     assert stored.status == "resigned"
-    with pytest.raises(PlayError, match="finished"):
+    with pytest.raises(PlayError, match="is finished: its rounds in play ended with it, unscored"):
         await matches.my_board(match_id, BOB)
     with pytest.raises(PlayError, match="no game in this channel"):
         await solo.running(BOB, CHANNEL)
