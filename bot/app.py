@@ -26,6 +26,7 @@ from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
 from bot.play.race import RacePlay
 from bot.store import Store, StoreError, open_store
+from bot.views.mentions import NO_PINGS
 from render import workers
 
 log = logging.getLogger("bot")
@@ -56,8 +57,9 @@ class PatientExorcismBot(commands.AutoShardedBot):
         intents = discord.Intents.default()
         intents.message_content = config.message_content
         # None for either is discord.py's default: ask Discord how many shards, run them all here.
+        # Nobody is pinged unless a message names the users it means to (bot.views.mentions).
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         shard_count=config.shard_count,
+                         allowed_mentions=NO_PINGS, shard_count=config.shard_count,
                          shard_ids=None if config.shard_ids is None else list(config.shard_ids))
         self.config = config
 

@@ -12,7 +12,7 @@ from bot.cogs.checks import check_channel
 from bot.game import GAMES
 from bot.play import PlayError
 from bot.views.board import board_answer, player_of
-from bot.views.leaderboards import code_block, leaderboard_answer
+from bot.views.leaderboards import leaderboard_answer, stats_answer
 from bot.views.respond import Answer, answer
 
 if TYPE_CHECKING:
@@ -48,7 +48,8 @@ class CompetitionCog(commands.Cog):
         return [app_commands.Choice(name=name, value=name) for name in GAMES if current.lower() in name][:25]
 
     @app_commands.command(name="leaderboard", description="Players, teams, today's daily, or streaks")
-    @app_commands.describe(board="which leaderboard", period="all time, this week or today",
+    @app_commands.describe(board="which leaderboard (players: games of patience and race hands, as /stats counts)",
+                           period="all time, this week or today",
                            scope="this server or every server")
     @app_commands.choices(board=BOARD_CHOICES, period=PERIOD_CHOICES, scope=SCOPE_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction, board: str = "players", period: str = "all",
@@ -64,12 +65,13 @@ class CompetitionCog(commands.Cog):
 
         await answer(interaction, work(), ephemeral=False)
 
-    @app_commands.command(name="stats", description="A player's games, wins, scores and streaks")
+    @app_commands.command(name="stats",
+                          description="A player's games (patience and race hands), wins, matches and streaks")
     async def stats(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
         """Show a player's stats on this server."""
         async def work() -> Answer:
             who = member or interaction.user
             stats = await self.bot.leaderboards.stats(who.id, interaction.guild_id)
-            return Answer(code_block(stats.as_text()))
+            return stats_answer(stats.as_text())
 
         await answer(interaction, work())

@@ -22,6 +22,7 @@ from bot.play.matches import MatchListener, Scoreboard
 from bot.play.settings import change_settings, load_settings
 from bot.views.board import player_of
 from bot.views.matches import match_view
+from bot.views.mentions import pinging
 from bot.views.respond import Answer, answer
 
 if TYPE_CHECKING:
@@ -61,14 +62,14 @@ class ScoreboardMessages(MatchListener):
             return
         if match.teams:
             names = ", ".join(winner.members)
-            who = f"Team **{winner.name}** ({names})"
+            who, pinged = f"Team **{winner.name}** ({names})", []
         else:
-            who = f"<@{winner.key}>"
+            who, pinged = f"<@{winner.key}>", [winner.key]
         text = (f"**The demon is exorcised!** {who} won match #{match.id} with {winner.points} points "
                 f"(target {match.target}).")
         channel = self.bot.get_partial_messageable(match.channel_id)
         try:
-            await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))
+            await channel.send(text, allowed_mentions=pinging(pinged))
         except discord.HTTPException:
             log.exception("could not announce the winner of match %s", match.id)
 

@@ -20,6 +20,7 @@ from bot.play import Player
 from bot.play.race import RaceListener, RaceReply
 from bot.store.base import Race
 from bot.views.board import player_of
+from bot.views.mentions import pinging
 from bot.views.race import lobby_view, private_answer, public_png, public_text
 from bot.views.respond import Answer, answer
 from render import workers
@@ -64,7 +65,7 @@ class PublicBoards(RaceListener):
         totals and the next hand, or the series' winner."""
         channel = self.bot.get_partial_messageable(race.channel_id)
         try:
-            await channel.send(f"Race #{race.id}: {summary}", allowed_mentions=discord.AllowedMentions(users=True))
+            await channel.send(f"Race #{race.id}: {summary}", allowed_mentions=pinging(race.players))
         except discord.HTTPException:
             log.exception("could not announce the end of race %s", race.id)
 

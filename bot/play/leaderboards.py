@@ -2,7 +2,10 @@
 monospace rendering for a Discord code block.
 
 Periods: `all`; `week`, since Monday 00:00 UTC of the current ISO week; `today`, since 00:00 UTC.
-The players' and teams' boards count what finished in the period. The daily board counts
+The players' and teams' boards count what finished in the period. The players' board and a
+player's stats count alike (bot.store.stats): games are finished games of patience (solo, match
+rounds, dailies) and race hands; a win is a game won or a race hand gone out; a match is won by
+its winner, or by every player of the winning team. The daily board counts
 attempts by the day they began: `today` lists today's results one by one; `week` and `all` add
 up each player's dailies of the period. Streaks are over all time, whatever the period.
 """

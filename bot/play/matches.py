@@ -5,6 +5,10 @@ round at their own pace, round k dealing the same cards to everyone. A round's s
 moment it ends (won, blocked or resigned: SoloPlay's finish hook calls us), and the next round
 is dealt. The first player (or team) to reach the target wins: the match's status moves from
 running to finished in one conditional write, so the win is announced exactly once.
+
+An ended match (won, cancelled or expired) is final: its rounds still in play end with it,
+resigned and closed, their scores added nowhere; leaving, joining, starting and picking a team
+are refused.
 """
 
 from __future__ import annotations
@@ -154,6 +158,8 @@ class MatchPlay:
             mine = self._player(await self.store.match_players(match_id), player)
             if mine is None or mine.left:
                 raise PlayError("You are not in this match.")
+            if match.status not in ("lobby", "running"):
+                raise PlayError(f"Match #{match_id} is {match.status}: its scoreboard stays as it ended.")
             await self.store.leave_match(match_id, player.id, self.clock())
         if mine.game_id is not None and match.status == "running":
             await self.solo.resign(mine.game_id, player)
@@ -189,8 +195,16 @@ class MatchPlay:
             if match.status not in ("lobby", "running") or \
                     not await self.store.change_match_status(match_id, match.status, "cancelled", self.clock()):
                 raise PlayError(f"Match #{match_id} is {match.status}: nothing to cancel.")
+            await self._close_rounds(match_id)
         await self._changed(match_id)
         return await self.scoreboard(match_id)
+
+    async def check_place(self, match_id: int, guild_id: int | None, channel_id: int | None) -> None:
+        """PlayError unless the match is played in this server and channel: its buttons act there
+        alone, whoever presses them."""
+        match = await self._match(match_id)
+        if (match.guild_id, match.channel_id) != (guild_id, channel_id):
+            raise PlayError(f"Match #{match_id} is played in another channel: its buttons work there.")
 
     # --- playing ---------------------------------------------------------------------------
 
@@ -207,7 +221,7 @@ class MatchPlay:
         if match.status == "lobby":
             raise PlayError("The match has not started yet: the host presses Start.")
         if match.status != "running":
-            raise PlayError(f"Match #{match_id} is {match.status}.")
+            raise PlayError(f"Match #{match_id} is {match.status}: its rounds in play ended with it, unscored.")
         async with self._lock(match_id):
             return await self._deal_next_round(match, player)
 
@@ -237,6 +251,8 @@ class MatchPlay:
         before = self.clock() - EXPIRE_AFTER
         for match in await self.store.idle_matches(before):
             if await self.store.expire_match(match.id, before, self.clock()):
+                async with self._lock(match.id):
+                    await self._close_rounds(match.id)
                 expired.append(await self.scoreboard(match.id))
                 await self._changed(match.id)
         return expired
@@ -264,6 +280,7 @@ class MatchPlay:
                 winner_team = mine.team_id if match.teams else None
                 if await self.store.change_match_status(match_id, "running", "finished", self.clock(),
                                                         winner_user_id=winner_user, winner_team_id=winner_team):
+                    await self._close_rounds(match_id)
                     won_by = await self.scoreboard(match_id)
                     text += " **The demon is exorcised!** You " + ("and your team " if match.teams else "") + \
                         "win the match."
@@ -291,6 +308,12 @@ class MatchPlay:
             options=dict(match.options), kind="match", match_id=match.id, round=round_number,
             undo_allowed=match.undo,
             message=f"Match #{match.id}, round {round_number}: {where}, the same for every player.")
+
+    async def _close_rounds(self, match_id: int) -> None:
+        """A match that ends takes its rounds in play with it: they end resigned, unscored (the
+        final scoreboard is the one at the end), so that nobody plays on in a match that is over."""
+        for game_id in await self.store.close_match_rounds(match_id, self.clock()):
+            self.solo.forget(game_id)
 
     async def _standings(self, match: Match, players: list[MatchPlayer]) -> list[Standing]:
         if not match.teams:

@@ -94,7 +94,12 @@ class RacePlay:
                                         f"({MIN_PLAYERS} to {MAX_PLAYERS} players).")
 
     async def join(self, race_id: int, player: Player) -> RaceReply:
-        """Seat a player in a race's lobby."""
+        """Seat a player in a race's lobby; PlayError when they are in another race (in its lobby
+        or running) in that channel already: a player races once at a time in a channel."""
+        race = await self._race(race_id)
+        current = await self.store.running_race(race.channel_id, player.id)
+        if current is not None and current.id != race_id:
+            raise PlayError(f"You are already in race #{current.id} in this channel.")
         await self.store.upsert_player(player.id, player.name)
         try:
             race = await self.store.join_race(race_id, player.id)
@@ -130,6 +135,13 @@ class RacePlay:
             raise PlayError("That race has already started.")
         await self._changed(race_id)
         return RaceReply(await self._race(race_id), None, 0, f"Race #{race_id} is cancelled.")
+
+    async def check_place(self, race_id: int, guild_id: int | None, channel_id: int | None) -> None:
+        """PlayError unless the race is run in this server and channel: its buttons act there
+        alone, whoever presses them."""
+        race = await self._race(race_id)
+        if (race.guild_id, race.channel_id) != (guild_id, channel_id):
+            raise PlayError(f"Race #{race_id} is run in another channel: its buttons work there.")
 
     # --- playing -----------------------------------------------------------------------
 
@@ -198,11 +210,13 @@ class RacePlay:
                     message = "Played " + " ".join(map(str, played)) + "."
             elif ok:
                 message = "Nothing could be played."
-            just_ended = race.status == "finished" and len(game.history) > before
+            changed = len(game.history) > before
+            just_ended = race.status == "finished" and changed
             summary, shown = await self._series(race, game) if just_ended else ("", race_id)
             if race.status == "finished":
                 message += " " + (summary or ending(race, game))
-        await self._changed(shown)  # the public message shows the next hand once there is one
+        if changed:  # a refused or unreadable move leaves the public board as it is: no redraw
+            await self._changed(shown)  # the public message shows the next hand once there is one
         if just_ended:
             await self._finished(race, game, summary)
         return RaceReply(race, game, seat, message.strip(), ok=ok, beaten=beaten)

@@ -376,6 +376,11 @@ class SoloPlay:
                 del self._locks[old_id]
         return table
 
+    def forget(self, game_id: int) -> None:
+        """Drop this process's copy of a game changed in the store by someone else (a match that
+        ended closes its rounds): the next action reads the stored game."""
+        self._forget(game_id)
+
     def _forget(self, game_id: int) -> None:
         self._tables.pop(game_id, None)
 

@@ -256,6 +256,9 @@ class Store(Protocol):
         """Move a match from status `old` to `new` (with its winner); False, and nothing
         written, when it is no longer in `old` (so only one caller can finish a match)."""
 
+    async def close_match_rounds(self, match_id: int, now: float) -> list[int]:
+        """End the match's rounds still in play as resigned and closed (scored nowhere); their ids."""
+
     async def touch_match(self, match_id: int, now: float) -> None:
         """Note activity in a match (a move in one of its rounds)."""
 

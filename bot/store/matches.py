@@ -152,9 +152,9 @@ class MatchQueries:
         rows = await self.db.fetch_all(
             "SELECT mp.user_id, COALESCE(p.name, CAST(mp.user_id AS TEXT)), mp.team_id, "
             "  (SELECT COALESCE(SUM(g.score), 0) FROM games g WHERE g.match_id = mp.match_id "
-            "     AND g.user_id = mp.user_id AND g.status != 'playing'), "
+            "     AND g.user_id = mp.user_id AND g.status != 'playing' AND g.closed = 0), "
             "  (SELECT COUNT(*) FROM games g WHERE g.match_id = mp.match_id "
-            "     AND g.user_id = mp.user_id AND g.status != 'playing'), "
+            "     AND g.user_id = mp.user_id AND g.status != 'playing' AND g.closed = 0), "
             "  mp.left_at IS NOT NULL, "
             "  (SELECT g.id FROM games g WHERE g.match_id = mp.match_id AND g.user_id = mp.user_id "
             "     AND g.status = 'playing' ORDER BY g.id DESC LIMIT 1) "
@@ -176,6 +176,19 @@ class MatchQueries:
             "winner_team_id = COALESCE(?, winner_team_id), last_activity = ? WHERE id = ? AND status = ?",
             (new, started, finished, winner_user_id, winner_team_id, now, match_id, old))
         return changed == 1
+
+    async def close_match_rounds(self, match_id: int, now: float) -> list[int]:
+        """End the match's rounds still in play as resigned and closed (scored nowhere); their ids."""
+        rows = await self.db.fetch_all("SELECT id FROM games WHERE match_id = ? AND status = 'playing' ORDER BY id",
+                                       (match_id,))
+        closed = []
+        for (game_id,) in rows:
+            # One version on, as any change: a move racing this one finds the game changed.
+            if await self.db.execute(
+                    "UPDATE games SET status = 'resigned', closed = 1, version = version + 1, updated_at = ?, "
+                    "finished_at = ? WHERE id = ? AND status = 'playing'", (now, now, game_id)) == 1:
+                closed.append(game_id)
+        return closed
 
     async def touch_match(self, match_id: int, now: float) -> None:
         """Note activity in a match."""

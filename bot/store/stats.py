@@ -5,6 +5,23 @@ from __future__ import annotations
 from bot.store.base import DailyAttempt, DailyDay, DailyResult, PlayerStanding, PlayerTotals, TeamStanding
 from bot.store.databases import Database
 
+# What counts, the same for the players' leaderboard and /stats (README, "Leaderboards and stats"):
+# a result is a finished game of patience (solo, a match's round or a daily; won when won) or a
+# finished race hand (won by the player who went out), each with its score; rounds closed by
+# the end of their match count nowhere.
+_RESULTS = (
+    "results AS ("
+    "  SELECT user_id, CASE WHEN status = 'won' THEN 1 ELSE 0 END AS won, score, guild_id, finished_at"
+    "  FROM games WHERE status != 'playing' AND closed = 0"
+    "  UNION ALL"
+    "  SELECT p.user_id, CASE WHEN r.demon_user_id = p.user_id THEN 1 ELSE 0 END, p.score, r.guild_id,"
+    "  r.finished_at FROM race_players p JOIN races r ON r.id = p.race_id WHERE r.status = 'finished')")
+# A match is won by its winner and, in a team match, by every player who played for the winning team.
+_MATCH_WINS = (
+    "match_wins AS ("
+    "  SELECT mp.user_id, m.guild_id, m.finished_at FROM match_players mp JOIN matches m ON m.id = mp.match_id"
+    "  WHERE m.status = 'finished' AND (m.winner_user_id = mp.user_id OR m.winner_team_id = mp.team_id))")
+
 
 class StatsQueries:
     """Daily attempts, leaderboards and stats; uses the store's database `self.db`."""
@@ -78,25 +95,21 @@ class StatsQueries:
     # --- leaderboards and stats -------------------------------------------------------------
 
     async def player_standings(self, guild_id: int | None, since: float | None) -> list[PlayerStanding]:
-        """Every player with a game or a race finished, or a match won, on this server (None: all)
-        since `since` (None: ever): by points, then wins (a race's win: going out), then name."""
+        """Every player with a game or a race hand finished, or a match won, on this server (None:
+        all) since `since` (None: ever), counted as `_RESULTS` and `_MATCH_WINS` say: by points,
+        then wins, then name."""
         rows = await self.db.fetch_all(
-            "WITH results AS ("
-            "  SELECT user_id, CASE WHEN status = 'won' THEN 1 ELSE 0 END AS won, score, guild_id, finished_at"
-            "  FROM games WHERE status != 'playing'"
-            "  UNION ALL"
-            "  SELECT p.user_id, CASE WHEN r.demon_user_id = p.user_id THEN 1 ELSE 0 END, p.score, r.guild_id,"
-            "  r.finished_at FROM race_players p JOIN races r ON r.id = p.race_id WHERE r.status = 'finished'), "
+            f"WITH {_RESULTS}, {_MATCH_WINS}, "
             "finished AS ("
             "  SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, SUM(score) AS points FROM results"
             "  WHERE (CAST(? AS BIGINT) IS NULL OR guild_id = ?)"
             "  AND (CAST(? AS DOUBLE PRECISION) IS NULL OR finished_at >= ?)"
             "  GROUP BY user_id), "
             "won_matches AS ("
-            "  SELECT winner_user_id AS user_id, COUNT(*) AS matches FROM matches"
-            "  WHERE winner_user_id IS NOT NULL AND (CAST(? AS BIGINT) IS NULL OR guild_id = ?)"
+            "  SELECT user_id, COUNT(*) AS matches FROM match_wins"
+            "  WHERE (CAST(? AS BIGINT) IS NULL OR guild_id = ?)"
             "  AND (CAST(? AS DOUBLE PRECISION) IS NULL OR finished_at >= ?)"
-            "  GROUP BY winner_user_id), "
+            "  GROUP BY user_id), "
             "everyone AS (SELECT user_id FROM finished UNION SELECT user_id FROM won_matches) "
             "SELECT e.user_id, COALESCE(p.name, 'user ' || e.user_id) AS name, COALESCE(f.games, 0), "
             "COALESCE(f.wins, 0) AS wins, COALESCE(f.points, 0) AS points, COALESCE(w.matches, 0) "
@@ -117,7 +130,8 @@ class StatsQueries:
             "  SELECT mp.team_id, SUM(g.score) AS points FROM games g"
             "  JOIN matches m ON m.id = g.match_id"
             "  JOIN match_players mp ON mp.match_id = g.match_id AND mp.user_id = g.user_id"
-            "  WHERE g.kind = 'match' AND g.status != 'playing' AND m.teams = 1 AND mp.team_id IS NOT NULL"
+            "  WHERE g.kind = 'match' AND g.status != 'playing' AND g.closed = 0 AND m.teams = 1"
+            "  AND mp.team_id IS NOT NULL"
             "  AND (CAST(? AS DOUBLE PRECISION) IS NULL OR g.finished_at >= ?)"
             "  GROUP BY mp.team_id), "
             "wins AS ("
@@ -133,21 +147,24 @@ class StatsQueries:
         return [TeamStanding(*row) for row in rows]
 
     async def player_totals(self, user_id: int, guild_id: int | None) -> PlayerTotals:
-        """A player's finished games and matches (those that started) on this server (None: all);
-        a match is won when they won it, or their team did."""
+        """A player's record on this server (None: all), counted as the players' leaderboard counts
+        (`_RESULTS`, `_MATCH_WINS`): games and race hands finished, won, their best and average
+        score; matches played (those that started) and won (alone or with their team)."""
         games, wins, best, average = await self.db.fetch_one(
-            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN status = 'won' THEN 1 ELSE 0 END), 0), MAX(score), AVG(score) "
-            "FROM games WHERE user_id = ? AND status != 'playing' AND (CAST(? AS BIGINT) IS NULL OR guild_id = ?)",
+            f"WITH {_RESULTS} SELECT COUNT(*), COALESCE(SUM(won), 0), MAX(score), AVG(score) FROM results "
+            "WHERE user_id = ? AND (CAST(? AS BIGINT) IS NULL OR guild_id = ?)",
             (user_id, guild_id, guild_id),
         ) or (0, 0, None, None)
-        played, won = await self.db.fetch_one(
-            "SELECT COUNT(*), "
-            "COALESCE(SUM(CASE WHEN m.winner_user_id = mp.user_id OR m.winner_team_id = mp.team_id THEN 1 END), 0) "
-            "FROM match_players mp "
-            "JOIN matches m ON m.id = mp.match_id "
+        played = await self.db.fetch_value(
+            "SELECT COUNT(*) FROM match_players mp JOIN matches m ON m.id = mp.match_id "
             "WHERE mp.user_id = ? AND m.started_at IS NOT NULL AND (CAST(? AS BIGINT) IS NULL OR m.guild_id = ?)",
             (user_id, guild_id, guild_id),
-        ) or (0, 0)
+        ) or 0
+        won = await self.db.fetch_value(
+            f"WITH {_MATCH_WINS} SELECT COUNT(*) FROM match_wins "
+            "WHERE user_id = ? AND (CAST(? AS BIGINT) IS NULL OR guild_id = ?)",
+            (user_id, guild_id, guild_id),
+        ) or 0
         name = await self.db.fetch_value("SELECT name FROM players WHERE user_id = ?", (user_id,))
         return PlayerTotals(user_id=user_id, name=name, games=games, wins=wins, best_score=best,
                             average_score=None if average is None else float(average),

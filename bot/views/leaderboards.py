@@ -18,6 +18,16 @@ PAGE_TEMPLATE = re.compile(
     r":(?P<step>prev|next)")
 
 
+# How the players' board and /stats count, in one sentence (the store's _RESULTS and _MATCH_WINS).
+COUNTING = ("Games: finished games of patience (solo, match rounds, dailies) and race hands. Wins: games won "
+            "and race hands gone out. Matches won: alone or with your team.")
+
+
+def stats_answer(text: str) -> Answer:
+    """A player's stats as a message: the lines in a code block, and what they count."""
+    return Answer(f"{code_block(text)}\n{COUNTING}")
+
+
 def leaderboard_answer(page: LeaderboardPage, board: str, period: str, scope: str) -> Answer:
     """A page as a message: the table in a code block, and buttons to turn pages."""
     view = discord.ui.View(timeout=None)

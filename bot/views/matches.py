@@ -64,6 +64,7 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=MATCH_TEMP
     async def _work(self, interaction: discord.Interaction) -> Answer:
         bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
         player, match_id = player_of(interaction.user), self.match_id
+        await bot.matches.check_place(match_id, interaction.guild_id, interaction.channel_id)
         can_manage = bool(interaction.permissions and interaction.permissions.manage_guild)
         if self.action in ("board", "next"):
             return await board_answer(await bot.matches.my_board(match_id, player), player)
@@ -115,5 +116,6 @@ class TeamSelect(discord.ui.DynamicItem[discord.ui.Select], template=TEAM_TEMPLA
         bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
         values = (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
         name = str(values[0]) if values else ""
+        await bot.matches.check_place(self.match_id, interaction.guild_id, interaction.channel_id)
         await bot.matches.join(self.match_id, player_of(interaction.user), team_name=name)
         return Answer(f"You joined match #{self.match_id} for team **{name}**.")

@@ -149,6 +149,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMP
     async def _work(self, interaction: discord.Interaction) -> Answer:
         bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
         races, player = bot.races, player_of(interaction.user)
+        await races.check_place(self.race_id, interaction.guild_id, interaction.channel_id)
         if self.action == "join":
             return Answer((await races.join(self.race_id, player)).message)
         if self.action == "cancel":
@@ -184,6 +185,7 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_TEMP
     async def _work(self, interaction: discord.Interaction) -> Answer:
         bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
         races, player = bot.races, player_of(interaction.user)
+        await races.check_place(self.race_id, interaction.guild_id, interaction.channel_id)
         if self.action == "refresh":
             reply = await races.board(self.race_id, player)
         else:

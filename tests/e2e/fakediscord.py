@@ -1137,6 +1137,28 @@ class FakeDiscord:
         data = {"custom_id": component.custom_id, "component_type": 2}
         return await self._interact(MESSAGE_COMPONENT, user, data, message=msg)
 
+    async def forged_click(
+        self, user: FakeUser | str, custom_id: str, *, channel_id: int | None = None, values: list[str] | None = None
+    ) -> FakeInteraction:
+        """Click a button (or, with ``values``, pick in a select) with this custom_id on a message
+        of the bot's in a channel (default: the first guild's) that shows only that component: a
+        button or menu seen where it was never sent (another server, say), as a modified client or
+        a copied message might make it appear."""
+        channel = self.channels[channel_id or self.channel_id]
+        if values is None:
+            component = {"type": 2, "style": 2, "label": "forged", "custom_id": custom_id}
+        else:
+            component = {"type": 3, "custom_id": custom_id,
+                         "options": [{"label": value, "value": value} for value in values]}
+        msg = StoredMessage(id=self.snowflake(), channel_id=channel.id, guild_id=channel.guild_id,
+                            author=self.bot_user, created_at=datetime.now(UTC), content="forged",
+                            components=[{"type": 1, "components": [component]}])
+        self.messages[msg.id] = msg
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component["type"]}
+        if values is not None:
+            data["values"] = list(values)
+        return await self._interact(MESSAGE_COMPONENT, user, data, message=msg)
+
     async def select(
         self, user: FakeUser | str, message: StoredMessage | int, custom_id: str, values: list[str]
     ) -> FakeInteraction:

@@ -61,6 +61,12 @@ async def test_a_whole_match_in_the_channel(fake: FakeDiscord, bots: BotRunner, 
                                     "(target 300).")
     assert await _eventually(fake, lambda: "Finished." in lobby.content and "🏆 **Alice**" in lobby.content)
     assert lobby.buttons == []
+    # Carol's round 2 ended with the match: not playable by /move nor by her board's Next round.
+    late = await (await fake.slash_command(carol, "move", {"moves": "d"})).wait_response()
+    assert late.ephemeral and "no game in this channel" in late.content
+    again = await (await fake.click(carol, resigned, label="Next round ▶")).wait_response()
+    assert again.ephemeral and "is finished: its rounds in play ended with it" in again.content
+    assert "Carol**: -12 points, 1 round" in lobby.content
     public = [m for m in fake.channel_messages()[channel_before:] if not m.ephemeral]
     assert [m.id for m in public] == [lobby.id, announcement.id]
     assert sum("The demon is exorcised!" in m.content for m in public) == 1

@@ -9,7 +9,7 @@ from bot.play import Player, SoloPlay
 from bot.play.daily import DailyPlay, Streaks, today
 from bot.play.leaderboards import TEXT_LIMIT, LeaderboardPage, Leaderboards
 from bot.store import NewGame, Store, open_store
-from bot.store.base import NewMatch
+from bot.store.base import NewMatch, NewRace
 from tests.play.test_daily import FakeClock, at, resign_daily, win_daily
 from tests.samples import won_game
 
@@ -242,3 +242,32 @@ async def test_a_players_stats(world: World) -> None:
     nobody = await world.boards.stats(99, 5)
     assert (nobody.name, nobody.games, nobody.best_score, nobody.win_rate) == ("user 99", 0, None, 0.0)
     assert "Scores        -" in nobody.as_text()
+
+
+async def test_stats_and_the_players_board_count_the_same_way(world: World) -> None:
+    """One definition for both: games are finished games of patience and race hands, a race hand
+    is won by going out, a match is won alone or with one's team; a round closed by its match's
+    end counts nowhere."""
+    await world.win(ALICE)
+    await world.lose(ALICE)
+    for demon in (ALICE, BOB):  # two race hands: Alice goes out in the first, Bob in the second
+        race = await world.store.create_race(NewRace(5, 10, ALICE.id, "klondike", 7))
+        await world.store.join_race(race.id, BOB.id)
+        await world.store.start_race(race.id)
+        await world.store.finish_race(race.id, demon_user_id=demon.id, scores=[62, 3] if demon is ALICE else [4, 62])
+    reds = await world.store.create_team(5, "Reds", ALICE.id)
+    team_match = await world.match({ALICE: reds.id, CAROL: None}, teams=True)
+    await world.finish(team_match, team_id=reds.id)
+    solo_match = await world.match({ALICE: None, BOB: None})
+    await world.win(BOB, match_id=solo_match, round=1)
+    closed = await world.solo.create(ALICE, guild_id=5, channel_id=10, name="canfield", deal=1, options={},
+                                     kind="match", match_id=solo_match, round=1)
+    await world.finish(solo_match, user=BOB)
+    assert await world.store.close_match_rounds(solo_match, world.clock()) == [closed.game_id]
+    board = {row[1]: row for row in (await world.boards.page("players", "all", 5)).rows}
+    for player in (ALICE, BOB):
+        stats = await world.boards.stats(player.id, 5)
+        _, _, games, wins, _, _, matches_won = board[player.name]
+        assert (stats.games, stats.wins, stats.matches_won) == (games, wins, matches_won), player
+    assert board["alice"][2:] == (4, 2, 50, 352 - 12 + 62 + 4, 1)
+    assert board["bob"][2:] == (3, 2, 67, 352 + 3 + 62, 1)

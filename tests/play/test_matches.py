@@ -86,9 +86,61 @@ async def test_a_match_to_100_is_won_by_the_first_to_reach_it_and_announced_once
         await matches.cancel(match_id, ALICE)
     assert (await matches.scoreboard(match_id)).match.status == "finished"
     assert "exorcised the demon" in board.as_text()
-    bob_round2 = await round_game(matches, match_id, BOB)  # still his to finish, but the match is over
-    after = await solo.resign(bob_round2, BOB)
-    assert "Match #" in after.message and "finished" in after.message and len(heard.won) == 1
+    assert len(heard.won) == 1
+
+
+async def test_a_won_match_is_final_and_its_rounds_in_play_end_with_it(world) -> None:
+    store, solo, matches, heard, _ = world
+    match_id = (await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, target=100)).match.id
+    await matches.join(match_id, BOB)
+    await matches.start(match_id, ALICE)
+    bob_game = await round_game(matches, match_id, BOB)
+    played = await solo.move(bob_game, BOB, " ".join(WINNING_LINE.split()[:20]))  # Bob is well on his way
+    assert played.ok and played.game.score > 0
+    await solo.move(await round_game(matches, match_id, ALICE), ALICE, WINNING_LINE)
+    final = [(s.name, s.points, s.rounds) for s in (await matches.scoreboard(match_id)).standings]
+    assert final == [("Alice", 352, 1), ("Bob", 0, 0)]
+    # Bob's round ended with the match: resigned, closed, its score added nowhere, not playable.
+    stored = await store.get_game(bob_game)
+    assert stored.status == "resigned"
+    with pytest.raises(PlayError, match="is finished: its rounds in play ended with it, unscored"):
+        await matches.my_board(match_id, BOB)
+    with pytest.raises(PlayError, match="no game in this channel"):
+        await solo.running(BOB, CHANNEL)
+    stale = await solo.move(bob_game, BOB, "d", version=played.version)  # a button of his old board
+    assert stale.stale and stale.status == "resigned" and stale.game.moves == played.game.moves
+    with pytest.raises(PlayError, match="over"):
+        await solo.move(bob_game, BOB, "d")
+    # Leaving, joining, starting, picking a team: refused, and the scoreboard stays as it ended.
+    with pytest.raises(PlayError, match="is finished: its scoreboard stays as it ended"):
+        await matches.leave(match_id, BOB)
+    with pytest.raises(PlayError, match="finished"):
+        await matches.join(match_id, CAROL)
+    with pytest.raises(PlayError, match="finished"):
+        await matches.start(match_id, ALICE)
+    with pytest.raises(PlayError, match="finished"):
+        await matches.join(match_id, CAROL, team_name="Red")
+    board = await matches.scoreboard(match_id)
+    assert [(s.name, s.points, s.rounds) for s in board.standings] == final and len(heard.won) == 1
+    assert [p.user_id for p in board.players] == [ALICE.id, BOB.id] and not any(p.left for p in board.players)
+
+
+async def test_a_cancelled_or_expired_match_ends_its_rounds_in_play(world) -> None:
+    store, solo, matches, _, clock = world
+    cancelled = (await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, target=5000)).match.id
+    await matches.start(cancelled, ALICE)
+    game = await round_game(matches, cancelled, ALICE)
+    await matches.cancel(cancelled, ALICE)
+    assert (await store.get_game(game)).status == "resigned"
+    with pytest.raises(PlayError, match="no game in this channel"):
+        await solo.running(ALICE, CHANNEL)
+    expiring = (await matches.open(BOB, guild_id=GUILD, channel_id=CHANNEL, target=5000)).match.id
+    await matches.start(expiring, BOB)
+    game = await round_game(matches, expiring, BOB)
+    clock.now += 2 * EXPIRE_AFTER
+    [expired] = await matches.expire_idle()
+    assert expired.match.status == "expired" and (await store.get_game(game)).status == "resigned"
+    assert [(s.points, s.rounds) for s in expired.standings] == [(0, 0)]
 
 
 async def both_one_move_from_the_target(solo: SoloPlay, matches: MatchPlay) -> tuple[int, list[int], str]:
@@ -104,12 +156,23 @@ async def both_one_move_from_the_target(solo: SoloPlay, matches: MatchPlay) -> t
     return match_id, games, last
 
 
+def assert_one_match_winner(finals: list) -> None:
+    """Two last moves at once: the first round stored wins the match; the other is won too if it
+    was stored before the match ended, else its round ended with the match (closed, unscored)
+    and the move is refused."""
+    won = [reply for reply in finals if not isinstance(reply, BaseException)]
+    assert won and all(reply.status == "won" for reply in won)
+    assert all(isinstance(reply, PlayError) and ("changed elsewhere" in str(reply) or "is over" in str(reply))
+               for reply in finals if isinstance(reply, BaseException)), finals
+    assert sum("The demon is exorcised!" in reply.message for reply in won) == 1
+
+
 async def test_two_rounds_crossing_the_target_together_announce_one_winner(world) -> None:
     _, solo, matches, heard, _ = world
     match_id, games, last = await both_one_move_from_the_target(solo, matches)
-    finals = await asyncio.gather(solo.move(games[0], ALICE, last), solo.move(games[1], BOB, last))
-    assert all(reply.status == "won" for reply in finals)
-    assert sum("The demon is exorcised!" in reply.message for reply in finals) == 1
+    finals = await asyncio.gather(solo.move(games[0], ALICE, last), solo.move(games[1], BOB, last),
+                                  return_exceptions=True)
+    assert_one_match_winner(finals)
     assert len(heard.won) == 1
     board = await matches.scoreboard(match_id)
     assert board.match.winner_user_id in (ALICE.id, BOB.id) and board.winner.points == 352
@@ -125,9 +188,9 @@ async def test_two_processes_finishing_together_announce_one_winner(world, datab
     other = MatchPlay(other_store, other_solo, clock)
     other_heard = Heard()
     other.listeners.append(other_heard)
-    finals = await asyncio.gather(solo.move(games[0], ALICE, last), other_solo.move(games[1], BOB, last))
-    assert all(reply.status == "won" for reply in finals)
-    assert sum("The demon is exorcised!" in reply.message for reply in finals) == 1
+    finals = await asyncio.gather(solo.move(games[0], ALICE, last), other_solo.move(games[1], BOB, last),
+                                  return_exceptions=True)
+    assert_one_match_winner(finals)
     assert len(heard.won) + len(other_heard.won) == 1
     board = await other.scoreboard(match_id)
     assert board.match.status == "finished" and board.winner.points == 352

@@ -78,6 +78,34 @@ async def test_the_lobby_seats_players_in_order_and_only_the_host_starts(world) 
     assert (await store.get_race(race_id)).status == "running" and heard.changed
 
 
+async def test_a_player_races_once_at_a_time_in_a_channel(world) -> None:
+    store, races, _ = world
+    first = (await races.open(ALICE, guild_id=5, channel_id=CHANNEL, deal=RACE_DEAL)).race.id
+    await races.join(first, BOB)
+    second = (await races.open(CAROL, guild_id=5, channel_id=CHANNEL, deal=RACE_DEAL)).race.id
+    with pytest.raises(PlayError, match=f"already in race #{first} in this channel"):
+        await races.join(second, BOB)
+    assert (await store.get_race(second)).players == [CAROL.id]
+    await races.start(first, ALICE)
+    with pytest.raises(PlayError, match=f"already in race #{first}"):  # running: still one at a time
+        await races.join(second, BOB)
+    elsewhere = (await races.open(CAROL, guild_id=5, channel_id=CHANNEL + 1, deal=RACE_DEAL)).race.id
+    assert (await races.join(elsewhere, BOB)).seat == 1  # another channel is another table
+    assert (await races.running(BOB, CHANNEL)).race.id == first
+
+
+async def test_a_refused_or_unreadable_move_leaves_the_public_board_alone(world) -> None:
+    _, races, heard = world
+    race_id = await started(races)
+    heard.changed.clear()
+    for text in ("zz9", "t2t9", "t6f"):  # unreadable; not a pile; no foundation for a 2 yet
+        reply = await races.move(race_id, BOB, text)
+        assert not reply.ok and reply.message
+    assert heard.changed == []
+    assert (await races.move(race_id, ALICE, "t1f")).ok
+    assert heard.changed == [race_id]
+
+
 async def test_every_move_is_stored_before_the_answer_and_survives_a_restart(world, database_url) -> None:
     store, races, _ = world
     race_id = await started(races)

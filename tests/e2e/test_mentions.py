@@ -1,0 +1,130 @@
+"""Nobody is pinged who should not be: every message the bot sends, of every kind, carries
+allowed mentions that can ping only the users it means to, whatever members type into team
+names and messages (@everyone, a role's mention)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from typing import Any
+
+from tests.samples import won_game
+
+from .fakediscord import FakeDiscord, RecordedRequest
+from .harness import BotRunner
+from .test_bot import SOLVER_WAIT, start
+from .test_matches import _eventually, give_round_a_known_winning_deck
+
+WON = won_game("canfield")
+ROLE = "<@&150000000000>"
+
+KINDS = [  # (method, path pattern, kind of message)
+    ("POST", re.compile(r"/channels/\d+/messages"), "channel message"),
+    ("PATCH", re.compile(r"/channels/\d+/messages/\d+"), "message edit"),
+    ("POST", re.compile(r"/interactions/\d+/[^/]+/callback"), "interaction response"),
+    ("POST", re.compile(r"/webhooks/\d+/[^/]+"), "followup"),
+    ("PATCH", re.compile(r"/webhooks/\d+/[^/]+/messages/[^/]+"), "response edit"),
+]
+
+
+def kind_of(request: RecordedRequest) -> tuple[str, dict[str, Any]] | None:
+    """The kind of message a request sends and its message fields, or None for other requests
+    (and for callbacks without a message: deferrals)."""
+    for method, pattern, kind in KINDS:
+        if request.method == method and pattern.fullmatch(request.path):
+            payload = request.payload or {}
+            if kind == "interaction response":
+                if payload.get("type") not in (4, 7):
+                    return None
+                return ("update" if payload["type"] == 7 else kind), payload.get("data") or {}
+            if kind == "channel message" and payload.get("message_reference"):
+                return "reply", payload
+            return kind, payload
+    return None
+
+
+def pings(fields: dict[str, Any]) -> tuple[set[str], set[int]]:
+    """What a message's allowed mentions let ping: the kinds it parses, and the users it names."""
+    allowed = fields["allowed_mentions"]
+    assert not allowed.get("roles") and not allowed.get("replied_user"), allowed
+    return set(allowed.get("parse", [])), {int(user) for user in allowed.get("users", [])}
+
+
+async def test_every_message_the_bot_sends_pings_only_whom_it_means(fake: FakeDiscord, bots: BotRunner,
+                                                                    tmp_path: Path) -> None:
+    bot = await start(bots, tmp_path)
+    carol = fake.add_user("carol", permissions=0)
+    made = await (await fake.slash_command("alice", "team create", {"name": f"@everyone {ROLE}"})).wait_response()
+    assert "@everyone" in made.content
+    await (await fake.slash_command("bob", "team create", {"name": "@here"})).wait_response()
+    await (await fake.slash_command(carol, "team join", {"name": "@here"})).wait_response()
+    await (await fake.slash_command("alice", "match open", {"teams": True, "target": 300})).wait_response()
+    lobby = await fake.wait_for_bot_message(predicate=lambda m: "team match #1" in m.content)
+    assert "@everyone" in lobby.content
+    await (await fake.select(carol, lobby, lobby.selects[0].custom_id, ["@here"])).wait_response()
+    await (await fake.click("alice", lobby, label="Start")).wait_response()
+    assert await _eventually(fake, lambda: "Playing" in lobby.content)
+    carol_board = await (await fake.click(carol, lobby, label="My board")).wait_response()
+    drawn = await (await fake.click(carol, carol_board, label="Draw (34)")).wait_response()  # an update
+    resigned = await (await fake.click(carol, drawn, label="Resign")).wait_response(timeout=SOLVER_WAIT)
+    assert [b.label for b in resigned.buttons][-1] == "Next round ▶"
+    left = await (await fake.click(carol, lobby, label="Leave")).wait_response()
+    assert "You left" in left.content
+
+    # A crowd of refused clicks at once: some are deferred, and their refusals come as edits of
+    # the deferred answer (Leave) and as followups (Next round, which answers in place).
+    await asyncio.sleep(2.5)  # the bot's measure of how fast it answers forgets the clicks above
+    clicks = await asyncio.gather(*[fake.click(carol, lobby, label="Leave") for _ in range(12)],
+                                  *[fake.click(carol, resigned, label="Next round ▶") for _ in range(12)])
+    for click in clicks:
+        await click.wait(timeout=10)
+    assert await _eventually(fake, lambda: all(click.latest is not None and click.latest.content
+                                               and "not in this match" in click.latest.content
+                                               for click in clicks), timeout=10)
+
+    # Alice wins for team "@everyone <@&…>"; her winning /move is public.
+    await bot.kill()
+    give_round_a_known_winning_deck(tmp_path / "pe.sqlite3", fake.alice.id)
+    await bot.restart()
+    line = " ".join(str(move) for move in WON.moves)
+    won = await (await fake.slash_command("alice", "move", {"moves": line, "public": True})).wait_response()
+    assert not won.ephemeral and "The demon is exorcised!" in won.content
+    announcement = await fake.wait_for_bot_message(
+        predicate=lambda m: m.content.startswith("**The demon is exorcised!**"), timeout=5)
+    assert "Team **@everyone <@&" in announcement.content
+    # A member makes the bot quote @everyone and a role, publicly.
+    sent = await fake.message("bob", f"{fake.bot_user.mention} @everyone {ROLE}", mentions_bot=True)
+    await fake.wait_for_bot_message(after=sent)
+
+    assert await _eventually(fake, lambda: "Finished." in lobby.content)
+    seen: dict[str, int] = {}
+    for request in fake.requests:
+        found = kind_of(request)
+        if found is None:
+            continue
+        kind, fields = found
+        seen[kind] = seen.get(kind, 0) + 1
+        parse, users = pings(fields)
+        assert parse == set(), (kind, fields)  # never @everyone, roles, or whoever a text names
+        assert users == set(), (kind, fields)  # a team's win pings nobody: its name is words
+    assert set(seen) == {"channel message", "message edit", "interaction response", "update", "followup",
+                         "response edit", "reply"}, seen
+
+
+async def test_a_players_win_pings_that_player_alone(fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    bot = await start(bots, tmp_path)
+    await (await fake.slash_command("alice", "match open", {"target": 300})).wait_response()
+    lobby = await fake.wait_for_bot_message(predicate=lambda m: "match #1" in m.content)
+    await (await fake.click("bob", lobby, label="Join")).wait_response()
+    await (await fake.click("alice", lobby, label="Start")).wait_response()
+    await bot.kill()
+    give_round_a_known_winning_deck(tmp_path / "pe.sqlite3", fake.alice.id)
+    await bot.restart()
+    line = " ".join(str(move) for move in WON.moves)
+    await (await fake.slash_command("alice", "move", {"moves": line})).wait_response()
+    announcement = await fake.wait_for_bot_message(
+        predicate=lambda m: m.content.startswith("**The demon is exorcised!**"), timeout=5)
+    request = next(r for r in fake.requests if r.method == "POST" and (r.payload or {}).get("content")
+                   == announcement.content)
+    assert pings(request.payload) == (set(), {fake.alice.id})
