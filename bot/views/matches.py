@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.play import PlayError
 from bot.play.matches import Scoreboard
 from bot.views.board import ID, board_answer, player_of
 from bot.views.respond import Answer, answer
@@ -84,11 +83,6 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=MATCH_TEMP
                                           message=f"Match #{match_id} has started: here is your first round. "
                                                   "Everyone else presses **My board**.")
             return Answer(f"Match #{match_id} has started.")
-        # MatchPlay.cancel stores "cancelled" before it checks the status: a finished match
-        # would become a cancelled one. Refuse a match that is over here first.
-        status = (await bot.matches.scoreboard(match_id)).match.status
-        if status not in ("lobby", "running"):
-            raise PlayError(f"Match #{match_id} is {status}: nothing to cancel.")
         await bot.matches.cancel(match_id, player, can_manage=can_manage)
         return Answer(f"Match #{match_id} is cancelled.")
 
