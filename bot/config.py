@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dotenv import dotenv_values
+
 from bot.store import DEFAULT_DATABASE_URL, sqlite_path
 
 HEALTH_FILE_NAME = "patient-exorcism.alive"
@@ -43,21 +45,11 @@ class Config:
 
 
 def read_env_file(path: Path) -> dict[str, str]:
-    """KEY=VALUE lines of a .env file; blank lines and # comments are skipped, quotes removed."""
-    values: dict[str, str] = {}
+    """The KEY=VALUE settings of a .env file (python-dotenv's reading: comments, quotes, `export`);
+    nothing when there is no such file."""
     if not path.is_file():
-        return values
-    for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, value = line.split("=", 1)
-        key = key.strip().removeprefix("export ").strip()
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        values[key] = value
-    return values
+        return {}
+    return {key: value for key, value in dotenv_values(path, encoding="utf-8").items() if value is not None}
 
 
 def load_config(environ: Mapping[str, str] | None = None, env_file: Path = Path(".env")) -> Config:
