@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_the_environment_wins_over_the_env_file(tmp_path) -> None:
     env_file = tmp_path / ".env"
-    env_file.write_text("# comment\nDISCORD_TOKEN='from-file'\nexport LOG_LEVEL=debug\nDEV_GUILD_ID=42  # my server\n\nJUNK\n")
+    env_file.write_text("# comment\nDISCORD_TOKEN='from-file'\nexport LOG_LEVEL=debug\n"
+                        "DEV_GUILD_ID=42  # my server\n\nJUNK\n")
     assert read_env_file(env_file)["DISCORD_TOKEN"] == "from-file"
     config = load_config({"DISCORD_TOKEN": "from-env", "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10/"}, env_file)
     assert config.token == "from-env" and config.log_level == "DEBUG" and config.dev_guild_id == 42

@@ -34,9 +34,6 @@ def pile_order(rules: Rules) -> tuple[str, ...]:
     return ("s", "w", "r", *foundations, *(f"t{i + 1}" for i in range(rules.columns)))
 
 
-PILE_ORDER = pile_order(make_rules("canfield"))
-
-
 def dealt_canfield_cards(name: str, deal: int) -> list[Card]:
     """The deck of PySolFC's game `deal` of game `name`, in `new_game(cards=...)` order:
     the foundation base card(s), the reserve bottom to top, the columns t1, t2, ... each

@@ -31,12 +31,11 @@ from bot.game.deals import (
 )
 from bot.game.errors import IllegalMoveError
 from bot.game.moves import DRAW, Move
-from bot.game.patience import Outcome, PatienceGame, Step
+from bot.game.patience import FOUNDATION_LENGTH, Outcome, PatienceGame, Step
 from bot.game.rules import UnknownGameError
 
 DECKS = 2
 DECK_SIZE = 52 * DECKS
-SUIT_LENGTH = 13  # a complete foundation
 SUITS = list(Suit)  # fi and f(i+4) build suit SUITS[i - 1], as in PySolFC
 ACE_FOUNDATIONS = ("f1", "f2", "f3", "f4")
 KING_FOUNDATIONS = ("f5", "f6", "f7", "f8")
@@ -429,7 +428,7 @@ class PatriarchsGame(PatienceGame):
         for index, pile in enumerate(self.foundations):
             suit, step = SUITS[index % 4], 1 if index < 4 else -1
             run = [Card(ACE if index < 4 else KING, suit)]
-            while len(run) < min(len(pile), SUIT_LENGTH):
+            while len(run) < min(len(pile), FOUNDATION_LENGTH):
                 run.append(Card(run[-1].rank + step, suit))
             if pile != run[:len(pile)]:
                 raise ValueError(f"{FOUNDATION_NAMES[index]} is not a run of its suit from {run[0]}")

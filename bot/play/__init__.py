@@ -1,4 +1,5 @@
-"""What players do, independent of Discord: solo games now; matches, teams and dailies later."""
+"""What players do, whatever the front end: solo games (solo.py), matches and teams (matches.py), dailies
+(daily.py), races (race.py), leaderboards (leaderboards.py) and server settings (settings.py)."""
 
 from bot.play.solo import (
     DamagedGame,

@@ -268,9 +268,6 @@ class Store(Protocol):
     async def expire_match(self, match_id: int, before: float, now: float) -> bool:
         """Expire a match still idle since `before`; False when it moved meanwhile or ended."""
 
-    async def open_matches(self) -> list[Match]:
-        """Matches in the lobby or running."""
-
     # --- daily challenges, leaderboards, stats (bot/store/stats.py) ----------------
 
     async def create_race(self, new: NewRace) -> Race:

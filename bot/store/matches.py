@@ -206,12 +206,6 @@ class MatchQueries:
             f"UPDATE matches SET status = 'expired', finished_at = ?, last_activity = ? WHERE id = ? AND {_IDLE}",
             (now, now, match_id, before, before)) == 1
 
-    async def open_matches(self) -> list[Match]:
-        """Matches in the lobby or running."""
-        rows = await self.db.fetch_all(
-            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE status IN ('lobby', 'running') ORDER BY id")
-        return [_match(row) for row in rows]
-
 
 def _match(row: Any) -> Match:
     (match_id, guild_id, channel_id, host_id, game, options, target, teams, undo, seed, status, message_id,
