@@ -268,6 +268,9 @@ class Store(Protocol):
     async def open_matches(self) -> list[Match]:
         """Matches in the lobby or running."""
 
+    async def lobby_of(self, channel_id: int, host_id: int) -> Match | None:
+        """The match a host has in its lobby in a channel, if any."""
+
     # --- daily challenges, leaderboards, stats (bot/store/stats.py) ----------------
 
     async def create_race(self, new: NewRace) -> Race:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import re
 from collections import deque
 from collections.abc import Awaitable
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.play import PlayError
+from bot.play.solo import RateLimited
 
 DEFER_AFTER = 1.0  # the longest a player waits without a sign of life (Discord gives up at 3 s)
 CROWD = 8  # with fewer answers in progress than this, never defer at once
@@ -30,6 +32,8 @@ SORRY = "Something went wrong on our side; your game is safe. Please try again."
 DISCORD_LIMIT = 2000  # characters of a message's content
 ERROR_LIMIT = 300  # characters of an error: a sentence or two
 LONGEST_WORD = 40  # characters of a word shown back to a player (their input, quoted in an error)
+# What a rate limit limits (bot.play.work.LIMITS), as a player says it.
+LIMITED = {"new-game": "new games", "hint": "hints", "verdict": "verdicts", "lobby": "new lobbies"}
 
 
 class _Load:
@@ -80,7 +84,7 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
         try:
             result = await task
         except PlayError as error:
-            await _say(interaction, str(error), edit=edit)
+            await _say(interaction, error_text(error), edit=edit)
             return
         except Exception:
             log.exception("interaction %s failed", interaction.id)
@@ -122,6 +126,15 @@ async def _say(interaction: discord.Interaction, text: str, *, edit: bool) -> No
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.edit_original_response(content=text)
+
+
+def error_text(error: PlayError) -> str:
+    """What a player reads for a PlayError: its message, or for a rate limit what was limited
+    and when to try again."""
+    if isinstance(error, RateLimited):
+        what = LIMITED.get(error.action, error.action)
+        return f"Slow down: you have asked for {what} too often. Try again in {math.ceil(error.retry_after)} s."
+    return str(error)
 
 
 def shorten(text: str, limit: int = DISCORD_LIMIT) -> str:

@@ -1,0 +1,127 @@
+"""Where costly work runs, so that one member cannot slow the others.
+
+- Engine work that may search (a move, whose outcome may search; a hint) runs in a few threads
+  of its own, never on the event loop, and apart from the threads that draw boards.
+- End-of-game verdicts (the longest searches) run in one thread of their own, with a short
+  waiting line: when it is full, a verdict is not worked out at all (`Busy`).
+- Each member's costly work runs one piece at a time, in the order asked: a member's own spam
+  waits behind their own work, not everyone's.
+- Per-member rate limits for the costly actions (`RateLimiter`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter, deque
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from functools import partial
+from typing import TypeVar
+
+T = TypeVar("T")
+
+ENGINE_THREADS = 4  # moves and hints of four members at once; each member has one at a time
+VERDICT_THREADS = 1  # verdicts search in C without the GIL: one core at most
+VERDICT_WAITING = 2  # verdicts waiting for the verdict thread, beyond which none is worked out
+
+
+class Busy(Exception):
+    """The verdict thread has as many verdicts waiting as it may: this one is not worked out."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """At most `count` actions in any `seconds`."""
+
+    count: int
+    seconds: float
+
+
+# The costly actions a member may ask for, and how often.
+LIMITS = {
+    "new-game": Limit(8, 60.0),  # solo games, match rounds, dailies
+    "hint": Limit(20, 60.0),
+    "verdict": Limit(6, 60.0),
+    "lobby": Limit(4, 300.0),  # match and race lobbies opened
+}
+
+
+class RateLimiter:
+    """Per-member sliding-window limits: `check` counts an action, or says how long to wait."""
+
+    def __init__(self, limits: dict[str, Limit] | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = LIMITS if limits is None else limits
+        self.clock = clock
+        self._times: dict[tuple[int, str], deque[float]] = {}
+
+    def check(self, member_id: int, action: str) -> float:
+        """Count one `action` of the member now and return 0; or, when they have had their
+        `LIMITS[action]` already, count nothing and return the seconds until they may (1 or more)."""
+        limit = self.limits[action]
+        now = self.clock()
+        times = self._times.setdefault((member_id, action), deque())
+        while times and times[0] <= now - limit.seconds:
+            times.popleft()
+        if len(times) >= limit.count:
+            return max(1.0, times[0] + limit.seconds - now)
+        times.append(now)
+        if len(self._times) > 10_000:
+            self._sweep(now)
+        return 0.0
+
+    def _sweep(self, now: float) -> None:
+        """Forget the members whose every action has left its window."""
+        longest = max(limit.seconds for limit in self.limits.values())
+        for key in [key for key, times in self._times.items() if not times or times[-1] <= now - longest]:
+            del self._times[key]
+
+
+class Work:
+    """The threads for engine work and for verdicts, and each member's turn."""
+
+    def __init__(self, *, engine_threads: int = ENGINE_THREADS, verdict_waiting: int = VERDICT_WAITING) -> None:
+        self._engine = ThreadPoolExecutor(engine_threads, thread_name_prefix="engine")
+        self._verdicts = ThreadPoolExecutor(VERDICT_THREADS, thread_name_prefix="verdict")
+        self._verdict_waiting = verdict_waiting
+        self._verdicts_in = 0  # verdicts running or waiting
+        self._turns: dict[int, asyncio.Lock] = {}
+        self._queued: Counter[int] = Counter()  # by member: their work running or waiting
+
+    async def engine(self, member_id: int, function: Callable[..., T], /, *args: object) -> T:
+        """`function(*args)` in an engine thread, after the member's earlier work."""
+        async with self._turn(member_id):
+            return await asyncio.get_running_loop().run_in_executor(self._engine, partial(function, *args))
+
+    async def verdict(self, member_id: int, function: Callable[..., T], /, *args: object, **kwargs: object) -> T:
+        """`function(*args, **kwargs)` in the verdict thread, after the member's earlier work;
+        Busy at once when the verdict thread has VERDICT_WAITING verdicts waiting already."""
+        if self._verdicts_in >= VERDICT_THREADS + self._verdict_waiting:
+            raise Busy
+        self._verdicts_in += 1
+        try:
+            async with self._turn(member_id):
+                return await asyncio.get_running_loop().run_in_executor(
+                    self._verdicts, partial(function, *args, **kwargs))
+        finally:
+            self._verdicts_in -= 1
+
+    def stop(self) -> None:
+        """Let the threads go once their work is done."""
+        self._engine.shutdown(wait=False, cancel_futures=True)
+        self._verdicts.shutdown(wait=False, cancel_futures=True)
+
+    @asynccontextmanager
+    async def _turn(self, member_id: int) -> AsyncIterator[None]:
+        """The member's turn: their work one piece at a time, in the order asked."""
+        lock = self._turns.setdefault(member_id, asyncio.Lock())
+        self._queued[member_id] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._queued[member_id] -= 1
+            if not self._queued[member_id]:  # nobody holds or waits for it: forget it
+                del self._queued[member_id], self._turns[member_id]
