@@ -9,10 +9,10 @@ one is answered:
 - move:     `/move d` and `/move u` in a superior-canfield position where every outcome search
             gives up after looking at the solver's DEAD_LIMIT positions;
 - hint:     `/hint` and `/move d` in that position (each hint on a new board is a new search);
-- verdict:  `/play` of a deal whose verdict gives up after 1.5 M positions, then `/resign`, in
-            IN_FLIGHT channels at once;
+- cap:      `/move` with 2,999 draws;
 - lobby:    `/match open`;
-- cap:      `/move` with 2,999 draws.
+- verdict:  `/play` of a deal whose verdict gives up after 1.5 M positions, then `/resign`, in
+            IN_FLIGHT channels at once (last: the abuser's new games are rate limited after it).
 
 Run from the project root:
     .venv/bin/python -m benchmarks.abuse [--players 20] [--seconds 15] [--phases move,hint]
@@ -42,12 +42,12 @@ IN_FLIGHT = 6  # the abuser's commands in flight at once
 # A superior-canfield position (deal 103 after these moves) whose outcome search and hint search
 # both give up after DEAD_LIMIT positions: some 0.5 s of Python each.
 SLOW_DEAL = 103
-SLOW_MOVES = ("d d d d d d d d d d d d d wt3 d d d d d d wt3 d d d wt3 d d d d d d d d d d d d d d d d d d d d d d d "
-              "d d d d d d d d d wt1 d t3t1:4 wt2 t2t3 t3t2 t1t3 d t4t1 t2t4 d t4t2 t1t4 t3t1 wt3 d d d wt3 wt3")
+SLOW_MOVES = ("d d d d d d d d d d d d d wt3 d d d d d d wt3 d d d wt3 d d d d d d d d d d d d d d d d d d d d d d d d "
+              "d d d d d wt1 d t3t1:4 wt2 t2t3 t3t2 t1t3 d t4t1 t2t4 d t4t2 t1t4 t3t1 wt3 d d d wt3 wt3")
 # Canfield deals whose end-of-game verdict gives up after VERDICT_LIMIT positions (some 1.5 s).
 SLOW_VERDICTS = (7, 14, 18, 37, 43, 83, 95, 105, 121, 123, 127, 128)
 REFUSALS = ("Slow down", "cap of", "already have a match", "already in a race")
-PHASES = ("none", "move", "hint", "verdict", "lobby", "cap")
+PHASES = ("none", "move", "hint", "cap", "lobby", "verdict")
 
 
 @dataclass(slots=True)
@@ -58,6 +58,7 @@ class Abuser:
     user: FakeUser
     channels: list[int]
     got: Counter[str]
+    said: Counter[str]  # the starts of the answers, to show what the abuser was told
 
     async def ask(self, name: str, options: dict[str, Any] | None = None, channel: int | None = None) -> str:
         """Send one slash command and wait for its answer: its text ("" for none)."""
@@ -70,6 +71,7 @@ class Abuser:
         finally:
             self.fake.forget(interaction)
         text = message.content if message is not None else ""
+        self.said[text[:60]] += 1
         self.got["refused" if any(word in text for word in REFUSALS) else "answered"] += 1
         return text
 
@@ -80,6 +82,7 @@ class Abuser:
             await self.ask("play", {"game": "superior-canfield", "deal": SLOW_DEAL})
             await self.ask("move", {"moves": SLOW_MOVES})
         self.got.clear()
+        self.said.clear()
 
     async def spam(self, phase: str, lane: int, deadline: float) -> None:
         """One lane of the phase's spam, until the deadline."""
@@ -101,7 +104,8 @@ class Abuser:
                 await self.ask("move", {"moves": " ".join(["d"] * 2_999)})
 
 
-async def run_phase(phase: str, abuser: Abuser, players: list[Player], seconds: float) -> tuple[Results, Counter]:
+async def run_phase(phase: str, abuser: Abuser, players: list[Player],
+                    seconds: float) -> tuple[Results, Counter[str], Counter[str]]:
     """The bystanders' closed loop for `seconds`, with the abuser's spam beside it."""
     await abuser.setup(phase)
     results = Results()
@@ -110,7 +114,7 @@ async def run_phase(phase: str, abuser: Abuser, players: list[Player], seconds: 
     deadline = time.monotonic() + seconds
     lanes = [] if phase == "none" else [abuser.spam(phase, lane, deadline) for lane in range(IN_FLIGHT)]
     await asyncio.gather(*(player.closed_loop(deadline) for player in players), *lanes)
-    return results, Counter(abuser.got)
+    return results, Counter(abuser.got), Counter(abuser.said)
 
 
 async def run(players: int, seconds: float, phases: list[str]) -> None:
@@ -125,10 +129,9 @@ async def run(players: int, seconds: float, phases: list[str]) -> None:
             await bots.start_bot("bot", env={"DATABASE_URL": f"sqlite:///{folder / 'pe.sqlite3'}",
                                              "HEALTH_FILE": str(folder / "alive"), "LOG_LEVEL": "WARNING"})
             team = [Player(fake, fake.add_user(f"player{i}"), i, Results()) for i in range(players)]
-            abuser = Abuser(fake, fake.add_user("abuser"), [guild.channel_id for guild in guilds], Counter())
+            abuser = Abuser(fake, fake.add_user("abuser"), [guild.channel_id for guild in guilds], Counter(), Counter())
             for phase in phases:
-                results, got = await run_phase(phase, abuser, team, seconds)
-                rows.append((phase, results, got))
+                rows.append((phase, *await run_phase(phase, abuser, team, seconds)))
                 print(f"{phase}: done", flush=True)
     finally:
         await fake.stop()
@@ -136,12 +139,15 @@ async def run(players: int, seconds: float, phases: list[str]) -> None:
           "flight (times in ms)")
     print(f"{'phase':>8} {'answers':>8} {'p50':>6} {'p95':>6} {'max':>6} {'unanswered':>11}   "
           f"{'abuser: answered':>16} {'refused':>8} {'unanswered':>11}")
-    for phase, results, got in rows:
+    for phase, results, got, said in rows:
         answers = results.answers
         unanswered = sum(count for what, count in results.errors.items() if "no answer" in what or "failed" in what
                          or "killed" in what)
         print(f"{phase:>8} {len(answers):>8} {_ms(answers, 0.5):>6} {_ms(answers, 0.95):>6} {_ms(answers, 1.0):>6} "
               f"{unanswered:>11}   {got['answered']:>16} {got['refused']:>8} {got['unanswered']:>11}")
+        if said:
+            print("         the abuser was told:",
+                  "; ".join(f"{count} × {text!r}" for text, count in said.most_common(2)))
         if results.errors:
             print("         bystanders' errors:", ", ".join(f"{count} × {what!r}"
                                                          for what, count in results.errors.most_common(3)))

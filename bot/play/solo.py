@@ -259,8 +259,8 @@ class SoloPlay:
             return self._reply(table, f"You resigned. Score {table.game.score}.{extra}")
 
     async def hint(self, game_id: int, player: Player) -> Reply:
-        """A suggested move, outlined on the board; nothing changes. The search runs in an engine
-        thread, once per version of the game; RateLimited when the player has asked for too
+        """A suggested move, outlined on the board; nothing changes. The search runs in a search
+        process, once per version of the game; RateLimited when the player has asked for too
         many searches lately."""
         async with self._lock(game_id):
             table = await self._table(game_id)
@@ -268,7 +268,7 @@ class SoloPlay:
             self._check_playing(table)
             if table.hint is None or table.hint[0] != table.version:
                 check_limit(self.limits, player.id, "hint")
-                table.hint = (table.version, await self.work.engine(player.id, table.game.copy().hint))
+                table.hint = (table.version, await self.work.search(player.id, _hint, table.game))
         move = table.hint[1]
         message = f"Hint: {move} ({table.game.describe(move)})" if move is not None else "No move left to suggest."
         return self._reply(table, message, highlight=move)
@@ -283,18 +283,19 @@ class SoloPlay:
                 return stale
             before = list(table.game.moves)
             undone = str(before[-1]) if before else ""
-            # Worked out on a copy in an engine thread (the outcome may search): the cached game
-            # stays as it was for boards shown meanwhile, and when the change is refused.
+            # Carried out on a copy in an engine thread: the cached game stays as it was for
+            # boards shown meanwhile, and when the change is refused.
             game = table.game.copy()
             try:
-                played, error, outcome = await self.work.engine(player.id, _carry_out, game, action)
+                played, error = await self.work.engine(player.id, _carry_out, game, action)
             except NotationError as problem:
                 return self._reply(table, str(problem), ok=False)
             if game.moves == before:
                 return self._reply(table, error or nothing, ok=False)
             if len(game.moves) > max(MOVE_CAP, len(before)):
                 raise MoveCapReached(MOVE_CAP)
-            status = {Outcome.WON: "won", Outcome.BLOCKED: "blocked", None: "playing"}[outcome]
+            game = await self.work.search(player.id, _with_outcome, game)
+            status = {Outcome.WON: "won", Outcome.BLOCKED: "blocked", None: "playing"}[game.outcome]
             table.game = game
             try:
                 table = await self._save(table, status)
@@ -449,15 +450,26 @@ def rebuild(stored: StoredGame) -> Game:
         raise DamagedGame(f"Game {stored.id} is damaged in storage and cannot be rebuilt ({error}).") from None
 
 
-def _carry_out(game: Game, action: Callable[[Game], list[Move]]) -> tuple[list[Move], str | None, Outcome | None]:
-    """Do `action` to the game (in an engine thread): the moves played, the error that stopped
-    it (what was played before it stands), and the game's outcome then. NotationError when the
-    text cannot be read (nothing played)."""
+def _carry_out(game: Game, action: Callable[[Game], list[Move]]) -> tuple[list[Move], str | None]:
+    """Do `action` to the game (in an engine thread): the moves played, and the error that
+    stopped it (what was played before it stands). NotationError when the text cannot be read
+    (nothing played)."""
     try:
-        played, error = action(game), None
+        return action(game), None
     except IllegalMoveError as problem:
-        played, error = problem.played, str(problem)
-    return played, error, game.outcome
+        return problem.played, str(problem)
+
+
+def _with_outcome(game: Game) -> Game:
+    """The game with its outcome worked out (a search, in a search process): it comes back
+    knowing it, so that asking again, to store it or to draw it, costs nothing."""
+    _ = game.outcome
+    return game
+
+
+def _hint(game: Game) -> Move | None:
+    """The game's hint (a search, in a search process)."""
+    return game.hint()
 
 
 def _cards(text: str | None) -> list[str] | None:

@@ -1,7 +1,11 @@
 """Where costly work runs, so that one member cannot slow the others.
 
-- Engine work that may search (a move, whose outcome may search; a hint) runs in a few threads
-  of its own, never on the event loop, and apart from the threads that draw boards.
+- Engine work (a move carried out on a copy of the game) runs in a few threads of its own, never
+  on the event loop, and apart from the threads that draw boards.
+- The pure-Python searches (a move's outcome, a hint: up to DEAD_LIMIT positions, half a second)
+  run in SEARCH_PROCESSES worker processes: in a thread they would hold the GIL, and every other
+  member's answer would wait for it (benchmarks/abuse.py measured bystanders' p95 going from 60
+  to 300 ms). A game goes there pickled (some 13 KB after 70 moves, 0.2 ms) and comes back so.
 - End-of-game verdicts (the longest searches) run in one thread of their own, with a short
   waiting line: when it is full, a verdict is not worked out at all (`Busy`).
 - Each member's costly work runs one piece at a time, in the order asked: a member's own spam
@@ -12,18 +16,27 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import multiprocessing
+import os
+import threading
 import time
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
 from typing import TypeVar
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
-ENGINE_THREADS = 4  # moves and hints of four members at once; each member has one at a time
+ENGINE_THREADS = 4  # moves of four members at once; each member has one at a time
+# Searches of two members at once, one a core (each member has one at a time): one member's
+# searches leave the other process to everyone else.
+SEARCH_PROCESSES = 2
 VERDICT_THREADS = 1  # verdicts search in C without the GIL: one core at most
 VERDICT_WAITING = 2  # verdicts waiting for the verdict thread, beyond which none is worked out
 
@@ -95,6 +108,18 @@ class Work:
         async with self._turn(member_id):
             return await asyncio.get_running_loop().run_in_executor(self._engine, partial(function, *args))
 
+    async def search(self, member_id: int, function: Callable[..., T], /, *args: object) -> T:
+        """`function(*args)` in a search process, after the member's earlier work: a module-level
+        function and arguments that pickle. In a thread instead if the process died meanwhile."""
+        async with self._turn(member_id):
+            loop = asyncio.get_running_loop()
+            try:
+                return await loop.run_in_executor(_search_processes(), partial(function, *args))
+            except BrokenProcessPool:
+                log.warning("a search process died: starting new ones")
+                _stop_search_processes()
+                return await loop.run_in_executor(self._engine, partial(function, *args))
+
     async def verdict(self, member_id: int, function: Callable[..., T], /, *args: object, **kwargs: object) -> T:
         """`function(*args, **kwargs)` in the verdict thread, after the member's earlier work;
         Busy at once when the verdict thread has VERDICT_WAITING verdicts waiting already."""
@@ -125,3 +150,36 @@ class Work:
             self._queued[member_id] -= 1
             if not self._queued[member_id]:  # nobody holds or waits for it: forget it
                 del self._queued[member_id], self._turns[member_id]
+
+
+_searchers: ProcessPoolExecutor | None = None
+
+
+def _search_processes() -> ProcessPoolExecutor:
+    """The search processes, shared by every Work of this process, started when first needed."""
+    global _searchers
+    if _searchers is None:
+        # Spawned, not forked from the forkserver: their parent is this process, whose end they watch.
+        _searchers = ProcessPoolExecutor(SEARCH_PROCESSES, mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=_end_with_parent)
+    return _searchers
+
+
+def _end_with_parent() -> None:
+    """In a search process: end it when its parent (the bot) goes. A pool's worker waits for
+    work forever otherwise, even after the bot was killed."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
+
+
+def _stop_search_processes() -> None:
+    global _searchers
+    if _searchers is not None:
+        _searchers.shutdown(wait=False, cancel_futures=True)
+        _searchers = None

@@ -17,6 +17,7 @@ from bot.play.solo import GAME_BYTES, MOVE_BYTES, MOVE_CAP, MoveCapReached, Rate
 from bot.play.work import LIMITS, Busy, Limit, RateLimiter, Work
 from bot.store import open_store
 from tests.play.test_matches import Clock
+from tests.samples import blocked_game
 
 ALICE, BOB, CAROL = Player(1, "alice"), Player(2, "bob"), Player(3, "carol")
 HERE = {"guild_id": 5, "channel_id": 10}
@@ -80,7 +81,10 @@ async def test_verdicts_have_one_thread_and_a_short_waiting_line_beyond_which_th
     work.stop()
 
 
-async def test_no_search_runs_on_the_event_loop(store, monkeypatch) -> None:
+async def test_no_search_runs_in_the_bots_process(store, monkeypatch) -> None:
+    """Not on the event loop, nor in a thread of it (where it would hold the GIL): in a search
+    process. The answers show the searches were made."""
+    blocked_cards = [str(card) for card in blocked_game("canfield").cards]  # found blocked here, before the watch
     searched_in: list[threading.Thread] = []
     search = solver._progress_path
 
@@ -93,7 +97,9 @@ async def test_no_search_runs_on_the_event_loop(store, monkeypatch) -> None:
     game_id = (await play.start(ALICE, **HERE, deal=1)).game_id
     assert (await play.move(game_id, ALICE, "d")).ok  # its outcome is a search
     assert (await play.hint(game_id, ALICE)).highlight is not None
-    assert len(searched_in) >= 2 and threading.current_thread() not in searched_in
+    blocked = await play.create(BOB, **HERE, name="canfield", deal=None, options={}, cards=blocked_cards)
+    assert (await play.move(blocked.game_id, BOB, "d")).status == "blocked"  # the search's answer, carried back
+    assert searched_in == []
 
 
 # --- rate limits -----------------------------------------------------------------------------
