@@ -5,6 +5,9 @@ cache bounded in bytes. On a real database (SQLite, then PostgreSQL)."""
 from __future__ import annotations
 
 import asyncio
+import operator
+import os
+import signal
 import threading
 
 import pytest
@@ -78,6 +81,17 @@ async def test_verdicts_have_one_thread_and_a_short_waiting_line_beyond_which_th
     gate.set()
     assert await first and await second
     assert await work.verdict(CAROL.id, gate.wait, 10)  # the line is free again
+    work.stop()
+
+
+async def test_a_search_process_that_dies_is_replaced_and_the_search_still_answers() -> None:
+    work = Work()
+    worker = await work.search(ALICE.id, os.getpid)
+    assert worker != os.getpid()
+    os.kill(worker, signal.SIGKILL)
+    await asyncio.sleep(0.2)
+    assert await work.search(ALICE.id, operator.add, 2, 3) == 5  # in a thread, while new processes start
+    assert await work.search(ALICE.id, os.getpid) not in (worker, os.getpid())
     work.stop()
 
 
