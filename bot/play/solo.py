@@ -231,6 +231,7 @@ class SoloPlay:
                 table = await self._table(game_id)
                 return self._reply(table, "Ask for a hint on its own: h", ok=False)
             return await self.hint(game_id, player)
+        await self._check_room(game_id, player, commands)
         nothing = "Nothing can go to a foundation now." if text.strip().lower() == "a" else "Nothing to do."
         return await self._change(game_id, player, version, lambda game: game.play(text), nothing=nothing)
 
@@ -410,6 +411,16 @@ class SoloPlay:
     def _forget(self, game_id: int) -> None:
         self._tables.pop(game_id, None)
         self._cached_bytes -= self._sizes.pop(game_id, 0)
+
+    async def _check_room(self, game_id: int, player: Player, commands: list) -> None:
+        """MoveCapReached before anything is played when the commands ask for more moves than
+        the game may still take (each command but an undo plays one move at least), so that a
+        text of thousands of moves costs no more than reading it."""
+        table = await self._table(game_id)
+        self._check_owner(table, player)
+        undos = sum(1 for c in commands if isinstance(c, ActionCommand) and c.action is Action.UNDO)
+        if len(commands) - 2 * undos > MOVE_CAP - len(table.game.moves):
+            raise MoveCapReached(MOVE_CAP)
 
     @staticmethod
     def _check_owner(table: Table, player: Player) -> None:

@@ -13,6 +13,7 @@ import threading
 import pytest
 
 from bot.game import solver
+from bot.game.moves import DRAW
 from bot.play import Player, SoloPlay
 from bot.play.matches import AlreadyHosting, MatchPlay
 from bot.play.race import RacePlay
@@ -219,7 +220,10 @@ async def test_a_game_takes_at_most_move_cap_moves_and_past_it_nothing_is_played
     assert (await play.move(game_id, ALICE, "d " * MOVE_CAP)).version == 1
     with pytest.raises(MoveCapReached):
         await play.move(game_id, ALICE, "d")
+    with pytest.raises(MoveCapReached):
+        await play.play(game_id, ALICE, DRAW)  # a button's move
     assert len((await store.get_game(game_id)).moves) == MOVE_CAP
+    assert len((await play.move(game_id, ALICE, "u u d")).game.moves) == MOVE_CAP - 1  # take-backs make room
     assert (await play.undo(game_id, ALICE)).ok  # undo and resign still work
     assert (await play.resign(game_id, ALICE)).status == "resigned"
 
