@@ -2,15 +2,20 @@
 
 - Engine work (a move carried out on a copy of the game) runs in a few threads of its own, never
   on the event loop, and apart from the threads that draw boards.
-- The pure-Python searches (a move's outcome, a hint: up to DEAD_LIMIT positions, half a second)
-  run in SEARCH_PROCESSES worker processes: in a thread they would hold the GIL, and every other
-  member's answer would wait for it (benchmarks/abuse.py measured bystanders' p95 going from 60
-  to 300 ms). A game goes there pickled (some 13 KB after 70 moves, 0.2 ms) and comes back so.
-- End-of-game verdicts (the longest searches) run in one thread of their own, with a short
-  waiting line: when it is full, a verdict is not worked out at all (`Busy`).
+- The searches run in worker processes, at a lower CPU priority than the bot (nice NICENESS), so
+  that the event loop and the boards go first on a busy machine: the pure-Python ones (a move's
+  outcome, a hint: up to DEAD_LIMIT positions, half a second) in SEARCH_PROCESSES; the
+  end-of-game verdicts (up to VERDICT_LIMIT positions in C, some 1.5 s) in one more, with a
+  short waiting line: when it is full, a verdict is not worked out at all (`Busy`). In threads,
+  a pure-Python search holds the GIL and every other member's answer waits for it
+  (benchmarks/abuse.py measured bystanders' p95 going from 60 to 300 ms). A game goes to a
+  process pickled (some 13 KB after 70 moves, 0.2 ms) and comes back so.
 - Each member's costly work runs one piece at a time, in the order asked: a member's own spam
   waits behind their own work, not everyone's.
 - Per-member rate limits for the costly actions (`RateLimiter`).
+
+The processes are spawned (their parent is the bot, whose end they watch), so the main module
+must be safe to import, as `python -m bot`'s is.
 """
 
 from __future__ import annotations
@@ -37,12 +42,13 @@ ENGINE_THREADS = 4  # moves of four members at once; each member has one at a ti
 # Searches of two members at once, one a core (each member has one at a time): one member's
 # searches leave the other process to everyone else.
 SEARCH_PROCESSES = 2
-VERDICT_THREADS = 1  # verdicts search in C without the GIL: one core at most
-VERDICT_WAITING = 2  # verdicts waiting for the verdict thread, beyond which none is worked out
+VERDICT_PROCESSES = 1  # one core at most for verdicts
+VERDICT_WAITING = 2  # verdicts waiting for the verdict process, beyond which none is worked out
+NICENESS = 10  # how much lower the processes' CPU priority is than the bot's
 
 
 class Busy(Exception):
-    """The verdict thread has as many verdicts waiting as it may: this one is not worked out."""
+    """The verdict process has as many verdicts waiting as it may: this one is not worked out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,11 +99,11 @@ class RateLimiter:
 
 
 class Work:
-    """The threads for engine work and for verdicts, and each member's turn."""
+    """The engine threads, the search and verdict processes (shared by every Work of the
+    process), and each member's turn."""
 
     def __init__(self, *, engine_threads: int = ENGINE_THREADS, verdict_waiting: int = VERDICT_WAITING) -> None:
         self._engine = ThreadPoolExecutor(engine_threads, thread_name_prefix="engine")
-        self._verdicts = ThreadPoolExecutor(VERDICT_THREADS, thread_name_prefix="verdict")
         self._verdict_waiting = verdict_waiting
         self._verdicts_in = 0  # verdicts running or waiting
         self._turns: dict[int, asyncio.Lock] = {}
@@ -112,31 +118,38 @@ class Work:
         """`function(*args)` in a search process, after the member's earlier work: a module-level
         function and arguments that pickle. In a thread instead if the process died meanwhile."""
         async with self._turn(member_id):
-            loop = asyncio.get_running_loop()
-            try:
-                return await loop.run_in_executor(_search_processes(), partial(function, *args))
-            except BrokenProcessPool:
-                log.warning("a search process died: starting new ones")
-                _stop_search_processes()
-                return await loop.run_in_executor(self._engine, partial(function, *args))
+            return await self._in_process("search", partial(function, *args))
 
     async def verdict(self, member_id: int, function: Callable[..., T], /, *args: object, **kwargs: object) -> T:
-        """`function(*args, **kwargs)` in the verdict thread, after the member's earlier work;
-        Busy at once when the verdict thread has VERDICT_WAITING verdicts waiting already."""
-        if self._verdicts_in >= VERDICT_THREADS + self._verdict_waiting:
+        """`function(*args, **kwargs)` in the verdict process, after the member's earlier work
+        (a module-level function and arguments that pickle); Busy at once when the verdict
+        process has VERDICT_WAITING verdicts waiting already."""
+        if self._verdicts_in >= VERDICT_PROCESSES + self._verdict_waiting:
             raise Busy
         self._verdicts_in += 1
         try:
             async with self._turn(member_id):
-                return await asyncio.get_running_loop().run_in_executor(
-                    self._verdicts, partial(function, *args, **kwargs))
+                return await self._in_process("verdict", partial(function, *args, **kwargs))
         finally:
             self._verdicts_in -= 1
 
     def stop(self) -> None:
-        """Let the threads go once their work is done."""
+        """Let the engine threads go once their work is done."""
         self._engine.shutdown(wait=False, cancel_futures=True)
-        self._verdicts.shutdown(wait=False, cancel_futures=True)
+
+    async def _in_process(self, kind: str, call: Callable[[], T]) -> T:
+        """`call()` in a process of `kind`; in an engine thread instead if one died meanwhile
+        (new ones start for the next call)."""
+        loop = asyncio.get_running_loop()
+        pool = _processes(kind)
+        try:
+            return await loop.run_in_executor(pool, call)
+        except BrokenProcessPool:
+            log.warning("a %s process died: starting new ones", kind)
+            if _pools.get(kind) is pool:
+                del _pools[kind]
+            pool.shutdown(wait=False, cancel_futures=True)
+            return await loop.run_in_executor(self._engine, call)
 
     @asynccontextmanager
     async def _turn(self, member_id: int) -> AsyncIterator[None]:
@@ -152,21 +165,27 @@ class Work:
                 del self._queued[member_id], self._turns[member_id]
 
 
-_searchers: ProcessPoolExecutor | None = None
+_pools: dict[str, ProcessPoolExecutor] = {}
 
 
-def _search_processes() -> ProcessPoolExecutor:
-    """The search processes, shared by every Work of this process, started when first needed."""
-    global _searchers
-    if _searchers is None:
-        # Spawned, not forked from the forkserver: their parent is this process, whose end they watch.
-        _searchers = ProcessPoolExecutor(SEARCH_PROCESSES, mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=_end_with_parent)
-    return _searchers
+def _processes(kind: str) -> ProcessPoolExecutor:
+    """The processes of `kind` ("search" or "verdict"), started when first needed."""
+    pool = _pools.get(kind)
+    if pool is None:
+        count = SEARCH_PROCESSES if kind == "search" else VERDICT_PROCESSES
+        pool = _pools[kind] = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"),
+                                                  initializer=_start_worker)
+    return pool
+
+
+def _start_worker() -> None:
+    """In a new worker process: a lower CPU priority, and an end with the bot's."""
+    os.nice(NICENESS)
+    _end_with_parent()
 
 
 def _end_with_parent() -> None:
-    """In a search process: end it when its parent (the bot) goes. A pool's worker waits for
+    """In a worker process: end it when its parent (the bot) goes. A pool's worker waits for
     work forever otherwise, even after the bot was killed."""
     parent = os.getppid()
 
@@ -177,9 +196,3 @@ def _end_with_parent() -> None:
 
     threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
-
-def _stop_search_processes() -> None:
-    global _searchers
-    if _searchers is not None:
-        _searchers.shutdown(wait=False, cancel_futures=True)
-        _searchers = None

@@ -9,6 +9,7 @@ import operator
 import os
 import signal
 import threading
+import time
 
 import pytest
 
@@ -18,7 +19,7 @@ from bot.play import Player, SoloPlay
 from bot.play.matches import AlreadyHosting, MatchPlay
 from bot.play.race import RacePlay
 from bot.play.solo import GAME_BYTES, MOVE_BYTES, MOVE_CAP, MoveCapReached, RateLimited
-from bot.play.work import LIMITS, Busy, Limit, RateLimiter, Work
+from bot.play.work import LIMITS, NICENESS, Busy, Limit, RateLimiter, Work
 from bot.store import open_store
 from tests.play.test_matches import Clock
 from tests.samples import blocked_game
@@ -71,17 +72,15 @@ async def test_a_members_work_runs_one_piece_at_a_time_while_others_get_through(
     work.stop()
 
 
-async def test_verdicts_have_one_thread_and_a_short_waiting_line_beyond_which_they_are_skipped() -> None:
+async def test_verdicts_have_one_process_and_a_short_waiting_line_beyond_which_they_are_skipped() -> None:
     work = Work(verdict_waiting=1)
-    gate = threading.Event()
-    first = asyncio.create_task(work.verdict(ALICE.id, gate.wait, 10))
-    second = asyncio.create_task(work.verdict(BOB.id, gate.wait, 10))
+    first = asyncio.create_task(work.verdict(ALICE.id, time.sleep, 1.0))
+    second = asyncio.create_task(work.verdict(BOB.id, operator.add, 1, 2))
     await asyncio.sleep(0.05)
     with pytest.raises(Busy):
-        await work.verdict(CAROL.id, gate.wait, 10)
-    gate.set()
-    assert await first and await second
-    assert await work.verdict(CAROL.id, gate.wait, 10)  # the line is free again
+        await work.verdict(CAROL.id, operator.add, 3, 4)
+    assert await first is None and await second == 3
+    assert await work.verdict(CAROL.id, os.getpid) != os.getpid()  # the line is free again; a process
     work.stop()
 
 
@@ -89,6 +88,7 @@ async def test_a_search_process_that_dies_is_replaced_and_the_search_still_answe
     work = Work()
     worker = await work.search(ALICE.id, os.getpid)
     assert worker != os.getpid()
+    assert await work.search(ALICE.id, os.nice, 0) == min(19, os.nice(0) + NICENESS)  # the bot goes first
     os.kill(worker, signal.SIGKILL)
     await asyncio.sleep(0.2)
     assert await work.search(ALICE.id, operator.add, 2, 3) == 5  # in a thread, while new processes start
