@@ -1,8 +1,8 @@
 """Abuse: one member spams the costliest action of each kind at full speed while others play.
 
 `python -m bot` runs against the fake Discord (benchmarks/load.py's machinery). Bystanders play
-in a closed loop (`/move d` as soon as the last one is answered, a new `/play` when a game ends).
-Phase by phase, one member ("abuser") keeps IN_FLIGHT commands in flight, each sent as soon as
+at a player's pace: `/move d`, then THINK seconds after its answer the next one (a new `/play`
+when a game ends). Phase by phase, one member ("abuser") keeps IN_FLIGHT commands in flight, each sent as soon as
 one is answered:
 
 - none:     nobody abuses (the bystanders' baseline);
@@ -15,7 +15,7 @@ one is answered:
             IN_FLIGHT channels at once (last: the abuser's new games are rate limited after it).
 
 Run from the project root:
-    .venv/bin/python -m benchmarks.abuse [--players 20] [--seconds 15] [--phases move,hint]
+    .venv/bin/python -m benchmarks.abuse [--players 20] [--think 0.5] [--seconds 15] [--phases move,hint]
 
 Prints, per phase, the bystanders' answers (count, p50/p95/max in ms, unanswered) and what the
 abuser got (answered, refused by a limit or cap, unanswered). DESIGN.md's budget: the others'
@@ -39,6 +39,7 @@ from tests.e2e.fakediscord import FakeUser, InteractionFailed
 from tests.e2e.harness import BotRunner
 
 IN_FLIGHT = 6  # the abuser's commands in flight at once
+THINK = 0.5  # seconds a bystander takes between an answer and their next move
 # A superior-canfield position (deal 103 after these moves) whose outcome search and hint search
 # both give up after DEAD_LIMIT positions: some 0.5 s of Python each.
 SLOW_DEAL = 103
@@ -104,20 +105,30 @@ class Abuser:
                 await self.ask("move", {"moves": " ".join(["d"] * 2_999)})
 
 
-async def run_phase(phase: str, abuser: Abuser, players: list[Player],
+async def bystander(player: Player, think: float, deadline: float) -> None:
+    """A player at a player's pace: a move (or a new game), an answer, `think` seconds, again."""
+    while time.monotonic() < deadline:
+        if player.board is None:
+            await player.start(deadline)
+        else:
+            await player.move()
+        await asyncio.sleep(think)
+
+
+async def run_phase(phase: str, abuser: Abuser, players: list[Player], think: float,
                     seconds: float) -> tuple[Results, Counter[str], Counter[str]]:
-    """The bystanders' closed loop for `seconds`, with the abuser's spam beside it."""
+    """The bystanders' play for `seconds`, with the abuser's spam beside it."""
     await abuser.setup(phase)
     results = Results()
     for player in players:
         player.results = results
     deadline = time.monotonic() + seconds
     lanes = [] if phase == "none" else [abuser.spam(phase, lane, deadline) for lane in range(IN_FLIGHT)]
-    await asyncio.gather(*(player.closed_loop(deadline) for player in players), *lanes)
+    await asyncio.gather(*(bystander(player, think, deadline) for player in players), *lanes)
     return results, Counter(abuser.got), Counter(abuser.said)
 
 
-async def run(players: int, seconds: float, phases: list[str]) -> None:
+async def run(players: int, think: float, seconds: float, phases: list[str]) -> None:
     """Start the fake and the bot; run each phase; print the table."""
     folder = Path(tempfile.mkdtemp(prefix="pe-abuse-"))
     fake = BenchFake()
@@ -131,12 +142,12 @@ async def run(players: int, seconds: float, phases: list[str]) -> None:
             team = [Player(fake, fake.add_user(f"player{i}"), i, Results()) for i in range(players)]
             abuser = Abuser(fake, fake.add_user("abuser"), [guild.channel_id for guild in guilds], Counter(), Counter())
             for phase in phases:
-                rows.append((phase, *await run_phase(phase, abuser, team, seconds)))
+                rows.append((phase, *await run_phase(phase, abuser, team, think, seconds)))
                 print(f"{phase}: done", flush=True)
     finally:
         await fake.stop()
-    print(f"{players} bystanders in a closed loop, {seconds:g} s a phase; the abuser keeps {IN_FLIGHT} commands in "
-          "flight (times in ms)")
+    print(f"{players} bystanders, a move {think:g} s after each answer; {seconds:g} s a phase; the abuser keeps "
+          f"{IN_FLIGHT} commands in flight (times in ms)")
     print(f"{'phase':>8} {'answers':>8} {'p50':>6} {'p95':>6} {'max':>6} {'unanswered':>11}   "
           f"{'abuser: answered':>16} {'refused':>8} {'unanswered':>11}")
     for phase, results, got, said in rows:
@@ -157,6 +168,7 @@ def main() -> None:
     """Parse the options and run."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=20)
+    parser.add_argument("--think", type=float, default=THINK, help="a bystander's seconds between answer and move")
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--phases", default=",".join(PHASES), help=f"some of {', '.join(PHASES)}")
     args = parser.parse_args()
@@ -165,7 +177,7 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown phases: {', '.join(unknown)}")
     logging.getLogger("fakediscord").setLevel(logging.ERROR)
-    asyncio.run(run(args.players, args.seconds, phases))
+    asyncio.run(run(args.players, args.think, args.seconds, phases))
 
 
 if __name__ == "__main__":

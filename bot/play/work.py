@@ -106,18 +106,17 @@ class Work:
         self._engine = ThreadPoolExecutor(engine_threads, thread_name_prefix="engine")
         self._verdict_waiting = verdict_waiting
         self._verdicts_in = 0  # verdicts running or waiting
-        self._turns: dict[int, asyncio.Lock] = {}
-        self._queued: Counter[int] = Counter()  # by member: their work running or waiting
+        self._turns = Turns()
 
     async def engine(self, member_id: int, function: Callable[..., T], /, *args: object) -> T:
         """`function(*args)` in an engine thread, after the member's earlier work."""
-        async with self._turn(member_id):
+        async with self._turns.turn(member_id):
             return await asyncio.get_running_loop().run_in_executor(self._engine, partial(function, *args))
 
     async def search(self, member_id: int, function: Callable[..., T], /, *args: object) -> T:
         """`function(*args)` in a search process, after the member's earlier work: a module-level
         function and arguments that pickle. In a thread instead if the process died meanwhile."""
-        async with self._turn(member_id):
+        async with self._turns.turn(member_id):
             return await self._in_process("search", partial(function, *args))
 
     async def verdict(self, member_id: int, function: Callable[..., T], /, *args: object, **kwargs: object) -> T:
@@ -128,7 +127,7 @@ class Work:
             raise Busy
         self._verdicts_in += 1
         try:
-            async with self._turn(member_id):
+            async with self._turns.turn(member_id):
                 return await self._in_process("verdict", partial(function, *args, **kwargs))
         finally:
             self._verdicts_in -= 1
@@ -151,10 +150,19 @@ class Work:
             pool.shutdown(wait=False, cancel_futures=True)
             return await loop.run_in_executor(self._engine, call)
 
+
+class Turns:
+    """Each member's turn: what is done in it is done one at a time per member, in the order
+    asked, while other members' turns go on."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._queued: Counter[int] = Counter()  # by member: holding or waiting for their turn
+
     @asynccontextmanager
-    async def _turn(self, member_id: int) -> AsyncIterator[None]:
-        """The member's turn: their work one piece at a time, in the order asked."""
-        lock = self._turns.setdefault(member_id, asyncio.Lock())
+    async def turn(self, member_id: int) -> AsyncIterator[None]:
+        """Wait for the member's earlier business to end, then hold their turn."""
+        lock = self._locks.setdefault(member_id, asyncio.Lock())
         self._queued[member_id] += 1
         try:
             async with lock:
@@ -162,7 +170,7 @@ class Work:
         finally:
             self._queued[member_id] -= 1
             if not self._queued[member_id]:  # nobody holds or waits for it: forget it
-                del self._queued[member_id], self._turns[member_id]
+                del self._queued[member_id], self._locks[member_id]
 
 
 _pools: dict[str, ProcessPoolExecutor] = {}

@@ -18,16 +18,19 @@ import re
 from collections import deque
 from collections.abc import Awaitable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import discord
 
 from bot.play import PlayError
 from bot.play.solo import RateLimited
+from bot.play.work import Turns
 
 DEFER_AFTER = 1.0  # the longest a player waits without a sign of life (Discord gives up at 3 s)
 CROWD = 8  # with fewer answers in progress than this, never defer at once
 RATE_WINDOW = 2.0  # seconds over which the rate of finished answers is measured
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 SORRY = "Something went wrong on our side; your game is safe. Please try again."
 DISCORD_LIMIT = 2000  # characters of a message's content
 ERROR_LIMIT = 300  # characters of an error: a sentence or two
@@ -52,6 +55,7 @@ class _Load:
 
 
 _load = _Load()
+_turns = Turns()  # each member's interactions and messages, one at a time
 
 
 @dataclass(slots=True)
@@ -68,7 +72,7 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
     """Run `work` and show its Answer: as an edit of the message the interaction came from
     (`edit`, for buttons) or as a new message (`ephemeral` or public). Deferred first when
     busy, or when the work is not done within DEFER_AFTER seconds."""
-    task = asyncio.ensure_future(work)
+    task = asyncio.ensure_future(in_turn(interaction.user.id, work))
     loop = asyncio.get_running_loop()
     _load.in_progress += 1
     try:
@@ -94,6 +98,14 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
     finally:
         _load.in_progress -= 1
         _load.finished.append(loop.time())
+
+
+async def in_turn(member_id: int, work: Awaitable[T]) -> T:
+    """`work` in the member's turn: a member's interactions and messages are worked out one at
+    a time, in the order they came, so that their spam waits behind their own work, and
+    everyone else's goes on beside it."""
+    async with _turns.turn(member_id):
+        return await work
 
 
 async def _defer(interaction: discord.Interaction, *, edit: bool, ephemeral: bool) -> None:
