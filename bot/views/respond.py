@@ -28,6 +28,9 @@ from bot.play.work import Turns
 
 DEFER_AFTER = 1.0  # the longest a player waits without a sign of life (Discord gives up at 3 s)
 CROWD = 8  # with fewer answers in progress than this, never defer at once
+# The shortest time between the ends of two answers to one member: faster than anyone clicks,
+# and it keeps one member's spam (answered at once, each refused cheaply) from taking the bot.
+MEMBER_PACE = 0.1
 RATE_WINDOW = 2.0  # seconds over which the rate of finished answers is measured
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -44,6 +47,7 @@ class _Load:
 
     def __init__(self) -> None:
         self.in_progress = 0
+        self.waiting = 0  # of those, the ones waiting for their member's turn: they hold nobody up
         self.finished: deque[float] = deque()  # loop times of the answers finished within RATE_WINDOW
 
     def crowded(self, now: float) -> bool:
@@ -51,11 +55,13 @@ class _Load:
         while self.finished and self.finished[0] < now - RATE_WINDOW:
             self.finished.popleft()
         per_second = len(self.finished) / RATE_WINDOW
-        return self.in_progress >= CROWD and self.in_progress > per_second * DEFER_AFTER
+        working = self.in_progress - self.waiting
+        return working >= CROWD and working > per_second * DEFER_AFTER
 
 
 _load = _Load()
 _turns = Turns()  # each member's interactions and messages, one at a time
+_last_answers: dict[int, float] = {}  # member -> loop time their last answer was worked out
 
 
 @dataclass(slots=True)
@@ -72,7 +78,7 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
     """Run `work` and show its Answer: as an edit of the message the interaction came from
     (`edit`, for buttons) or as a new message (`ephemeral` or public). Deferred first when
     busy, or when the work is not done within DEFER_AFTER seconds."""
-    task = asyncio.ensure_future(in_turn(interaction.user.id, work))
+    task = asyncio.ensure_future(in_turn(interaction.user.id, work, answering=True))
     loop = asyncio.get_running_loop()
     _load.in_progress += 1
     try:
@@ -100,12 +106,30 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
         _load.finished.append(loop.time())
 
 
-async def in_turn(member_id: int, work: Awaitable[T]) -> T:
+async def in_turn(member_id: int, work: Awaitable[T], *, answering: bool = False) -> T:
     """`work` in the member's turn: a member's interactions and messages are worked out one at
-    a time, in the order they came, so that their spam waits behind their own work, and
-    everyone else's goes on beside it."""
-    async with _turns.turn(member_id):
-        return await work
+    a time, in the order they came, at least MEMBER_PACE apart, so that their spam waits behind
+    their own work, and everyone else's goes on beside it. `answering`: an answer in progress
+    (`answer`'s), counted as waiting meanwhile."""
+    loop = asyncio.get_running_loop()
+    waiting = answering
+    _load.waiting += waiting
+    try:
+        async with _turns.turn(member_id):
+            pause = _last_answers.get(member_id, -MEMBER_PACE) + MEMBER_PACE - loop.time()
+            if pause > 0:
+                await asyncio.sleep(pause)
+            _load.waiting -= waiting
+            waiting = False
+            try:
+                return await work
+            finally:
+                now = _last_answers[member_id] = loop.time()
+                if len(_last_answers) > 10_000:  # forget the members who may go at once anyway
+                    for member in [m for m, at in _last_answers.items() if at < now - MEMBER_PACE]:
+                        del _last_answers[member]
+    finally:
+        _load.waiting -= waiting  # cancelled before its turn came
 
 
 async def _defer(interaction: discord.Interaction, *, edit: bool, ephemeral: bool) -> None:
