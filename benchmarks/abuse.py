@@ -37,14 +37,10 @@ from typing import Any
 from benchmarks.load import ANSWER_TIMEOUT, BenchFake, Player, Results, _ms
 from tests.e2e.fakediscord import FakeUser, InteractionFailed
 from tests.e2e.harness import BotRunner
+from tests.game.test_outcome_within import SLOW_DEAL, SLOW_MOVES  # outcome and hint searches give up there
 
 IN_FLIGHT = 6  # the abuser's commands in flight at once
 THINK = 0.5  # seconds a bystander takes between an answer and their next move
-# A superior-canfield position (deal 103 after these moves) whose outcome search and hint search
-# both give up after DEAD_LIMIT positions: some 0.5 s of Python each.
-SLOW_DEAL = 103
-SLOW_MOVES = ("d d d d d d d d d d d d d wt3 d d d d d d wt3 d d d wt3 d d d d d d d d d d d d d d d d d d d d d d d d "
-              "d d d d d wt1 d t3t1:4 wt2 t2t3 t3t2 t1t3 d t4t1 t2t4 d t4t2 t1t4 t3t1 wt3 d d d wt3 wt3")
 # Canfield deals whose end-of-game verdict gives up after VERDICT_LIMIT positions (some 1.5 s).
 SLOW_VERDICTS = (7, 14, 18, 37, 43, 83, 95, 105, 121, 123, 127, 128)
 REFUSALS = ("Slow down", "cap of", "already have a match", "already in a race")

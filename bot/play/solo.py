@@ -25,7 +25,7 @@ from bot.game import (
     to_snapshot,
 )
 from bot.game.notation import Action, ActionCommand, parse
-from bot.game.solver import NATIVE, covers, solve
+from bot.game.solver import NATIVE, GaveUp, covers, solve
 from bot.play.work import Busy, RateLimiter, Work
 from bot.store import NewGame, Store, StoredGame, VersionConflict
 
@@ -36,6 +36,9 @@ DEFAULT_CACHE = 2048
 # Positions the solver may look at for the end-of-game verdict: about 2 s either way (the C
 # search looks at some 800,000 positions a second, the Python one some 45,000).
 VERDICT_LIMIT = 1_500_000 if NATIVE else 60_000
+# Positions a move's outcome search may look at in the engine thread (some 10 ms, holding the
+# GIL); one that needs more goes on in a search process (see bot.play.work).
+QUICK_SEARCH = 500
 VERDICTS_KEPT = 1024  # deals whose verdict is kept, so that the same deal is not searched again
 # The most moves a game may hold: each one keeps the position before it (about 1 KB, 1.7 KB
 # with two decks), and a game is rebuilt by replaying them.
@@ -288,14 +291,15 @@ class SoloPlay:
             # boards shown meanwhile, and when the change is refused.
             game = table.game.copy()
             try:
-                played, error = await self.work.engine(player.id, _carry_out, game, action)
+                played, error, settled = await self.work.engine(player.id, _carry_out, game, action)
             except NotationError as problem:
                 return self._reply(table, str(problem), ok=False)
             if game.moves == before:
                 return self._reply(table, error or nothing, ok=False)
             if len(game.moves) > max(MOVE_CAP, len(before)):
                 raise MoveCapReached(MOVE_CAP)
-            game = await self.work.search(player.id, _with_outcome, game)
+            if not settled:
+                game = await self.work.search(player.id, _with_outcome, game)
             status = {Outcome.WON: "won", Outcome.BLOCKED: "blocked", None: "playing"}[game.outcome]
             table.game = game
             try:
@@ -461,14 +465,20 @@ def rebuild(stored: StoredGame) -> Game:
         raise DamagedGame(f"Game {stored.id} is damaged in storage and cannot be rebuilt ({error}).") from None
 
 
-def _carry_out(game: Game, action: Callable[[Game], list[Move]]) -> tuple[list[Move], str | None]:
-    """Do `action` to the game (in an engine thread): the moves played, and the error that
-    stopped it (what was played before it stands). NotationError when the text cannot be read
-    (nothing played)."""
+def _carry_out(game: Game, action: Callable[[Game], list[Move]]) -> tuple[list[Move], str | None, bool]:
+    """Do `action` to the game (in an engine thread): the moves played, the error that stopped
+    it (what was played before it stands), and whether a search of QUICK_SEARCH positions
+    settled the game's outcome then. NotationError when the text cannot be read (nothing
+    played)."""
     try:
-        return action(game), None
+        played, error = action(game), None
     except IllegalMoveError as problem:
-        return problem.played, str(problem)
+        played, error = problem.played, str(problem)
+    try:
+        game.outcome_within(QUICK_SEARCH)
+    except GaveUp:
+        return played, error, False
+    return played, error, True
 
 
 def _with_outcome(game: Game) -> Game:

@@ -18,9 +18,10 @@ from bot.game.moves import DRAW
 from bot.play import Player, SoloPlay
 from bot.play.matches import AlreadyHosting, MatchPlay
 from bot.play.race import RacePlay
-from bot.play.solo import GAME_BYTES, MOVE_BYTES, MOVE_CAP, MoveCapReached, RateLimited
+from bot.play.solo import GAME_BYTES, MOVE_BYTES, MOVE_CAP, QUICK_SEARCH, MoveCapReached, RateLimited
 from bot.play.work import LIMITS, NICENESS, Busy, Limit, RateLimiter, Work
 from bot.store import open_store
+from tests.game.test_outcome_within import SLOW_DEAL, SLOW_MOVES
 from tests.play.test_matches import Clock
 from tests.samples import blocked_game
 
@@ -96,16 +97,18 @@ async def test_a_search_process_that_dies_is_replaced_and_the_search_still_answe
     work.stop()
 
 
-async def test_no_search_runs_in_the_bots_process(store, monkeypatch) -> None:
-    """Not on the event loop, nor in a thread of it (where it would hold the GIL): in a search
-    process. The answers show the searches were made."""
+async def test_no_search_runs_on_the_event_loop_and_long_ones_run_in_a_search_process(store, monkeypatch) -> None:
+    """A move's outcome is searched for QUICK_SEARCH positions in an engine thread, and on in a
+    search process when that is not enough; a hint is searched in a search process. In this
+    process, nothing longer, and nothing on the event loop."""
     blocked_cards = [str(card) for card in blocked_game("canfield").cards]  # found blocked here, before the watch
-    searched_in: list[threading.Thread] = []
+    searched: list[tuple[threading.Thread, int, bool]] = []  # (where, limit, whether it gave up)
     search = solver._progress_path
 
-    def watched(*args, **kwargs):
-        searched_in.append(threading.current_thread())
-        return search(*args, **kwargs)
+    def watched(game, limit=solver.DEAD_LIMIT):
+        line = search(game, limit)
+        searched.append((threading.current_thread(), limit, line is None))
+        return line
 
     monkeypatch.setattr(solver, "_progress_path", watched)
     play = SoloPlay(store)
@@ -113,8 +116,12 @@ async def test_no_search_runs_in_the_bots_process(store, monkeypatch) -> None:
     assert (await play.move(game_id, ALICE, "d")).ok  # its outcome is a search
     assert (await play.hint(game_id, ALICE)).highlight is not None
     blocked = await play.create(BOB, **HERE, name="canfield", deal=None, options={}, cards=blocked_cards)
-    assert (await play.move(blocked.game_id, BOB, "d")).status == "blocked"  # the search's answer, carried back
-    assert searched_in == []
+    assert (await play.move(blocked.game_id, BOB, "d")).status == "blocked"
+    slow = await play.start(CAROL, **HERE, name="superior-canfield", deal=SLOW_DEAL)
+    # An outcome the quick search cannot settle: worked out in a search process.
+    assert (await play.move(slow.game_id, CAROL, SLOW_MOVES)).status == "playing"
+    assert searched and searched[-1][2]
+    assert all(thread is not threading.main_thread() and limit <= QUICK_SEARCH for thread, limit, _ in searched)
 
 
 # --- rate limits -----------------------------------------------------------------------------
