@@ -4,12 +4,14 @@
   on the event loop, and apart from the threads that draw boards.
 - The searches run in worker processes, at a lower CPU priority than the bot (nice NICENESS), so
   that the event loop and the boards go first on a busy machine: the pure-Python ones (a move's
-  outcome, a hint: up to DEAD_LIMIT positions, half a second) in SEARCH_PROCESSES; the
-  end-of-game verdicts (up to VERDICT_LIMIT positions in C, some 1.5 s) in one more, with a
-  short waiting line: when it is full, a verdict is not worked out at all (`Busy`). In threads,
-  a pure-Python search holds the GIL and every other member's answer waits for it
-  (benchmarks/abuse.py measured bystanders' p95 going from 60 to 300 ms). A game goes to a
-  process pickled (some 13 KB after 70 moves, 0.2 ms) and comes back so.
+  outcome that a short search in the engine thread does not settle, a hint: up to DEAD_LIMIT
+  positions, half a second) in SEARCH_PROCESSES; the end-of-game verdicts (up to VERDICT_LIMIT
+  positions in C, some 1.5 s) in one more, with a short waiting line: when it is full, a
+  verdict is not worked out at all (`Busy`). In threads, a pure-Python search holds the GIL and
+  every other member's answer waits for it: benchmarks/abuse.py (then with its bystanders in a
+  closed loop) measured their p95 going from 179 ms to 271 ms under one member's moves, 310 ms
+  under their hints. A game goes to a process pickled (some 13 KB after 70 moves, 0.2 ms) and
+  comes back so.
 - Each member's costly work runs one piece at a time, in the order asked: a member's own spam
   waits behind their own work, not everyone's.
 - Per-member rate limits for the costly actions (`RateLimiter`).
