@@ -95,7 +95,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
         self.matches = MatchPlay(self.store, self.solo)
         self.teams = TeamPlay(self.store)
         self.daily = DailyPlay(self.store, self.solo)
-        self.races = RacePlay(self.store, time.time)
+        self.races = RacePlay(self.store, time.time, work=self.solo.work, limits=self.solo.limits)
         self.leaderboards = Leaderboards(self.store)
         await self.add_cog(SoloCog(self))
         await self.add_cog(MatchesCog(self))

@@ -17,7 +17,7 @@ from bot.play import Player, PlayError, Reply
 from bot.play.settings import change_settings, load_settings
 from bot.views import answers_custom_id
 from bot.views.board import board_answer, player_of
-from bot.views.respond import ERROR_LIMIT, Answer, answer, shorten
+from bot.views.respond import ERROR_LIMIT, Answer, answer, error_text, in_turn, shorten
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -171,10 +171,10 @@ class SoloCog(commands.Cog):
             return
         player = player_of(message.author)
         try:
-            result = await self._text_command(player, message.guild.id if message.guild else None,
-                                              message.channel.id, text or Word.HELP.value)
+            result = await in_turn(player.id, self._text_command(
+                player, message.guild.id if message.guild else None, message.channel.id, text or Word.HELP.value))
         except PlayError as error:
-            await message.reply(shorten(str(error), ERROR_LIMIT), mention_author=False)
+            await message.reply(shorten(error_text(error), ERROR_LIMIT), mention_author=False)
             return
         except Exception:
             log.exception("message %s failed", message.id)

@@ -139,10 +139,10 @@ class CanfieldGame(PatienceGame):
         from what the player can see); None while play can still get somewhere."""
         return self._outcome_once(self._work_out_outcome)
 
-    def _work_out_outcome(self) -> Outcome | None:
+    def _work_out_outcome(self, positions: int | None = None) -> Outcome | None:
         if self.foundation_cards == self.deck_size:
             return Outcome.WON
-        if solver.is_dead(self):
+        if solver.is_dead(self) if positions is None else solver.is_dead(self, positions):
             return Outcome.BLOCKED
         return None
 

@@ -113,6 +113,15 @@ class PatienceGame:
             known = self._known_outcome = (position, work_out())
         return known[1]
 
+    def outcome_within(self, positions: int) -> Outcome | None:
+        """`outcome`, when a search of at most `positions` positions settles it (it is then
+        known, and `outcome` costs nothing more); the solver's GaveUp when it does not."""
+        return self._outcome_once(lambda: self._work_out_outcome(positions))
+
+    def _work_out_outcome(self, positions: int | None = None) -> Outcome | None:
+        """The outcome of the position now (`positions`: see `outcome_within`)."""
+        raise NotImplementedError
+
     @property
     def name(self) -> str:
         """The game's name, such as `canfield`."""

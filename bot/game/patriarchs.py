@@ -187,7 +187,7 @@ class PatriarchsGame(PatienceGame):
         """
         return self._outcome_once(self._work_out_outcome)
 
-    def _work_out_outcome(self) -> Outcome | None:
+    def _work_out_outcome(self, positions: int | None = None) -> Outcome | None:  # exact: no limit needed
         if self.foundation_cards == DECK_SIZE:
             return Outcome.WON
         if not self._progress_plans():

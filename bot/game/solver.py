@@ -558,13 +558,13 @@ def _engine_progress_path(game: CanfieldGame, limit: int = ENGINE_DEAD_LIMIT) ->
     return []
 
 
-def _first_progress_move(game: CanfieldGame) -> Move | bool | None:
+def _first_progress_move(game: CanfieldGame, limit: int | None = None) -> Move | bool | None:
     """The first move on the shortest way to progress; False when no way exists, None when the
-    search gave up."""
+    search gave up (after `limit` positions, or its usual limit)."""
     if not covers(game):
-        moves = _engine_progress_path(game)
+        moves = _engine_progress_path(game, min(limit or ENGINE_DEAD_LIMIT, ENGINE_DEAD_LIMIT))
         return moves[0] if moves else (False if moves == [] else None)
-    line = _progress_path(game)
+    line = _progress_path(game, min(limit or DEAD_LIMIT, DEAD_LIMIT))
     if line is None:
         return None
     if not line:
@@ -573,13 +573,17 @@ def _first_progress_move(game: CanfieldGame) -> Move | bool | None:
     return DRAW if draws else Move(src, dst, count)
 
 
-def is_dead(game: CanfieldGame) -> bool:
+def is_dead(game: CanfieldGame, limit: int | None = None) -> bool:
     """True when no sequence of legal moves (stock cycling and column shuffles included) can put
     another card on a foundation or turn up another reserve card, judged from what the player
-    can see. A search that reaches its limit says "not dead": never too early."""
+    can see. A search that reaches its limit says "not dead": never too early. With `limit`
+    (positions, below the usual limit), GaveUp instead when the search reaches it."""
     if game.foundation_cards == game.deck_size:
         return False
-    return _first_progress_move(game) is False
+    move = _first_progress_move(game, limit)
+    if move is None and limit is not None:
+        raise GaveUp
+    return move is False
 
 
 def hint(game: CanfieldGame) -> Move | None:

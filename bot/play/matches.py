@@ -21,12 +21,22 @@ from dataclasses import dataclass, field, replace
 
 from bot.game import GAMES, TITLES, game_rules, option_names
 from bot.play.settings import load_settings
-from bot.play.solo import Player, PlayError, Reply, SoloPlay, Table
+from bot.play.solo import Player, PlayError, Reply, SoloPlay, Table, check_limit
 from bot.store import Store
 from bot.store.base import Match, MatchPlayer, NewMatch, Team, TeamError
 
 EXPIRE_AFTER = 24 * 3600
 MAX_TARGET = 100_000
+
+
+class AlreadyHosting(PlayError):
+    """The host has a match in its lobby in this channel already: `match_id` (None while it
+    is being opened)."""
+
+    def __init__(self, match_id: int | None) -> None:
+        where = f" (#{match_id})" if match_id is not None else ""
+        super().__init__(f"You already have a match waiting in its lobby here{where}: start or cancel it first.")
+        self.match_id = match_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +113,7 @@ class MatchPlay:
         self.decks = decks
         self.listeners: list[MatchListener] = []
         self._locks: dict[int, asyncio.Lock] = {}
+        self._opening: set[tuple[int, int]] = set()  # (channel, host) of lobbies being opened now
         solo.finish_hooks.append(self._round_finished)
 
     # --- the lobby -----------------------------------------------------------------------
@@ -111,7 +122,9 @@ class MatchPlay:
                    target: int | None = None, teams: bool = False, die: str | None = None,
                    undo: bool | None = None) -> Scoreboard:
         """Open a match in the lobby; the server's settings fill in what is not given. The host
-        joins at once (in a team match, when they are in a team)."""
+        joins at once (in a team match, when they are in a team). AlreadyHosting when the host
+        has a match in its lobby in this channel; RateLimited when they have opened too many
+        lobbies lately."""
         settings = await load_settings(self.store, guild_id)
         if game not in GAMES:
             raise PlayError(f"Unknown game {game!r}; games: {', '.join(GAMES)}.")
@@ -125,15 +138,26 @@ class MatchPlay:
             options = game_rules(game, **({"die": die} if "die" in option_names(game) else {})).options()
         except ValueError as error:
             raise PlayError(str(error)) from None
-        now = self.clock()
-        await self.store.upsert_player(host.id, host.name)
-        match = await self.store.create_match(NewMatch(
-            guild_id=guild_id, channel_id=channel_id, host_id=host.id, game=game, options=options, target=target,
-            teams=teams, undo=settings.match_undo if undo is None else undo,
-            seed=self.rng.randint(1, 2**62)), now)
-        team = await self.store.team_of(guild_id, host.id) if teams and guild_id is not None else None
-        if not teams or team is not None:
-            await self.store.add_match_player(match.id, host.id, team.id if team else None, now)
+        opening = (channel_id, host.id)
+        if opening in self._opening:
+            raise AlreadyHosting(None)
+        self._opening.add(opening)  # until this lobby is stored: a second /match open meanwhile is refused
+        try:
+            lobby = await self.store.lobby_of(channel_id, host.id)
+            if lobby is not None:
+                raise AlreadyHosting(lobby.id)
+            check_limit(self.solo.limits, host.id, "lobby")
+            now = self.clock()
+            await self.store.upsert_player(host.id, host.name)
+            match = await self.store.create_match(NewMatch(
+                guild_id=guild_id, channel_id=channel_id, host_id=host.id, game=game, options=options, target=target,
+                teams=teams, undo=settings.match_undo if undo is None else undo,
+                seed=self.rng.randint(1, 2**62)), now)
+            team = await self.store.team_of(guild_id, host.id) if teams and guild_id is not None else None
+            if not teams or team is not None:
+                await self.store.add_match_player(match.id, host.id, team.id if team else None, now)
+        finally:
+            self._opening.discard(opening)
         return await self.scoreboard(match.id)
 
     async def join(self, match_id: int, player: Player, team_name: str | None = None) -> Scoreboard:

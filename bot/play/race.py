@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from bot.game import Card, IllegalMoveError, NotationError, parse_move
 from bot.game.race import LAYOUTS, MAX_PLAYERS, MIN_PLAYERS, BeatenError, RaceGame
 from bot.play.matches import EXPIRE_AFTER
-from bot.play.solo import Player, PlayError, check_deal_number
+from bot.play.solo import MOVE_CAP, MoveCapReached, Player, PlayError, check_deal_number, check_limit
+from bot.play.work import RateLimiter, Work
 from bot.store import Store, VersionConflict
 from bot.store.base import NewRace, Race, RaceError
 
@@ -64,9 +65,12 @@ class RacePlay:
     """Everything players do in races."""
 
     def __init__(self, store: Store, clock: Callable[[], float], rng: random.Random | None = None,
-                 decks: Callable[[Race], list[list[str]] | None] | None = None) -> None:
+                 decks: Callable[[Race], list[list[str]] | None] | None = None, *, work: Work | None = None,
+                 limits: RateLimiter | None = None) -> None:
         self.store = store
         self.clock = clock
+        self.work = work or Work()  # where the searches for the end of a race run
+        self.limits = limits or RateLimiter()
         self.decks = decks  # tests deal chosen decks; None: every player's deck from the race's number
         self.rng = rng or random.SystemRandom()
         self.listeners: list[RaceListener] = []
@@ -79,7 +83,8 @@ class RacePlay:
                    deal: int | None = None, target: int | None = None) -> RaceReply:
         """Open a race in a channel, its host seated: one hand, or with `target` a series of
         hands until someone's points reach it. PlayError for a bad layout or target, or a race
-        already under way here for the host."""
+        already under way here for the host; RateLimited when the host has opened too many
+        lobbies lately."""
         if layout not in LAYOUTS:
             raise PlayError(f"Unknown layout {layout!r}; layouts: {', '.join(LAYOUTS)}.")
         if target is not None and not 1 <= target <= MAX_TARGET:
@@ -87,6 +92,7 @@ class RacePlay:
         check_deal_number(deal)
         if await self.store.running_race(channel_id, host.id) is not None:
             raise PlayError("You are already in a race in this channel.")
+        check_limit(self.limits, host.id, "lobby")
         await self.store.upsert_player(host.id, host.name)
         deal = deal if deal is not None else self.rng.randint(1, DEAL_RANGE)
         race = await self.store.create_race(NewRace(guild_id, channel_id, host.id, layout, deal, target))
@@ -120,7 +126,8 @@ class RacePlay:
         await self.store.start_race(race_id)
         message = "The race is on! Your cards are dealt."
         game = await self._game(await self._race(race_id))
-        if game.finished:  # nobody can move at the deal: nobody is left waiting either
+        # Nobody can move at the deal: nobody is left waiting either.
+        if await self.work.engine(player.id, _finished, game):
             await self.store.finish_race(race_id, demon_user_id=None, scores=game.scores)
             message += " " + ending(await self._race(race_id), game)
         await self._changed(race_id)
@@ -161,7 +168,8 @@ class RacePlay:
 
     async def move(self, race_id: int, player: Player, text: str, *, seen: int | None = None) -> RaceReply:
         """Play a player's moves, in the order received; stored before the answer. A card that
-        another player got to a foundation first is refused with `beaten` set."""
+        another player got to a foundation first is refused with `beaten` set. MoveCapReached,
+        and nothing played, when the moves would take the player past MOVE_CAP moves."""
         for attempt in range(MOVE_ATTEMPTS - 1):
             try:
                 return await self._move_once(race_id, player, text, seen)
@@ -184,6 +192,8 @@ class RacePlay:
                 raise PlayError("That race is not running." if race.status != "finished" else "That race is over.")
             seat = race.players.index(player.id)
             game = await self._game(race)
+            if _moves_of(game, seat) >= MOVE_CAP:
+                raise MoveCapReached(MOVE_CAP)
             before = len(game.history)
             message, ok, beaten = "", True, False
             try:
@@ -195,6 +205,9 @@ class RacePlay:
                     names = await self.names(race)
                     message = (f"Beaten to it! {names[error.owner]} got their {error.card} to that foundation "
                                "first; your card stays where it was.")
+            if _moves_of(game, seat) > MOVE_CAP:
+                self._games.pop(race_id, None)  # our copy holds moves that are refused: replay the stored race
+                raise MoveCapReached(MOVE_CAP)
             if len(game.history) > before:
                 moves = race.moves + [f"{seat}:{move}" for _, move in game.history[before:]]
                 try:
@@ -202,7 +215,7 @@ class RacePlay:
                 except VersionConflict:
                     self._games.pop(race_id, None)  # our copy holds a move that was never stored
                     raise
-                if game.finished:
+                if await self.work.engine(player.id, _finished, game):
                     await self.store.finish_race(race_id, demon_user_id=None if game.demon is None
                                                  else race.players[game.demon], scores=game.scores)
                 race = await self._race(race_id)
@@ -330,6 +343,16 @@ class RacePlay:
                 await listener.race_changed(race_id)
             except Exception:
                 log.exception("a race listener failed")
+
+
+def _finished(game: RaceGame) -> bool:
+    """Whether the race is over (a search of every player's moves: in an engine thread)."""
+    return game.finished
+
+
+def _moves_of(game: RaceGame, seat: int) -> int:
+    """How many moves the player in `seat` has made in the race."""
+    return sum(1 for player, _ in game.history if player == seat)
 
 
 def ending(race: Race, game: RaceGame) -> str:

@@ -26,7 +26,8 @@ from bot.game import (
 )
 from bot.game.games import RACE
 from bot.game.notation import Action, ActionCommand
-from bot.game.solver import NATIVE, covers, solve
+from bot.game.solver import NATIVE, GaveUp, covers, solve
+from bot.play.work import Busy, RateLimiter, Work
 from bot.store import NewGame, Store, StoredGame, VersionConflict
 
 # Games kept in memory, most recently used first. It must hold every game in play at once: a
@@ -38,6 +39,18 @@ DEFAULT_CACHE = 2048
 VERDICT_LIMIT = 1_500_000 if NATIVE else 60_000
 # The store keeps a deal number in a 64-bit integer, though PySolFC numbers deals up to 10**20.
 MAX_STORED_DEAL = 2**63 - 1
+# Positions a move's outcome search may look at in the engine thread (some 10 ms, holding the
+# GIL); one that needs more goes on in a search process (see bot.play.work).
+QUICK_SEARCH = 500
+VERDICTS_KEPT = 1024  # deals whose verdict is kept, so that the same deal is not searched again
+# The most moves a game may hold: each one keeps the position before it (about 1 KB, 1.7 KB
+# with two decks), and a game is rebuilt by replaying them.
+MOVE_CAP = 2_000
+# What the cache may hold, in bytes as estimated from the moves: a game without moves is some
+# 10 KB in memory, and each move adds up to MOVE_BYTES.
+CACHE_BYTES = 128 * 1024 * 1024
+GAME_BYTES = 16 * 1024
+MOVE_BYTES = 2 * 1024
 
 
 class PlayError(Exception):
@@ -75,6 +88,31 @@ def check_deal_number(deal: int | None) -> None:
         raise PlayError(f"Deal {deal} is too large: deals here go up to {MAX_STORED_DEAL}.")
 
 
+class RateLimited(PlayError):
+    """A member asked for a costly action too often: `action` is what (a key of
+    bot.play.work.LIMITS), `retry_after` the seconds until they may again."""
+
+    def __init__(self, action: str, retry_after: float) -> None:
+        super().__init__(f"Too many {action} requests: try again in {retry_after:.0f} s.")
+        self.action = action
+        self.retry_after = retry_after
+
+
+class MoveCapReached(PlayError):
+    """The moves asked for would take the game past `cap` moves: nothing was played."""
+
+    def __init__(self, cap: int) -> None:
+        super().__init__(f"That would take this game past its cap of {cap} moves: nothing was played.")
+        self.cap = cap
+
+
+def check_limit(limits: RateLimiter, member_id: int, action: str) -> None:
+    """Count one costly `action` of the member; RateLimited when they have had their share."""
+    retry_after = limits.check(member_id, action)
+    if retry_after:
+        raise RateLimited(action, retry_after)
+
+
 @dataclass(frozen=True, slots=True)
 class Player:
     """Who is playing: a Discord user, or the terminal's player."""
@@ -98,6 +136,7 @@ class Table:
     match_id: int | None = None
     round: int | None = None
     undo_allowed: bool = True
+    hint: tuple[int, Move | None] | None = None  # the last hint worked out, with the version it is for
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,14 +168,21 @@ class Reply:
 class SoloPlay:
     """Start, play, undo, hint and resign solo games, every change stored before it is told."""
 
-    def __init__(self, store: Store, *, cache_size: int = DEFAULT_CACHE) -> None:
+    def __init__(self, store: Store, *, cache_size: int = DEFAULT_CACHE, cache_bytes: int = CACHE_BYTES,
+                 work: Work | None = None, limits: RateLimiter | None = None) -> None:
         self.store = store
         self.cache_size = cache_size
+        self.cache_bytes = cache_bytes
+        self.work = work or Work()
+        self.limits = limits or RateLimiter()
         # Called once when a game ends (won, blocked or resigned), after it is stored; each
         # returns a sentence to add to the player's answer (matches use it to score rounds).
         self.finish_hooks: list[Callable[[Table], Awaitable[str]]] = []
         self._tables: OrderedDict[int, Table] = OrderedDict()
+        self._sizes: dict[int, int] = {}  # estimated bytes of each cached game
+        self._cached_bytes = 0
         self._locks: dict[int, asyncio.Lock] = {}
+        self._verdicts: OrderedDict[tuple[str, str, str], str] = OrderedDict()  # deal -> solver status
 
     # --- starting and finding games ----------------------------------------------------
 
@@ -156,10 +202,12 @@ class SoloPlay:
                      round: int | None = None, undo_allowed: bool = True, message: str | None = None,
                      cards: list[str] | None = None) -> Reply:
         """Store a new game (a PySolFC deal, or an explicit deck) and return its first board:
-        for solo games, matches' rounds and dailies."""
+        for solo games, matches' rounds and dailies. RateLimited when the player has started
+        too many games lately."""
         if name == RACE:
             raise NotASoloGame("A demon race is played together: open one with /race open.")
         check_deal_number(deal)
+        check_limit(self.limits, player.id, "new-game")
         game = new_game(name, deal=deal, cards=cards, **options)
         await self.store.upsert_player(player.id, player.name)
         stored = await self.store.create_game(NewGame(
@@ -210,6 +258,7 @@ class SoloPlay:
             if len(commands) > 1:
                 return self._reply(table, "Ask for a hint on its own: h", ok=False)
             return await self.hint(game_id, player)
+        await self._check_room(game_id, player, commands)
         nothing = "Nothing can go to a foundation now." if text.strip().lower() in ("a", "auto") else "Nothing to do."
         return await self._change(game_id, player, version, lambda game: game.play(text), nothing=nothing)
 
@@ -258,11 +307,17 @@ class SoloPlay:
         return stored.id
 
     async def hint(self, game_id: int, player: Player) -> Reply:
-        """A suggested move, outlined on the board; nothing changes."""
-        table = await self._table(game_id)
-        self._check_owner(table, player)
-        self._check_playing(table)
-        move = table.game.hint()
+        """A suggested move, outlined on the board; nothing changes. The search runs in a search
+        process, once per version of the game; RateLimited when the player has asked for too
+        many searches lately."""
+        async with self._lock(game_id):
+            table = await self._table(game_id)
+            self._check_owner(table, player)
+            self._check_playing(table)
+            if table.hint is None or table.hint[0] != table.version:
+                check_limit(self.limits, player.id, "hint")
+                table.hint = (table.version, await self.work.search(player.id, _hint, table.game))
+        move = table.hint[1]
         message = f"Hint: {move} ({table.game.describe(move)})" if move is not None else "No move left to suggest."
         return self._reply(table, message, highlight=move)
 
@@ -274,24 +329,29 @@ class SoloPlay:
             table, stale = await self._ready(game_id, player, version)
             if stale:
                 return stale
-            game = table.game
-            before = list(game.moves)
+            before = list(table.game.moves)
             undone = str(before[-1]) if before else ""
+            # Carried out on a copy in an engine thread: the cached game stays as it was for
+            # boards shown meanwhile, and when the change is refused.
+            game = table.game.copy()
             try:
-                played = action(game)
-                error = None
-            except IllegalMoveError as problem:
-                played, error = problem.played, str(problem)
+                played, error, settled = await self.work.engine(player.id, _carry_out, game, action)
             except NotationError as problem:
                 return self._reply(table, str(problem), ok=False)
             if game.moves == before:
                 return self._reply(table, error or nothing, ok=False)
+            if len(game.moves) > max(MOVE_CAP, len(before)):
+                raise MoveCapReached(MOVE_CAP)
+            if not settled:
+                game = await self.work.search(player.id, _with_outcome, game)
             status = {Outcome.WON: "won", Outcome.BLOCKED: "blocked", None: "playing"}[game.outcome]
+            table.game = game
             try:
                 table = await self._save(table, status)
             except BaseException:
                 self._forget(game_id)  # the in-memory game is ahead of the store: rebuild it
                 raise
+            self._remember(table)  # its size has changed
             if error:  # some of the text was carried out before the error: say what stands
                 message = f"{_changes_message(before, game.moves)} {error}"
             else:
@@ -307,21 +367,35 @@ class SoloPlay:
     async def _finished(self, table: Table) -> str:
         """What to add when a game has just ended: whether its deal could be won with every card
         known (unless it was won), and the finish hooks' sentences."""
-        said = [] if table.status == "won" else [await self._verdict(table.game)]
+        said = [] if table.status == "won" else [await self._verdict(table.game, table.user_id)]
         said += [await hook(table) for hook in self.finish_hooks]
         return "".join(f" {text}" for text in said if text)
 
-    async def _verdict(self, game: Game) -> str:
-        """Whether the game's deal could be won with every card known (the solver, off the
-        event loop, within VERDICT_LIMIT positions); nothing for games the solver does not cover."""
+    async def _verdict(self, game: Game, member_id: int) -> str:
+        """Whether the game's deal could be won with every card known (the solver, in the
+        verdict thread, within VERDICT_LIMIT positions; kept for VERDICTS_KEPT deals); nothing
+        for games the solver does not cover, or when the verdict thread is busy. A member who
+        has had their share of verdicts lately is told there is none this time."""
         if not covers(game):
             return ""
-        fresh = new_game(game.name, cards=list(map(str, game.cards)), **game.options)
-        solution = await asyncio.to_thread(solve, fresh, limit=VERDICT_LIMIT)
+        deal = (game.name, repr(sorted(game.options.items())), "".join(map(str, game.cards)))
+        status = self._verdicts.get(deal)
+        if status is None:
+            if self.limits.check(member_id, "verdict"):
+                return "No verdict on this deal this time: you have had many lately."
+            fresh = new_game(game.name, cards=list(map(str, game.cards)), **game.options)
+            try:
+                status = (await self.work.verdict(member_id, solve, fresh, limit=VERDICT_LIMIT)).status
+            except Busy:
+                return ""
+            self._verdicts[deal] = status
+            while len(self._verdicts) > VERDICTS_KEPT:
+                self._verdicts.popitem(last=False)
+        self._verdicts.move_to_end(deal)
         return {
             "winnable": "With every card known, this deal could have been won.",
             "unwinnable": "Even with every card known, this deal could not have been won.",
-        }.get(solution.status, "")
+        }.get(status, "")
 
     async def _ready(self, game_id: int, player: Player, version: int | None) -> tuple[Table, Reply | None]:
         """The game, checked for a change (its owner, in play); with the current board as a
@@ -367,10 +441,16 @@ class SoloPlay:
         return self._remember(_table_from(stored, rebuild(stored)))
 
     def _remember(self, table: Table) -> Table:
+        """Keep the table in the cache, most recently used; the least recently used go while the
+        cache holds more than `cache_size` games or `cache_bytes` (the newest always stays)."""
+        self._forget(table.id)
         self._tables[table.id] = table
-        self._tables.move_to_end(table.id)
-        while len(self._tables) > self.cache_size:
-            old_id, _ = self._tables.popitem(last=False)
+        self._sizes[table.id] = size = GAME_BYTES + MOVE_BYTES * len(table.game.history)
+        self._cached_bytes += size
+        while len(self._tables) > 1 and (len(self._tables) > self.cache_size
+                                          or self._cached_bytes > self.cache_bytes):
+            old_id = next(iter(self._tables))
+            self._forget(old_id)
             lock = self._locks.get(old_id)
             if lock is not None and not lock.locked():
                 del self._locks[old_id]
@@ -383,6 +463,17 @@ class SoloPlay:
 
     def _forget(self, game_id: int) -> None:
         self._tables.pop(game_id, None)
+        self._cached_bytes -= self._sizes.pop(game_id, 0)
+
+    async def _check_room(self, game_id: int, player: Player, commands: list) -> None:
+        """MoveCapReached before anything is played when the commands ask for more moves than
+        the game may still take (each command but an undo plays one move at least), so that a
+        text of thousands of moves costs no more than reading it."""
+        table = await self._table(game_id)
+        self._check_owner(table, player)
+        undos = sum(1 for c in commands if isinstance(c, ActionCommand) and c.action is Action.UNDO)
+        if len(commands) - 2 * undos > MOVE_CAP - len(table.game.moves):
+            raise MoveCapReached(MOVE_CAP)
 
     @staticmethod
     def _check_owner(table: Table, player: Player) -> None:
@@ -422,6 +513,34 @@ def rebuild(stored: StoredGame) -> Game:
     except SnapshotError as error:
         raise DamagedGame(f"Game {stored.id} is damaged in storage and cannot be rebuilt ({error}). "
                           "/resign sets it aside; then /play starts a new one.") from None
+
+
+def _carry_out(game: Game, action: Callable[[Game], list[Move]]) -> tuple[list[Move], str | None, bool]:
+    """Do `action` to the game (in an engine thread): the moves played, the error that stopped
+    it (what was played before it stands), and whether a search of QUICK_SEARCH positions
+    settled the game's outcome then. NotationError when the text cannot be read (nothing
+    played)."""
+    try:
+        played, error = action(game), None
+    except IllegalMoveError as problem:
+        played, error = problem.played, str(problem)
+    try:
+        game.outcome_within(QUICK_SEARCH)
+    except GaveUp:
+        return played, error, False
+    return played, error, True
+
+
+def _with_outcome(game: Game) -> Game:
+    """The game with its outcome worked out (a search, in a search process): it comes back
+    knowing it, so that asking again, to store it or to draw it, costs nothing."""
+    _ = game.outcome
+    return game
+
+
+def _hint(game: Game) -> Move | None:
+    """The game's hint (a search, in a search process)."""
+    return game.hint()
 
 
 def _cards(text: str | None) -> list[str] | None:

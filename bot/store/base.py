@@ -268,6 +268,9 @@ class Store(Protocol):
     async def expire_match(self, match_id: int, before: float, now: float) -> bool:
         """Expire a match still idle since `before`; False when it moved meanwhile or ended."""
 
+    async def lobby_of(self, channel_id: int, host_id: int) -> Match | None:
+        """The match a host has in its lobby in a channel, if any."""
+
     # --- daily challenges, leaderboards, stats (bot/store/stats.py) ----------------
 
     async def create_race(self, new: NewRace) -> Race:

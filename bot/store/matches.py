@@ -206,6 +206,13 @@ class MatchQueries:
             f"UPDATE matches SET status = 'expired', finished_at = ?, last_activity = ? WHERE id = ? AND {_IDLE}",
             (now, now, match_id, before, before)) == 1
 
+    async def lobby_of(self, channel_id: int, host_id: int) -> Match | None:
+        """The match a host has in its lobby in a channel, if any (the newest)."""
+        row = await self.db.fetch_one(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE channel_id = ? AND host_id = ? AND status = 'lobby' "
+            "ORDER BY id DESC LIMIT 1", (channel_id, host_id))
+        return _match(row) if row else None
+
 
 def _match(row: Any) -> Match:
     (match_id, guild_id, channel_id, host_id, game, options, target, teams, undo, seed, status, message_id,

@@ -13,23 +13,33 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import re
 from collections import deque
 from collections.abc import Awaitable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import discord
 
 from bot.play import PlayError
+from bot.play.solo import RateLimited
+from bot.play.work import Turns
 
 DEFER_AFTER = 1.0  # the longest a player waits without a sign of life (Discord gives up at 3 s)
 CROWD = 8  # with fewer answers in progress than this, never defer at once
+# The shortest time between the ends of two answers to one member: faster than anyone clicks,
+# and it keeps one member's spam (answered at once, each refused cheaply) from taking the bot.
+MEMBER_PACE = 0.1
 RATE_WINDOW = 2.0  # seconds over which the rate of finished answers is measured
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 SORRY = "Something went wrong on our side; your game is safe. Please try again."
 DISCORD_LIMIT = 2000  # characters of a message's content
 ERROR_LIMIT = 300  # characters of an error: a sentence or two
 LONGEST_WORD = 40  # characters of a word shown back to a player (their input, quoted in an error)
+# What a rate limit limits (bot.play.work.LIMITS), as a player says it.
+LIMITED = {"new-game": "new games", "hint": "hints", "verdict": "verdicts", "lobby": "new lobbies"}
 
 
 class _Load:
@@ -37,6 +47,7 @@ class _Load:
 
     def __init__(self) -> None:
         self.in_progress = 0
+        self.waiting = 0  # of those, the ones waiting for their member's turn: they hold nobody up
         self.finished: deque[float] = deque()  # loop times of the answers finished within RATE_WINDOW
 
     def crowded(self, now: float) -> bool:
@@ -44,10 +55,13 @@ class _Load:
         while self.finished and self.finished[0] < now - RATE_WINDOW:
             self.finished.popleft()
         per_second = len(self.finished) / RATE_WINDOW
-        return self.in_progress >= CROWD and self.in_progress > per_second * DEFER_AFTER
+        working = self.in_progress - self.waiting
+        return working >= CROWD and working > per_second * DEFER_AFTER
 
 
 _load = _Load()
+_turns = Turns()  # each member's interactions and messages, one at a time
+_last_answers: dict[int, float] = {}  # member -> loop time their last answer was worked out
 
 
 @dataclass(slots=True)
@@ -64,7 +78,7 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
     """Run `work` and show its Answer: as an edit of the message the interaction came from
     (`edit`, for buttons) or as a new message (`ephemeral` or public). Deferred first when
     busy, or when the work is not done within DEFER_AFTER seconds."""
-    task = asyncio.ensure_future(work)
+    task = asyncio.ensure_future(in_turn(interaction.user.id, work, answering=True))
     loop = asyncio.get_running_loop()
     _load.in_progress += 1
     try:
@@ -80,7 +94,7 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
         try:
             result = await task
         except PlayError as error:
-            await _say(interaction, str(error), edit=edit)
+            await _say(interaction, error_text(error), edit=edit)
             return
         except Exception:
             log.exception("interaction %s failed", interaction.id)
@@ -90,6 +104,32 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
     finally:
         _load.in_progress -= 1
         _load.finished.append(loop.time())
+
+
+async def in_turn(member_id: int, work: Awaitable[T], *, answering: bool = False) -> T:
+    """`work` in the member's turn: a member's interactions and messages are worked out one at
+    a time, in the order they came, at least MEMBER_PACE apart, so that their spam waits behind
+    their own work, and everyone else's goes on beside it. `answering`: an answer in progress
+    (`answer`'s), counted as waiting meanwhile."""
+    loop = asyncio.get_running_loop()
+    waiting = answering
+    _load.waiting += waiting
+    try:
+        async with _turns.turn(member_id):
+            pause = _last_answers.get(member_id, -MEMBER_PACE) + MEMBER_PACE - loop.time()
+            if pause > 0:
+                await asyncio.sleep(pause)
+            _load.waiting -= waiting
+            waiting = False
+            try:
+                return await work
+            finally:
+                now = _last_answers[member_id] = loop.time()
+                if len(_last_answers) > 10_000:  # forget the members who may go at once anyway
+                    for member in [m for m, at in _last_answers.items() if at < now - MEMBER_PACE]:
+                        del _last_answers[member]
+    finally:
+        _load.waiting -= waiting  # cancelled before its turn came
 
 
 async def _defer(interaction: discord.Interaction, *, edit: bool, ephemeral: bool) -> None:
@@ -122,6 +162,15 @@ async def _say(interaction: discord.Interaction, text: str, *, edit: bool) -> No
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.edit_original_response(content=text)
+
+
+def error_text(error: PlayError) -> str:
+    """What a player reads for a PlayError: its message, or for a rate limit what was limited
+    and when to try again."""
+    if isinstance(error, RateLimited):
+        what = LIMITED.get(error.action, error.action)
+        return f"Slow down: you have asked for {what} too often. Try again in {math.ceil(error.retry_after)} s."
+    return str(error)
 
 
 def shorten(text: str, limit: int = DISCORD_LIMIT) -> str:

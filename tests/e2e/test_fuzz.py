@@ -74,6 +74,7 @@ from bot.play.daily import DailyPlay
 from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
 from bot.play.race import RacePlay
+from bot.play.work import LIMITS, Limit, RateLimiter
 from bot.store import Store, open_store
 from bot.views import dynamic_items, respond
 from bot.views.board import BoardButton, PickSelect, board_view
@@ -668,12 +669,14 @@ class Bench:
     def __init__(self, store: Store, path: Path) -> None:
         client = PatientExorcismBot(Config(token="fuzz"))
         client.store = store
-        client.solo = SoloPlay(store)
+        # The fuzz plays far faster than a member may: no rate limits here (tests/play/test_fair.py tests them).
+        unlimited = RateLimiter({action: Limit(10**9, 1.0) for action in LIMITS})
+        client.solo = SoloPlay(store, limits=unlimited)
         self.later = 0.0  # seconds the matches' clock is ahead (for a match that expired)
         client.matches = MatchPlay(store, client.solo, clock=lambda: time.time() + self.later)
         client.teams = TeamPlay(store)
         client.daily = DailyPlay(store, client.solo)
-        client.races = RacePlay(store, time.time, rng=Random(SEED))
+        client.races = RacePlay(store, time.time, rng=Random(SEED), work=client.solo.work, limits=unlimited)
         client.leaderboards = Leaderboards(store)
         self.client = client
         self.solo_cog, self.matches_cog, self.competition_cog = SoloCog(client), MatchesCog(client), \
@@ -707,14 +710,14 @@ class Bench:
         over = await solo.start(carol, guild_id=GUILD, channel_id=CHANNEL, deal=3)
         await solo.resign(over.game_id, carol)
         await teams.create(GUILD, bob, "Red")
-        await matches.open(bob, guild_id=GUILD, channel_id=CHANNEL)  # a lobby
         running = await matches.open(bob, guild_id=GUILD, channel_id=CHANNEL)
         await matches.join(running.match.id, alice)
         await matches.start(running.match.id, bob)
+        await matches.open(bob, guild_id=GUILD, channel_id=CHANNEL)  # a lobby (a host has one per channel)
         cancelled = await matches.open(carol, guild_id=GUILD, channel_id=CHANNEL)
         await matches.cancel(cancelled.match.id, carol)
         self.named["cancelled match"] = cancelled.match.id
-        await matches.open(bob, guild_id=GUILD, channel_id=CHANNEL, teams=True)
+        await matches.open(bob, guild_id=GUILD, channel_id=CHANNEL + 5, teams=True)
         played = await matches.open(dave, guild_id=GUILD, channel_id=CHANNEL)
         await matches.start(played.match.id, dave)
         round_ = await matches.my_board(played.match.id, dave)
@@ -1212,12 +1215,14 @@ async def build_world(fake: FakeDiscord) -> list[str]:
     await do("carol", "play", deal=3)
     await do("carol", "resign")
     await do("bob", "team create", name="Red")
-    for host in ("bob", "bob", "carol"):
+    await do("bob", "match open")
+    lobbies = [m for m in fake.bot_messages() if m.buttons and m.buttons[0].label == "Join"]
+    await press("alice", lobbies[0], "Join")
+    await press("bob", lobbies[0], "Start")
+    for host in ("bob", "carol"):  # a host has one lobby per channel: bob's first match has started
         await do(host, "match open")
     lobbies = [m for m in fake.bot_messages() if m.buttons and m.buttons[0].label == "Join"]
-    await press("alice", lobbies[1], "Join")
-    await press("bob", lobbies[1], "Start")
-    await press("carol", lobbies[2], "Cancel match")
+    await press("carol", lobbies[-1], "Cancel match")
     await do("dave", "race open")
     race_lobbies = [m for m in fake.bot_messages() if any(b.label == "Cancel race" for b in m.buttons)]
     await press("dave", race_lobbies[0], "Cancel race")

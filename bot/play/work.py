@@ -1,0 +1,208 @@
+"""Where costly work runs, so that one member cannot slow the others.
+
+- Engine work (a move carried out on a copy of the game) runs in a few threads of its own, never
+  on the event loop, and apart from the threads that draw boards.
+- The searches run in worker processes, at a lower CPU priority than the bot (nice NICENESS), so
+  that the event loop and the boards go first on a busy machine: the pure-Python ones (a move's
+  outcome that a short search in the engine thread does not settle, a hint: up to DEAD_LIMIT
+  positions, half a second) in SEARCH_PROCESSES; the end-of-game verdicts (up to VERDICT_LIMIT
+  positions in C, some 1.5 s) in one more, with a short waiting line: when it is full, a
+  verdict is not worked out at all (`Busy`). In threads, a pure-Python search holds the GIL and
+  every other member's answer waits for it: benchmarks/abuse.py (then with its bystanders in a
+  closed loop) measured their p95 going from 179 ms to 271 ms under one member's moves, 310 ms
+  under their hints. A game goes to a process pickled (some 13 KB after 70 moves, 0.2 ms) and
+  comes back so.
+- Each member's costly work runs one piece at a time, in the order asked: a member's own spam
+  waits behind their own work, not everyone's.
+- Per-member rate limits for the costly actions (`RateLimiter`).
+
+The processes are spawned (their parent is the bot, whose end they watch), so the main module
+must be safe to import, as `python -m bot`'s is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from collections import Counter, deque
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from functools import partial
+from typing import TypeVar
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+ENGINE_THREADS = 4  # moves of four members at once; each member has one at a time
+# Searches of two members at once, one a core (each member has one at a time): one member's
+# searches leave the other process to everyone else.
+SEARCH_PROCESSES = 2
+VERDICT_PROCESSES = 1  # one core at most for verdicts
+VERDICT_WAITING = 2  # verdicts waiting for the verdict process, beyond which none is worked out
+NICENESS = 10  # how much lower the processes' CPU priority is than the bot's
+
+
+class Busy(Exception):
+    """The verdict process has as many verdicts waiting as it may: this one is not worked out."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """At most `count` actions in any `seconds`."""
+
+    count: int
+    seconds: float
+
+
+# The costly actions a member may ask for, and how often.
+LIMITS = {
+    "new-game": Limit(8, 60.0),  # solo games, match rounds, dailies
+    "hint": Limit(20, 60.0),
+    "verdict": Limit(6, 60.0),
+    "lobby": Limit(4, 300.0),  # match and race lobbies opened
+}
+
+
+class RateLimiter:
+    """Per-member sliding-window limits: `check` counts an action, or says how long to wait."""
+
+    def __init__(self, limits: dict[str, Limit] | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = LIMITS if limits is None else limits
+        self.clock = clock
+        self._times: dict[tuple[int, str], deque[float]] = {}
+
+    def check(self, member_id: int, action: str) -> float:
+        """Count one `action` of the member now and return 0; or, when they have had their
+        `LIMITS[action]` already, count nothing and return the seconds until they may (1 or more)."""
+        limit = self.limits[action]
+        now = self.clock()
+        times = self._times.setdefault((member_id, action), deque())
+        while times and times[0] <= now - limit.seconds:
+            times.popleft()
+        if len(times) >= limit.count:
+            return max(1.0, times[0] + limit.seconds - now)
+        times.append(now)
+        if len(self._times) > 10_000:
+            self._sweep(now)
+        return 0.0
+
+    def _sweep(self, now: float) -> None:
+        """Forget the members whose every action has left its window."""
+        longest = max(limit.seconds for limit in self.limits.values())
+        for key in [key for key, times in self._times.items() if not times or times[-1] <= now - longest]:
+            del self._times[key]
+
+
+class Work:
+    """The engine threads, the search and verdict processes (shared by every Work of the
+    process), and each member's turn."""
+
+    def __init__(self, *, engine_threads: int = ENGINE_THREADS, verdict_waiting: int = VERDICT_WAITING) -> None:
+        self._engine = ThreadPoolExecutor(engine_threads, thread_name_prefix="engine")
+        self._verdict_waiting = verdict_waiting
+        self._verdicts_in = 0  # verdicts running or waiting
+        self._turns = Turns()
+
+    async def engine(self, member_id: int, function: Callable[..., T], /, *args: object) -> T:
+        """`function(*args)` in an engine thread, after the member's earlier work."""
+        async with self._turns.turn(member_id):
+            return await asyncio.get_running_loop().run_in_executor(self._engine, partial(function, *args))
+
+    async def search(self, member_id: int, function: Callable[..., T], /, *args: object) -> T:
+        """`function(*args)` in a search process, after the member's earlier work: a module-level
+        function and arguments that pickle. In a thread instead if the process died meanwhile."""
+        async with self._turns.turn(member_id):
+            return await self._in_process("search", partial(function, *args))
+
+    async def verdict(self, member_id: int, function: Callable[..., T], /, *args: object, **kwargs: object) -> T:
+        """`function(*args, **kwargs)` in the verdict process, after the member's earlier work
+        (a module-level function and arguments that pickle); Busy at once when the verdict
+        process has VERDICT_WAITING verdicts waiting already."""
+        if self._verdicts_in >= VERDICT_PROCESSES + self._verdict_waiting:
+            raise Busy
+        self._verdicts_in += 1
+        try:
+            async with self._turns.turn(member_id):
+                return await self._in_process("verdict", partial(function, *args, **kwargs))
+        finally:
+            self._verdicts_in -= 1
+
+    def stop(self) -> None:
+        """Let the engine threads go once their work is done."""
+        self._engine.shutdown(wait=False, cancel_futures=True)
+
+    async def _in_process(self, kind: str, call: Callable[[], T]) -> T:
+        """`call()` in a process of `kind`; in an engine thread instead if one died meanwhile
+        (new ones start for the next call)."""
+        loop = asyncio.get_running_loop()
+        pool = _processes(kind)
+        try:
+            return await loop.run_in_executor(pool, call)
+        except BrokenProcessPool:
+            log.warning("a %s process died: starting new ones", kind)
+            if _pools.get(kind) is pool:
+                del _pools[kind]
+            pool.shutdown(wait=False, cancel_futures=True)
+            return await loop.run_in_executor(self._engine, call)
+
+
+class Turns:
+    """Each member's turn: what is done in it is done one at a time per member, in the order
+    asked, while other members' turns go on."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._queued: Counter[int] = Counter()  # by member: holding or waiting for their turn
+
+    @asynccontextmanager
+    async def turn(self, member_id: int) -> AsyncIterator[None]:
+        """Wait for the member's earlier business to end, then hold their turn."""
+        lock = self._locks.setdefault(member_id, asyncio.Lock())
+        self._queued[member_id] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._queued[member_id] -= 1
+            if not self._queued[member_id]:  # nobody holds or waits for it: forget it
+                del self._queued[member_id], self._locks[member_id]
+
+
+_pools: dict[str, ProcessPoolExecutor] = {}
+
+
+def _processes(kind: str) -> ProcessPoolExecutor:
+    """The processes of `kind` ("search" or "verdict"), started when first needed."""
+    pool = _pools.get(kind)
+    if pool is None:
+        count = SEARCH_PROCESSES if kind == "search" else VERDICT_PROCESSES
+        pool = _pools[kind] = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"),
+                                                  initializer=_start_worker)
+    return pool
+
+
+def _start_worker() -> None:
+    """In a new worker process: a lower CPU priority, and an end with the bot's."""
+    os.nice(NICENESS)
+    _end_with_parent()
+
+
+def _end_with_parent() -> None:
+    """In a worker process: end it when its parent (the bot) goes. A pool's worker waits for
+    work forever otherwise, even after the bot was killed."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
+
