@@ -60,6 +60,7 @@ from random import Random
 from typing import Any
 
 import discord
+import pytest
 
 import bot.app as app_module
 from bot.app import PatientExorcismBot
@@ -947,8 +948,11 @@ class Bench:
         return found
 
 
-async def test_fuzz_in_process(tmp_path: Path) -> None:
-    """9,400 inputs through the play layer, the cogs' callbacks and the DynamicItems, in-process."""
+async def test_fuzz_in_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """9,400 inputs through the play layer, the cogs' callbacks and the DynamicItems, in-process.
+    A member's answers are not paced here (tests/views/test_turns.py tests the pace): the fuzz
+    plays far faster than any member may, as it does without rate limits."""
+    monkeypatch.setattr(respond, "MEMBER_PACE", 0.0)
     rng = Random(SEED)
     errors = ErrorLog()
     logging.getLogger().addHandler(errors)
