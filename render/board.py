@@ -133,7 +133,7 @@ class _Painter:
         self.game = game
         self.theme = theme
         self.geo = geometry
-        self.board = layout_for(game.name)
+        self.board = layout_for(game.kind)
         self.piles = game.layout()
         self.fan = self._column_fan()
         self.placed: dict[str, list[Placed]] = {}
@@ -146,8 +146,8 @@ class _Painter:
         for spot in self.board.spots:
             self._label(spot)
             self._pile(spot)
-        if self.game.history:
-            self._outline(self.game.history[-1].move, self.theme.moved_from, self.theme.moved_to, played=True)
+        if self.game.last_move is not None:
+            self._outline(self.game.last_move, self.theme.moved_from, self.theme.moved_to, played=True)
         if highlight is not None:
             self._outline(highlight, self.theme.hinted, self.theme.hinted, played=False)
         outcome = self.game.outcome

@@ -1,13 +1,16 @@
 """Where each pile sits on the board: one layout description per game, no drawing code.
 
 Positions are in card slots (column) and card rows (row); `fan` says how a pile shows its
-cards. A new game (the two-deck games, the race board) adds a `BoardLayout` here.
+cards. A new layout adds a `BoardLayout` here, under the name its game kinds give as
+`board_layout` (bot.game.GameKind).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+
+from bot.game import GameKind
 
 
 class Fan(Enum):
@@ -86,25 +89,17 @@ def _patriarchs() -> BoardLayout:
     )
 
 
-CANFIELD = _canfield(Fan.STACK)
-SUPERIOR_CANFIELD = _canfield(Fan.DOWN)  # the whole reserve is face up: show it all
-
+# By the name a game kind gives as its `board_layout`.
 LAYOUTS: dict[str, BoardLayout] = {
-    "canfield": CANFIELD,
-    "superior-canfield": SUPERIOR_CANFIELD,
-    "rainbow-canfield": CANFIELD,
-    "storehouse": CANFIELD,
-    "canfield-draw1": CANFIELD,
-    "canfield-one-pass": CANFIELD,
+    "canfield": _canfield(Fan.STACK),
+    "superior-canfield": _canfield(Fan.DOWN),  # the whole reserve is face up: show it all
     "demons-and-thieves": _demons_and_thieves(),
-    "demonthief": _demons_and_thieves(),
     "patriarchs": _patriarchs(),
-    "picture-patience": _patriarchs(),
 }
 
 
-def layout_for(game_name: str) -> BoardLayout:
-    """The board layout of a game; ValueError, quoting the name, when there is none."""
-    if game_name not in LAYOUTS:
-        raise ValueError(f"no board layout for {game_name!r}")
-    return LAYOUTS[game_name]
+def layout_for(kind: GameKind) -> BoardLayout:
+    """The board layout of a kind of game; ValueError, quoting its name, when there is none."""
+    if kind.board_layout not in LAYOUTS:
+        raise ValueError(f"no board layout {kind.board_layout!r} for {kind.name!r}")
+    return LAYOUTS[kind.board_layout]

@@ -8,7 +8,7 @@ import random
 from bot.game import Outcome, new_game
 from bot.game.canfield import CanfieldGame
 from bot.game.cards import ACE, Card, Suit, full_deck, next_rank
-from bot.game.patriarchs import BASE_CARDS, PATRIARCHS_GAMES, PatriarchsGame
+from bot.game.patriarchs import BASE_CARDS, PATRIARCHS_KINDS, PatriarchsGame
 
 STATES = ("fresh", "mid", "won", "blocked")
 
@@ -54,7 +54,7 @@ def won_game(name: str, **options: object) -> CanfieldGame:
     """A deck laid so that every card goes to a foundation as it comes: the reserve holds the
     clubs, the columns the next spades, hearts and diamonds, the stock the rest in order,
     in groups turned so that each draw shows the next card wanted. Then it is played out."""
-    if name in PATRIARCHS_GAMES:
+    if name in PATRIARCHS_KINDS:
         return _won_patriarchs(name, **options)
     if _decks(name) == 2:
         return _won_with_two_decks(name, **options)
@@ -78,7 +78,7 @@ def won_game(name: str, **options: object) -> CanfieldGame:
 def blocked_game(name: str, **options: object) -> CanfieldGame:
     """Kings on the columns and every card that could ever move hidden in the reserve under
     an unplayable top: no stock card can go anywhere, so the game is blocked at once."""
-    if name in PATRIARCHS_GAMES:
+    if name in PATRIARCHS_KINDS:
         return _blocked_patriarchs(name, **options)
     if _decks(name) == 2:
         return _blocked_with_two_decks(name, **options)

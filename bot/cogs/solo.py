@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.cogs.checks import check_channel, check_play_channel
 from bot.game import GAMES, TITLES, describe_game
 from bot.game.notation import Word, read_word
-from bot.game.patience import PatienceGame
+from bot.game.patience import Game
 from bot.play import Player, PlayError, Reply
 from bot.play.settings import change_settings, load_settings
 from bot.views import answers_custom_id
@@ -28,7 +28,7 @@ HELP = f"""**Patient Exorcism**: your own game of Canfield (Demon), right here.
 • `/play [game] [deal]` starts a game (or shows yours); `/board` shows it again.
 • Move with the buttons: tap a pile to send its top card to its best place, or pick cards in the menu and then tap \
 where they go. Draw, Auto (all to the foundations), Undo, Hint, Resign.
-• Or type: `/move rt2 wf d`, or mention me: `@Patient Exorcism t1t3:2`. Canfield's {PatienceGame.examples}.
+• Or type: `/move rt2 wf d`, or mention me: `@Patient Exorcism t1t3:2`. Canfield's {Game.examples}.
 • Words work too, on their own: `draw`, `auto`, `undo`, `hint`, `board`, `resign`, `rules`, `help`, and `play [game]`.
 • Piles: `s` stock, `w` waste, `r` reserve (`r1`-`r9` in Patriarchs), `f1`-`f8` foundations, `t1`-`t9` columns. \
 `/rules` explains a game: Canfield and its family, Demons and Thieves, Demonthief, Patriarchs, Picture Patience.

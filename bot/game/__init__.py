@@ -9,7 +9,18 @@ from bot.game.canfield import CanfieldGame
 from bot.game.cards import Card, Colour, Suit
 from bot.game.deals import DealError
 from bot.game.errors import IllegalMoveError, NotationError
-from bot.game.games import GAMES, TITLES, Game, dealt_cards, describe_game, game_rules, new_game, option_names
+from bot.game.games import (
+    GAMES,
+    TITLES,
+    Game,
+    GameKind,
+    dealt_cards,
+    describe_game,
+    game_kind,
+    game_rules,
+    new_game,
+    option_names,
+)
 from bot.game.moves import DRAW, Move, parse_move
 from bot.game.patience import Outcome
 from bot.game.patriarchs import PatriarchsGame
@@ -17,8 +28,8 @@ from bot.game.rules import UnknownGameError
 from bot.game.serial import SnapshotError, from_record, from_snapshot, to_record, to_snapshot
 
 __all__ = [
-    "DRAW", "GAMES", "TITLES", "CanfieldGame", "Card", "Colour", "DealError", "Game", "IllegalMoveError",
+    "DRAW", "GAMES", "TITLES", "CanfieldGame", "Card", "Colour", "DealError", "Game", "GameKind", "IllegalMoveError",
     "Move", "NotationError", "Outcome", "PatriarchsGame", "SnapshotError", "Suit", "UnknownGameError",
-    "dealt_cards", "describe_game", "from_record", "from_snapshot", "game_rules", "new_game", "option_names",
-    "parse_move", "to_record", "to_snapshot",
+    "dealt_cards", "describe_game", "from_record", "from_snapshot", "game_kind", "game_rules", "new_game",
+    "option_names", "parse_move", "to_record", "to_snapshot",
 ]

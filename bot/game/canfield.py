@@ -2,14 +2,16 @@
 storehouse, canfield-draw1 and canfield-one-pass, and for the two-deck demons-and-thieves and
 demonthief (seed 003), each a `Rules` value (see rules.py).
 
-A game is its deck plus its move list. It is mutable through `play` and `undo` only; every
-rule question goes through `verify_move` (raises), `can_move` (answers) and `play` (does).
+A game is its deck plus its move list. It is mutable through `play` and `undo` only (and
+`resume`, see `Game`); every rule question goes through `verify_move` (raises), `can_move`
+(answers) and `play` (does). `CANFIELD_KINDS` registers each game of the family.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import partial
 from itertools import pairwise
 
 from bot.game import notation, solver
@@ -17,8 +19,8 @@ from bot.game.cards import Card, Suit, next_rank, previous_rank
 from bot.game.deals import check_deal, check_deck, dealing_order, move_to_top, shuffled_talon
 from bot.game.errors import IllegalMoveError, NotationError
 from bot.game.moves import DRAW, Move
-from bot.game.patience import Outcome, PatienceGame, Step
-from bot.game.rules import TITLES, Build, Die, Groups, Rules, make_rules
+from bot.game.patience import Game, GameKind, Outcome, Step
+from bot.game.rules import OPTION_NAMES, Build, Die, Groups, Rules, describe_rules, make_rules
 from bot.game.text import picture
 
 RESERVE_SIZE = 13
@@ -67,7 +69,7 @@ def _base_count(rules: Rules) -> int:
     return 1 if rules.base_rank is None else 4
 
 
-class CanfieldGame(PatienceGame):
+class CanfieldGame(Game):
     """One game of the Canfield family. Build it with `bot.game.new_game`."""
 
     def __init__(self, rules: Rules, cards: list[Card], deal: int | None = None) -> None:
@@ -97,7 +99,7 @@ class CanfieldGame(PatienceGame):
         self.stock: list[Card] = list(self.cards[position:])[::-1]
         self.waste: list[Card] = []
         self.redeals_used = 0
-        self.die_roll: int | None = None if rules.die is Die.OFF else self._roll(0)
+        self.die_roll: int | None = None if rules.die is Die.OFF else self.die_roll_for_pass(0)
         self.history: list[Step] = []
         self._piles: dict[str, list[Card]] = {"s": self.stock, "w": self.waste, "r": self.reserve}
         self._piles.update({f"f{i + 1}": pile for i, pile in enumerate(self.foundations)})
@@ -106,9 +108,9 @@ class CanfieldGame(PatienceGame):
     # --- what a player sees -------------------------------------------------------------
 
     @property
-    def title(self) -> str:
-        """The game's name for people, such as `Superior Canfield`."""
-        return TITLES[self.rules.name]
+    def kind(self) -> GameKind:
+        """What kind of game this is (see CANFIELD_KINDS)."""
+        return CANFIELD_KINDS[self.rules.name]
 
     @property
     def draw_count(self) -> int:
@@ -250,32 +252,31 @@ class CanfieldGame(PatienceGame):
 
     # --- carrying out commands ----------------------------------------------------------
 
-    def _carry_out(self, command: notation.Command) -> list[Move]:
+    def _carry_out(self, command: notation.Command) -> None:
         if isinstance(command, notation.ActionCommand):
             if command.action is notation.Action.DRAW:
                 self.verify_move(DRAW)
                 self._do(DRAW)
-                return [DRAW]
-            if command.action is notation.Action.UNDO:
+            elif command.action is notation.Action.UNDO:
                 self.undo()
-                return []
-            return self._auto_foundations()
+            else:
+                self._auto_foundations()
+            return
         if isinstance(command, notation.CardCommand):
             places = self._locate(command.card, command.text)
             # With two decks the card may lie in two places: play the copy that can move.
             src, count = next((place for place in places if self._candidates(*place, command.dst)), places[0])
-            return [self._resolve(src, command.dst, count, command.text)]
+            self._resolve(src, command.dst, count, command.text)
+            return
         self._pile(command.src, command.text)
-        return [self._resolve(command.src, command.dst, command.count, command.text)]
+        self._resolve(command.src, command.dst, command.count, command.text)
 
-    def _auto_foundations(self) -> list[Move]:
-        played: list[Move] = []
+    def _auto_foundations(self) -> None:
         while True:
             move = next((m for m in self.legal_moves() if m.dst.startswith("f")), None)
             if move is None:
-                return played
+                return
             self._do(move)
-            played.append(move)
 
     def _locate(self, card: Card, text: str) -> list[tuple[str, int]]:
         """Where a named card can be moved from, with how many cards move with it: the fewest
@@ -472,7 +473,7 @@ class CanfieldGame(PatienceGame):
             if not self.stock:
                 self._redeal()
                 if self.rules.die is Die.PASS:
-                    self.die_roll = self._roll(self.redeals_used)
+                    self.die_roll = self.die_roll_for_pass(self.redeals_used)
             for _ in range(min(self.draw_count, len(self.stock))):
                 self.waste.append(self.stock.pop())
         else:
@@ -484,7 +485,7 @@ class CanfieldGame(PatienceGame):
                 fills = (move.src,)
         self.history.append(Step(move, before, fills))
 
-    def _roll(self, pass_index: int) -> int:
+    def die_roll_for_pass(self, pass_index: int) -> int:
         """The Die of Justice: the roll for a pass, fixed by the deal so that everyone on the
         same deal rolls the same (the game's one roll is pass 0's)."""
         index = pass_index if self.rules.die is Die.PASS else 0
@@ -506,3 +507,26 @@ def new_canfield_game(name: str = "canfield", *, deal: int | None = None,
     die="off"|"game"|"pass"."""
     return CanfieldGame.dealt(make_rules(name, **options), deal=deal, cards=cards,
                               deck_of=lambda number: dealt_canfield_cards(name, number))
+
+
+def _kind(name: str, title: str, board_layout: str = "canfield") -> GameKind:
+    rules = make_rules(name)
+    # The solver's search knows the one-deck family on four columns (no options change that).
+    solver_covers = rules.decks == 1 and rules.columns == solver.COLUMNS and rules.right_build is None
+    return GameKind(
+        name=name, title=title, option_names=OPTION_NAMES, solver_covers=solver_covers, board_layout=board_layout,
+        rules=partial(make_rules, name), new=partial(new_canfield_game, name),
+        dealt_cards=partial(dealt_canfield_cards, name), describe=lambda: describe_rules(rules, title),
+    )
+
+
+CANFIELD_KINDS: dict[str, GameKind] = {kind.name: kind for kind in (
+    _kind("canfield", "Canfield"),
+    _kind("superior-canfield", "Superior Canfield", board_layout="superior-canfield"),
+    _kind("rainbow-canfield", "Rainbow Canfield"),
+    _kind("storehouse", "Storehouse"),
+    _kind("canfield-draw1", "Canfield (draw 1)"),
+    _kind("canfield-one-pass", "Canfield (one pass)"),
+    _kind("demons-and-thieves", "Demons and Thieves", board_layout="demons-and-thieves"),
+    _kind("demonthief", "Demonthief", board_layout="demons-and-thieves"),
+)}

@@ -1,17 +1,21 @@
-"""What every game of the engine shares: a deck and a move list, changed through `play` and
-`undo` only; a position is every pile in `pile_order`, the redeals used and the die's roll.
+"""The one interface every game of the engine implements, `Game`, and `GameKind`, what a game
+kind tells the rest of the bot about itself (games.py registers every kind by name).
 
-`CanfieldGame` (canfield.py) and `PatriarchsGame` (patriarchs.py) build on `PatienceGame` and
-give it their rules: `legal_moves`, `_reason` (why a move is illegal, or None), `_do` (carry out
-a legal move, appending a `Step`) and `_carry_out` (one parsed command).
+A game is a deck and a move list, changed through `play` and `undo` (and `resume`, which puts a
+restored game at its stored position); a position is every pile in `pile_order`, the redeals
+used and the die's roll. `CanfieldGame` (canfield.py) and `PatriarchsGame` (patriarchs.py)
+implement `Game`: its public members, and the rule hooks `_reason` (why a move is illegal, or
+None), `_do` (carry out a legal move, appending a `Step`), `_carry_out` (one parsed command) and
+`_work_out_outcome`.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Self
+from typing import Protocol, Self
 
 from bot.game import notation
 from bot.game.cards import Card
@@ -44,45 +48,130 @@ class Step:
     fills: tuple[str, ...] = ()
 
 
-class PatienceGame:
-    """The shared machinery of a game; see the module's docstring for what a game adds."""
+class GameRules(Protocol):
+    """What every game's rules value offers: its game's name and the options in force."""
+
+    @property
+    def name(self) -> str:
+        """The game's name, such as `canfield`."""
+        ...
+
+    def options(self) -> dict[str, object]:
+        """The player-settable options as plain values."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class GameKind:
+    """One game the engine plays, with what the rest of the bot needs to know of it: its title,
+    the options a player may set, whether the solver's full search (`solver.solve`) covers it,
+    and the name of the board layout render draws it with (render/layouts.py). The callables
+    build its rules, its games and its decks, and describe it in words."""
+
+    name: str
+    title: str
+    option_names: tuple[str, ...]
+    solver_covers: bool
+    board_layout: str
+    rules: Callable[..., GameRules]  # (**options) -> the rules with the options applied
+    new: Callable[..., Game]  # (deal=, cards=, **options) -> a new game; see games.new_game
+    dealt_cards: Callable[[int], list[Card]]  # a PySolFC game number -> its deck, in `cards=` order
+    describe: Callable[[], str]  # the rules in a few plain sentences
+
+
+class Game(ABC):
+    """One game of patience: the interface the bot, the solver, the serializer and render use,
+    with the machinery every game shares. See the module's docstring for what a game adds."""
 
     # What moves look like in this game, for a player who typed something unreadable.
     examples = "moves look like rt2, wf, t1t3:2, 7h, 7h t2, d (draw), a (all to foundations), u (undo)"
 
-    rules: Any
-    deal: int | None
-    cards: tuple[Card, ...]
-    pile_order: tuple[str, ...]
-    history: list[Step]
+    rules: GameRules
+    deal: int | None  # PySolFC's game number; None for an explicit deck
+    cards: tuple[Card, ...]  # the deck, in the order new_game(cards=...) takes it
+    pile_order: tuple[str, ...]  # every pile by notation name, in a fixed order
+    history: list[Step]  # the moves played, each with what the game filled by itself after it
     redeals_used: int
-    die_roll: int | None
+    die_roll: int | None  # the Die of Justice's roll in force; None when the game plays without the die
+    base_rank: int | None  # the rank every foundation starts from; None when they start from different ranks
     foundations: list[list[Card]]
-    stock: list[Card]
+    stock: list[Card]  # the top, the next card drawn, is last
     waste: list[Card]
     _piles: dict[str, list[Card]]
 
-    def __init__(self, rules: Any, cards: list[Card], deal: int | None = None) -> None:
-        raise NotImplementedError  # each game deals its own way
+    @abstractmethod
+    def __init__(self, rules: GameRules, cards: list[Card], deal: int | None = None) -> None:
+        """Deal `cards` (a whole deck, first dealt first) under `rules`; `deal` is its game number."""
 
+    @property
+    @abstractmethod
+    def kind(self) -> GameKind:
+        """What kind of game this is, with its title, options and board layout."""
+
+    @property
+    def title(self) -> str:
+        """The game's name for people, such as `Superior Canfield`."""
+        return self.kind.title
+
+    @property
+    @abstractmethod
+    def draw_count(self) -> int:
+        """How many cards the next draw turns."""
+
+    @property
+    @abstractmethod
+    def redeals_left(self) -> int | None:
+        """Redeals still allowed; None when unlimited."""
+
+    @property
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """WON or BLOCKED once the game is over (the bot decides, not the player); None while
+        play can still get somewhere."""
+
+    @abstractmethod
     def legal_moves(self) -> list[Move]:
         """Every legal move now."""
-        raise NotImplementedError
 
+    @abstractmethod
+    def describe(self, move: Move) -> str:
+        """A move in words for people, such as "KC to its foundation"."""
+
+    @abstractmethod
+    def hint(self) -> Move | None:
+        """A next move from what the player can see that leads to progress; None when none can."""
+
+    @abstractmethod
+    def foundation_base(self, pile: str) -> Card:
+        """The card a foundation starts with; ValueError for a pile that is not a foundation."""
+
+    @abstractmethod
+    def is_face_up(self, pile: str, index: int) -> bool:
+        """Whether the card at `index` (from the bottom) of `pile` shows its face."""
+
+    @abstractmethod
+    def layout(self, reveal: bool = False) -> dict[str, list[str]]:
+        """Every pile by notation name in `pile_order`, its cards bottom to top as `7H`; face-down
+        cards are `??` unless `reveal`. The stock's last card is the next one drawn."""
+
+    @abstractmethod
+    def check_position(self) -> None:
+        """ValueError when the position could not have come from this deck by legal moves."""
+
+    @abstractmethod
     def _reason(self, move: Move) -> str | None:
         """None when the move is legal, else why not."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _do(self, move: Move) -> None:
-        """Carry out a move already known to be legal."""
-        raise NotImplementedError
+        """Carry out a move already known to be legal, appending its Step to the history."""
 
-    def _carry_out(self, command: notation.Command) -> object:
+    @abstractmethod
+    def _carry_out(self, command: notation.Command) -> None:
         """Carry out one parsed command; ValueError (quoting it) when it cannot be."""
-        raise NotImplementedError
 
     @classmethod
-    def dealt(cls, rules: Any, *, deal: int | None, cards: list[Card] | list[str] | None,
+    def dealt(cls, rules: GameRules, *, deal: int | None, cards: list[Card] | list[str] | None,
               deck_of: Callable[[int], list[Card]]) -> Self:
         """A new game: an explicit deck `cards` (Cards or their text), or PySolFC's game number
         `deal` laid out by `deck_of`, or a random game number; not both."""
@@ -118,9 +207,9 @@ class PatienceGame:
         known, and `outcome` costs nothing more); the solver's GaveUp when it does not."""
         return self._outcome_once(lambda: self._work_out_outcome(positions))
 
+    @abstractmethod
     def _work_out_outcome(self, positions: int | None = None) -> Outcome | None:
         """The outcome of the position now (`positions`: see `outcome_within`)."""
-        raise NotImplementedError
 
     @property
     def name(self) -> str:
@@ -138,6 +227,11 @@ class PatienceGame:
         return [step.move for step in self.history]
 
     @property
+    def last_move(self) -> Move | None:
+        """The move played last, or None before the first."""
+        return self.history[-1].move if self.history else None
+
+    @property
     def pass_number(self) -> int:
         """Which pass through the stock this is, from 1."""
         return self.redeals_used + 1
@@ -148,9 +242,9 @@ class PatienceGame:
         return sum(len(pile) for pile in self.foundations)
 
     @property
+    @abstractmethod
     def reserve_cards(self) -> int:
         """How many cards are left in the reserve (or reserve piles)."""
-        raise NotImplementedError
 
     @property
     def score(self) -> int:
@@ -244,6 +338,51 @@ class PatienceGame:
         shown = ", ".join(str(m) for m in legal[:SHOWN_ALTERNATIVES])
         more = " …" if len(legal) > SHOWN_ALTERNATIVES else ""
         return f"legal moves: {shown}{more}" if legal else "no move is legal"
+
+    @property
+    def position(self) -> Position:
+        """The position now, as a value: every pile in `pile_order`, the redeals used, the die's roll."""
+        return self._position()
+
+    def resume(self, position: Position, moves: list[Move]) -> None:
+        """Put a new game at `position`, reached by `moves` (a snapshot restored without
+        replaying): ValueError when the position could not have come from this deck, or when a
+        move has been played; undo replays the moves when it first needs an earlier position."""
+        if self.history:
+            raise ValueError("a game resumes a position only before any move is played")
+        self._restore(position)
+        self.check_position()
+        self.history = [Step(move, None) for move in moves]
+
+    def shortest_progress(self, limit: int) -> list[Move] | None:
+        """The shortest line of legal moves (stock cycling included) to a card put on a
+        foundation or a reserve card turned up, searched with the game's own moves: [] when none
+        exists, None when the search looked at more than `limit` positions. The game is left as
+        it was."""
+        scratch = self.copy()
+        cards_up, reserve_left = self.foundation_cards, self.reserve_cards
+        root = scratch._position()
+        frontier: list[tuple[Position, list[Move]]] = [(root, [])]
+        seen = {root}
+        while frontier:
+            next_frontier: list[tuple[Position, list[Move]]] = []
+            for position, line in frontier:
+                scratch._restore(position)
+                for move in scratch.legal_moves():
+                    scratch._do(move)
+                    if scratch.foundation_cards > cards_up or scratch.reserve_cards < reserve_left:
+                        return [*line, move]
+                    after = scratch._position()
+                    scratch._restore(position)
+                    if after in seen:
+                        continue
+                    if len(seen) > limit:
+                        return None
+                    seen.add(after)
+                    next_frontier.append((after, [*line, move]))
+                scratch.history.clear()
+            frontier = next_frontier
+        return []
 
     def _redeal(self) -> None:
         """Turn the waste over as the new stock."""

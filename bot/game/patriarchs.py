@@ -11,13 +11,14 @@ while the tops of a suit's ace and king foundations are in sequence (ace top + 1
 cards may move one at a time between those two foundations, never a pile's base card. Picture
 Patience shuffles those eight cards in and has no reversals.
 
-A game is its deck plus its move list, changed through `play` and `undo` only, like
-`bot.game.canfield.CanfieldGame`, whose public face this class mirrors.
+A game is its deck plus its move list, changed through `play` and `undo` only (and `resume`),
+implementing `bot.game.patience.Game`; `PATRIARCHS_KINDS` registers both games.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 
 from bot.game import notation
 from bot.game.cards import ACE, KING, Card, Suit
@@ -31,10 +32,11 @@ from bot.game.deals import (
 )
 from bot.game.errors import IllegalMoveError
 from bot.game.moves import DRAW, Move
-from bot.game.patience import FOUNDATION_LENGTH, Outcome, PatienceGame, Step
+from bot.game.patience import FOUNDATION_LENGTH, Game, GameKind, Outcome, Step
 from bot.game.rules import UnknownGameError
 
 DECKS = 2
+DRAW_COUNT = 1  # the stock turns one card at a time
 DECK_SIZE = 52 * DECKS
 SUITS = list(Suit)  # fi and f(i+4) build suit SUITS[i - 1], as in PySolFC
 ACE_FOUNDATIONS = ("f1", "f2", "f3", "f4")
@@ -62,14 +64,10 @@ class PatriarchsRules:
         """The player-settable options as plain values: redeals."""
         return {"redeals": self.redeals}
 
-PATRIARCHS_GAMES: dict[str, PatriarchsRules] = {
+# Each game's rules before options; its title and the rest: PATRIARCHS_KINDS.
+PATRIARCHS_RULES: dict[str, PatriarchsRules] = {
     "patriarchs": PatriarchsRules("patriarchs"),
     "picture-patience": PatriarchsRules("picture-patience", preplaced=False, reversals=False),
-}
-
-PATRIARCHS_TITLES = {
-    "patriarchs": "Patriarchs",
-    "picture-patience": "Picture Patience",
 }
 
 OPTION_NAMES = ("redeals",)
@@ -81,12 +79,12 @@ def make_patriarchs_rules(name: str, **options: object) -> PatriarchsRules:
 
     Raises UnknownGameError, quoting the bad value, for an unknown game, option or value.
     """
-    if name not in PATRIARCHS_GAMES:
-        raise UnknownGameError(f"unknown game {name!r}; games: {', '.join(PATRIARCHS_GAMES)}")
+    if name not in PATRIARCHS_RULES:
+        raise UnknownGameError(f"unknown game {name!r}; games: {', '.join(PATRIARCHS_RULES)}")
     unknown = sorted(set(options) - set(OPTION_NAMES))
     if unknown:
         raise UnknownGameError(f"unknown option {unknown[0]!r} for {name}; options: {', '.join(OPTION_NAMES)}")
-    rules = PATRIARCHS_GAMES[name]
+    rules = PATRIARCHS_RULES[name]
     if "redeals" in options:
         redeals = options["redeals"]
         if isinstance(redeals, bool) or redeals not in _REDEAL_CHOICES:
@@ -125,14 +123,11 @@ def _partner(index: int) -> int:
     return (index + 4) % 8
 
 
-class PatriarchsGame(PatienceGame):
+class PatriarchsGame(Game):
     """One game of Patriarchs or Picture Patience. Build it with `new_patriarchs_game`."""
 
     pile_order = PILE_ORDER
     examples = "moves look like r1f, wf, f1f5, 7h, 7h f, d (draw), a (all to foundations), u (undo)"
-    draw_count = 1
-    die_roll: int | None = None
-    base_rank: int | None = None
 
     def __init__(self, rules: PatriarchsRules, cards: list[Card], deal: int | None = None) -> None:
         self.rules = rules
@@ -153,6 +148,8 @@ class PatriarchsGame(PatienceGame):
         self.waste: list[Card] = [self.cards[first_waste]]
         self.stock: list[Card] = list(self.cards[first_waste + 1:])[::-1]  # the top is last
         self.redeals_used = 0
+        self.die_roll = None  # no Die of Justice here
+        self.base_rank = None  # the ace foundations start from aces, the king foundations from kings
         self.history: list[Step] = []
         self._piles: dict[str, list[Card]] = {"s": self.stock, "w": self.waste}
         self._piles.update(zip(FOUNDATION_NAMES, self.foundations, strict=True))
@@ -161,9 +158,14 @@ class PatriarchsGame(PatienceGame):
     # --- what a player sees -------------------------------------------------------------
 
     @property
-    def title(self) -> str:
-        """The game's name for people, such as `Picture Patience`."""
-        return PATRIARCHS_TITLES[self.rules.name]
+    def kind(self) -> GameKind:
+        """What kind of game this is (see PATRIARCHS_KINDS)."""
+        return PATRIARCHS_KINDS[self.rules.name]
+
+    @property
+    def draw_count(self) -> int:
+        """How many cards the next draw turns: always one."""
+        return DRAW_COUNT
 
     @property
     def redeals_left(self) -> int:
@@ -282,7 +284,7 @@ class PatriarchsGame(PatienceGame):
         player can see (the stock's order is known, as cycling shows it); never one that merely
         undoes the last move (a reversal straight back): then a move on a longer way, if any.
         None when nothing helps: the game is won or blocked, or the only way on is back."""
-        last = self.history[-1].move if self.history else None
+        last = self.last_move
 
         def undoes(move: Move) -> bool:
             return last is not None and not move.is_draw and (move.src, move.dst) == (last.dst, last.src)
@@ -562,7 +564,6 @@ class PatriarchsGame(PatienceGame):
                     fills = (move.src,)
         self.history.append(Step(move, before, fills))
 
-    # --- helpers ------------------------------------------------------------------------
 
 def new_patriarchs_game(name: str = "patriarchs", *, deal: int | None = None,
                         cards: list[Card] | list[str] | None = None, **options: object) -> PatriarchsGame:
@@ -575,3 +576,34 @@ def new_patriarchs_game(name: str = "patriarchs", *, deal: int | None = None,
     """
     return PatriarchsGame.dealt(make_patriarchs_rules(name, **options), deal=deal, cards=cards,
                                 deck_of=lambda number: dealt_patriarchs_cards(name, number))
+
+
+def describe_patriarchs(rules: PatriarchsRules, title: str) -> str:
+    """The rules of the game called `title` in a few plain sentences."""
+    start = ("An ace and a king of each suit start on them. " if rules.preplaced
+             else "The aces and kings are shuffled in; an empty foundation takes one of its suit. ")
+    reversals = (" When the two foundations of a suit have tops in sequence, cards may go from one to the "
+                 "other (never the base cards)." if rules.reversals else "")
+    redeals = "one redeal" if rules.redeals else "no redeal"
+    return (
+        f"**{title}** (two decks): build four foundations up in suit from the ace to the king, "
+        f"and four down from the king to the ace. {start}Nine reserve cards, each playable to the foundations "
+        "only; an emptied reserve space is filled at once from the waste (from the stock when the waste is "
+        f"empty). The stock turns one card at a time, {redeals}.{reversals} Score: 50 a finished foundation, "
+        "100 for a win, 1 a foundation card, −1 a card left in the reserve."
+    )
+
+
+def _kind(name: str, title: str) -> GameKind:
+    rules = PATRIARCHS_RULES[name]
+    return GameKind(
+        name=name, title=title, option_names=OPTION_NAMES, solver_covers=False, board_layout="patriarchs",
+        rules=partial(make_patriarchs_rules, name), new=partial(new_patriarchs_game, name),
+        dealt_cards=partial(dealt_patriarchs_cards, name), describe=lambda: describe_patriarchs(rules, title),
+    )
+
+
+PATRIARCHS_KINDS: dict[str, GameKind] = {kind.name: kind for kind in (
+    _kind("patriarchs", "Patriarchs"),
+    _kind("picture-patience", "Picture Patience"),
+)}

@@ -486,3 +486,22 @@ def new_race(deal: int | None = None, *, players: int = 2, layout: str = "klondi
     PySolFC deals them, then the face-up row t1..t7, then the stock top down)."""
     cards = None if decks is None else [[c if isinstance(c, Card) else Card.parse(c) for c in deck] for deck in decks]
     return RaceGame(random_deal() if deal is None else deal, players, layout, cards)
+
+
+RACE_OPTION_NAMES = ("players", "layout", "decks")
+
+
+def new_race_with(deal: int | None, options: dict[str, object]) -> RaceGame:
+    """`new_race` with its options given by name, as `new_game("demon-race", **options)` gets
+    them; UnknownGameError, quoting it, for an option a race does not take."""
+    unknown = sorted(set(options) - set(RACE_OPTION_NAMES))
+    if unknown:
+        raise UnknownGameError(f"unknown option {unknown[0]!r} for a race; options: {', '.join(RACE_OPTION_NAMES)}")
+    players, layout, decks = options.get("players", 2), options.get("layout", "klondike"), options.get("decks")
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise UnknownGameError(f"players={players!r}: a race takes {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    if not isinstance(layout, str):
+        raise UnknownGameError(f"layout={layout!r}: layouts: {', '.join(LAYOUTS)}")
+    if decks is not None and not isinstance(decks, list):
+        raise UnknownGameError(f"decks={decks!r}: give one deck a player")
+    return new_race(deal, players=players, layout=layout, decks=decks)

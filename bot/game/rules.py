@@ -75,7 +75,8 @@ class Rules:
         }
 
 
-GAMES: dict[str, Rules] = {
+# Each game's rules before options; its title and the rest: canfield.CANFIELD_KINDS.
+RULES: dict[str, Rules] = {
     "canfield": Rules("canfield"),
     "superior-canfield": Rules("superior-canfield", reserve_face_up=True, fill_from_reserve=False),
     "rainbow-canfield": Rules("rainbow-canfield", draw=1, redeals=0, build=Build.ANY),
@@ -91,18 +92,6 @@ GAMES: dict[str, Rules] = {
                         decks=2, column_sizes=(1, 1, 1, 1, 8, 8, 8, 8, 8), right_build=Build.SUIT),
 }
 
-TITLES = {
-    "canfield": "Canfield",
-    "superior-canfield": "Superior Canfield",
-    "rainbow-canfield": "Rainbow Canfield",
-    "storehouse": "Storehouse",
-    "canfield-draw1": "Canfield (draw 1)",
-    "canfield-one-pass": "Canfield (one pass)",
-    "demons-and-thieves": "Demons and Thieves",
-    "demonthief": "Demonthief",
-}
-
-
 class UnknownGameError(ValueError):
     """A game name the engine does not know, or an option it cannot take."""
 
@@ -116,8 +105,8 @@ def make_rules(name: str, **options: Any) -> Rules:
 
     Raises UnknownGameError, quoting the bad value, for an unknown game, option or value.
     """
-    if name not in GAMES:
-        raise UnknownGameError(f"unknown game {name!r}; games: {', '.join(GAMES)}")
+    if name not in RULES:
+        raise UnknownGameError(f"unknown game {name!r}; games: {', '.join(RULES)}")
     unknown = sorted(set(options) - set(OPTION_NAMES))
     if unknown:
         raise UnknownGameError(f"unknown option {unknown[0]!r}; options: {', '.join(OPTION_NAMES)}")
@@ -136,7 +125,7 @@ def make_rules(name: str, **options: Any) -> Rules:
         changes["groups"] = _enum_value(Groups, options["groups"], "groups")
     if "die" in options:
         changes["die"] = _enum_value(Die, options["die"], "die")
-    return replace(GAMES[name], **changes)
+    return replace(RULES[name], **changes)
 
 
 def _enum_value(kind: type[Enum], value: object, option: str) -> Any:
@@ -149,9 +138,8 @@ def _enum_value(kind: type[Enum], value: object, option: str) -> Any:
     raise UnknownGameError(f"{option}={value!r}: choose one of {choices}")
 
 
-def describe(rules: Rules) -> str:
-    """The rules in a few plain sentences, written from the values themselves."""
-    title = TITLES[rules.name]
+def describe_rules(rules: Rules, title: str) -> str:
+    """The rules of the game called `title` in a few plain sentences, written from the values themselves."""
     if rules.base_rank is None:
         base = "from the base rank (the rank of the first card dealt to them)"
     else:

@@ -10,7 +10,6 @@ from bot.game.cards import Card
 from bot.game.deals import check_deck
 from bot.game.games import Game, new_game
 from bot.game.moves import parse_move
-from bot.game.patience import Step
 
 SNAPSHOT_VERSION = 1
 
@@ -69,9 +68,7 @@ def from_snapshot(text: str) -> Game:
             raise ValueError(f"moves {' '.join(strange[:3])} name piles that {game.name} does not have")
         piles = tuple(tuple(_cards(data["piles"][name])) for name in game.pile_order)
         check_deck([card for pile in piles for card in pile], len(game.cards) // 52)
-        game._restore((piles, int(data["redeals_used"]), data["die_roll"]))
-        game.check_position()
-        game.history = [Step(move, None) for move in moves]
+        game.resume((piles, int(data["redeals_used"]), data["die_roll"]), moves)
     except (KeyError, TypeError, AttributeError, ValueError) as error:
         raise SnapshotError(f"cannot restore the game from its snapshot: {error}") from None
     return game

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bot.game.moves import DRAW, Move
-from bot.game.rules import Build, Die, Groups, Rules
+from bot.game.rules import Build, Die, Groups
 
 try:
     from bot.game import _solver_core
@@ -34,6 +34,7 @@ except ImportError:  # built without a C compiler: the same search runs in Pytho
 if TYPE_CHECKING:
     from bot.game.canfield import CanfieldGame
     from bot.game.cards import Card
+    from bot.game.patience import Game
 
 COLUMNS = 4
 DECK = 52
@@ -64,16 +65,14 @@ class Solution:
 # redeals used. Immutable, so that positions can be shared freely during the search.
 State = tuple[tuple[int, ...], int, tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], int]
 # One step of a line: (draws first, source pile, destination pile, cards).
-Step = tuple[int, str, str, int]
+SearchStep = tuple[int, str, str, int]
 
 
-def covers(game: CanfieldGame) -> bool:
-    """Whether the search covers the game: the one-deck Canfield family, four columns. The
-    two-deck games get is_dead and hint from a smaller search with the engine's own moves,
-    and no `solve`."""
-    rules = game.rules
-    return (isinstance(rules, Rules) and rules.decks == 1 and rules.columns == COLUMNS
-            and rules.right_build is None)
+def covers(game: Game) -> bool:
+    """Whether the search covers the game, as its kind says: the one-deck Canfield family, four
+    columns. The two-deck games get is_dead and hint from a smaller search with the engine's
+    own moves (`Game.shortest_progress`), and no `solve`."""
+    return game.kind.solver_covers
 
 
 def card_index(card: Card) -> int:
@@ -108,7 +107,7 @@ class Search:
         self.any_group = rules.groups is Groups.ANY
         self.fill = rules.fill_from_reserve
         self.redeals = rules.redeals
-        self.rolls = [game._roll(p) for p in range(MAX_PASSES + 1)] if rules.die is not Die.OFF else None
+        self.rolls = [game.die_roll_for_pass(p) for p in range(MAX_PASSES + 1)] if rules.die is not Die.OFF else None
         self.draw = rules.draw
         self.capped = False  # set when MAX_PASSES cut a search short: then "unwinnable" is not proven
         self._sizes: dict[tuple[int, ...], list[int]] = {}
@@ -281,9 +280,9 @@ class Search:
         new[dst] = columns[dst] + (card,)
         return foundations, reserve, tuple(new), waste, stock, passes
 
-    def auto(self, state: State) -> tuple[State, list[Step]]:
+    def auto(self, state: State) -> tuple[State, list[SearchStep]]:
         """Make every safe foundation move from the reserve and the columns; the steps made."""
-        made: list[Step] = []
+        made: list[SearchStep] = []
         rel, suit, safe = self.rel, self.suit, self.safe
         while True:
             foundations, reserve, columns, _, _, _ = state
@@ -303,7 +302,7 @@ class Search:
             made.append((0, src, FOUNDATION_NAMES[suit[card]], 1))
             state = self.to_foundation(state, src)
 
-    def moves(self, state: State, *, reserve_moves: bool = True) -> Iterator[tuple[Step, State, int]]:
+    def moves(self, state: State, *, reserve_moves: bool = True) -> Iterator[tuple[SearchStep, State, int]]:
         """Every move from a position, best first, made lazily: (the step, the position after
         it, what kind of progress it makes: 2 a card to a foundation, 1 a reserve card turned
         up, 0 none)."""
@@ -405,7 +404,7 @@ def solve(game: CanfieldGame, *, limit: int = 1_000_000, seconds: float | None =
     root, opening = search.auto(Search.state_of(game))
     visited: set[tuple] = set()
     deadline = None if seconds is None else start + seconds
-    path: list[Step] = list(opening)
+    path: list[SearchStep] = list(opening)
     counter = [0]
 
     def expand_node(state: State):
@@ -478,7 +477,7 @@ def _solve_native(search: Search, state: State, limit: int, seconds: float | Non
     return Solution("winnable", moves=expand(steps), positions=positions, seconds=elapsed)
 
 
-def expand(steps: list[Step]) -> list[Move]:
+def expand(steps: list[SearchStep]) -> list[Move]:
     """The canonical moves of a line of steps: each step's draws, then its move."""
     moves: list[Move] = []
     for draws, src, dst, count in steps:
@@ -503,15 +502,15 @@ def _visible_search(game: CanfieldGame) -> tuple[Search, State]:
     return search, Search.state_of(game)
 
 
-def _progress_path(game: CanfieldGame, limit: int = DEAD_LIMIT) -> list[Step] | None:
+def _progress_path(game: CanfieldGame, limit: int = DEAD_LIMIT) -> list[SearchStep] | None:
     """The shortest line of moves (in searched steps) from the position to a card put on a
     foundation or a reserve card turned up: [] when none exists, None when the search gave up."""
     search, root = _visible_search(game)
-    frontier: list[tuple[State, list[Step]]] = [(root, [])]
+    frontier: list[tuple[State, list[SearchStep]]] = [(root, [])]
     visited = {search.key(root)}
     looked = 0
     while frontier:
-        next_frontier: list[tuple[State, list[Step]]] = []
+        next_frontier: list[tuple[State, list[SearchStep]]] = []
         for state, line in frontier:
             for step, after, progress in search.moves(state):
                 if progress:
@@ -528,41 +527,11 @@ def _progress_path(game: CanfieldGame, limit: int = DEAD_LIMIT) -> list[Step] | 
     return []
 
 
-def _engine_progress_path(game: CanfieldGame, limit: int = ENGINE_DEAD_LIMIT) -> list[Move] | None:
-    """_progress_path for any game of the engine, searched with its own moves (slower, so with
-    a smaller limit): the shortest line to a card put on a foundation or a reserve card turned
-    up, [] when none exists, None when the search gave up."""
-    scratch = game.copy()
-    cards_up, reserve_left = game.foundation_cards, len(game.reserve)
-    root = scratch._position()
-    frontier: list[tuple[tuple, list[Move]]] = [(root, [])]
-    seen = {root}
-    while frontier:
-        next_frontier: list[tuple[tuple, list[Move]]] = []
-        for position, line in frontier:
-            scratch._restore(position)
-            for move in scratch.legal_moves():
-                scratch._do(move)
-                if scratch.foundation_cards > cards_up or len(scratch.reserve) < reserve_left:
-                    return [*line, move]
-                after = scratch._position()
-                scratch._restore(position)
-                if after in seen:
-                    continue
-                if len(seen) > limit:
-                    return None
-                seen.add(after)
-                next_frontier.append((after, [*line, move]))
-            scratch.history.clear()
-        frontier = next_frontier
-    return []
-
-
 def _first_progress_move(game: CanfieldGame, limit: int | None = None) -> Move | bool | None:
     """The first move on the shortest way to progress; False when no way exists, None when the
     search gave up (after `limit` positions, or its usual limit)."""
     if not covers(game):
-        moves = _engine_progress_path(game, min(limit or ENGINE_DEAD_LIMIT, ENGINE_DEAD_LIMIT))
+        moves = game.shortest_progress(min(limit or ENGINE_DEAD_LIMIT, ENGINE_DEAD_LIMIT))
         return moves[0] if moves else (False if moves == [] else None)
     line = _progress_path(game, min(limit or DEAD_LIMIT, DEAD_LIMIT))
     if line is None:
@@ -590,7 +559,7 @@ def hint(game: CanfieldGame) -> Move | None:
     """A next move, from visible information only, on the shortest way to a card on a foundation
     or a reserve card turned up; never one that merely undoes the last move. None when no move
     can help."""
-    last = game.history[-1].move if game.history else None
+    last = game.last_move
 
     def undoes(move: Move) -> bool:
         return last is not None and not move.is_draw and (move.src, move.dst, move.count) == (

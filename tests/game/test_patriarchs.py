@@ -28,18 +28,16 @@ from hypothesis import strategies as st
 from bot.game import DRAW, DealError, IllegalMoveError, Move, NotationError, Outcome, UnknownGameError
 from bot.game.cards import Card, full_deck
 from bot.game.deals import dealing_order, shuffled_talon, shuffled_talon_with_decks
-from bot.game.patience import Step
 from bot.game.patriarchs import (
     BASE_CARDS,
-    PATRIARCHS_GAMES,
-    PATRIARCHS_TITLES,
+    PATRIARCHS_KINDS,
     PatriarchsGame,
     dealt_patriarchs_cards,
     new_patriarchs_game,
 )
 from tests.samples import level_sequence
 
-NAMES = sorted(PATRIARCHS_GAMES)
+NAMES = sorted(PATRIARCHS_KINDS)
 BASES = [str(card) for card in BASE_CARDS]  # AC AS AH AD KC KS KH KD
 RESERVES = [f"r{i}" for i in range(1, 10)]
 FOUNDATIONS = [f"f{i}" for i in range(1, 9)]
@@ -230,7 +228,8 @@ def test_the_same_deal_number_gives_the_same_game_and_a_random_one_is_recorded()
 def test_names_titles_options_and_a_fresh_position() -> None:
     game = new_patriarchs_game("patriarchs", deal=1)
     assert (game.name, game.title, game.options) == ("patriarchs", "Patriarchs", {"redeals": 1})
-    assert PATRIARCHS_TITLES == {"patriarchs": "Patriarchs", "picture-patience": "Picture Patience"}
+    titles = {name: kind.title for name, kind in PATRIARCHS_KINDS.items()}
+    assert titles == {"patriarchs": "Patriarchs", "picture-patience": "Picture Patience"}
     assert (game.redeals_used, game.redeals_left, game.pass_number, game.draw_count) == (0, 1, 1, 1)
     assert game.die_roll is None and game.base_rank is None and game.moves == [] and not game.can_undo()
     assert game.foundation_cards == 8 and game.score == 8 - 9
@@ -519,8 +518,7 @@ def test_undo_after_a_restored_position_replays_the_moves() -> None:
     game = new_patriarchs_game("patriarchs", cards=CLUBS_DECK)
     game.play(CLUBS_LINE + " d d f1f5")
     restored = new_patriarchs_game("patriarchs", cards=list(game.cards))
-    restored._restore(game._position())
-    restored.history = [Step(move, None) for move in game.moves]
+    restored.resume(game.position, game.moves)
     while game.can_undo():
         assert restored.undo() == game.undo()
         assert position(restored) == position(game)

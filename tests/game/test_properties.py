@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from bot.game import GAMES as ALL_GAMES
 from bot.game import DealError, IllegalMoveError, Move, NotationError, Outcome, new_game
+from bot.game.canfield import CANFIELD_KINDS as GAMES  # the Canfield family (Patriarchs: test_patriarchs.py)
 from bot.game.canfield import CanfieldGame
 from bot.game.cards import full_deck
-from bot.game.rules import GAMES  # the Canfield family (Patriarchs: test_patriarchs.py)
 
 OPTIONS = st.fixed_dictionaries(
     {},

@@ -138,7 +138,7 @@ def test_the_die_of_justice_is_fixed_by_the_deal() -> None:
         game.play("d")
         if game.redeals_used == len(seen) + 1:
             seen.append(roll)
-            assert game.die_roll == new_game("canfield", deal=5, die="pass")._roll(game.redeals_used)
+            assert game.die_roll == new_game("canfield", deal=5, die="pass").die_roll_for_pass(game.redeals_used)
             game.undo()
             assert game.die_roll == roll
             game.play("d")

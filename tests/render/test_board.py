@@ -29,7 +29,7 @@ def test_every_game_renders_in_every_state_and_theme(name: str, state: str, them
     assert data.startswith(PNG_SIGNATURE)
     image = Image.open(io.BytesIO(data))
     assert image.mode == "RGB"
-    assert image.width == GEOMETRY.width(layout_for(name)) == WIDTHS.get(name, 658)
+    assert image.width == GEOMETRY.width(layout_for(GAMES[name])) == WIDTHS.get(name, 658)
     assert 582 <= image.height <= 1000
     assert to_snapshot(game) == before  # rendering changes nothing in the game
 
@@ -37,7 +37,7 @@ def test_every_game_renders_in_every_state_and_theme(name: str, state: str, them
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_pile_of_every_game_has_a_place_on_the_board(name: str) -> None:
     piles = set(new_game(name, deal=1).layout())
-    assert {spot.pile for spot in layout_for(name).spots} == piles
+    assert {spot.pile for spot in layout_for(GAMES[name]).spots} == piles
 
 
 def test_the_board_grows_with_long_columns_and_stays_put_for_short_ones() -> None:
