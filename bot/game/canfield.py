@@ -515,8 +515,8 @@ def _kind(name: str, title: str, board_layout: str = "canfield") -> GameKind:
     solver_covers = rules.decks == 1 and rules.columns == solver.COLUMNS and rules.right_build is None
     return GameKind(
         name=name, title=title, option_names=OPTION_NAMES, solver_covers=solver_covers, board_layout=board_layout,
-        rules=partial(make_rules, name), new=partial(new_canfield_game, name),
-        dealt_cards=partial(dealt_canfield_cards, name), describe=lambda: describe_rules(rules, title),
+        make_rules=partial(make_rules, name), new=partial(new_canfield_game, name),
+        dealt_cards=partial(dealt_canfield_cards, name), describe_rules=lambda: describe_rules(rules, title),
     )
 
 

@@ -61,7 +61,7 @@ def dealt_cards(name: str, deal: int) -> list[Card]:
 
 def game_rules(name: str, **options: object) -> GameRules:
     """The rules of `name` with options applied; UnknownGameError, quoting it, when it cannot."""
-    return game_kind(name).rules(**options)
+    return game_kind(name).make_rules(**options)
 
 
 def option_names(name: str) -> tuple[str, ...]:
@@ -71,4 +71,4 @@ def option_names(name: str) -> tuple[str, ...]:
 
 def describe_game(name: str) -> str:
     """The rules of `name` in a few plain sentences."""
-    return game_kind(name).describe()
+    return game_kind(name).describe_rules()

@@ -73,10 +73,10 @@ class GameKind:
     option_names: tuple[str, ...]
     solver_covers: bool
     board_layout: str
-    rules: Callable[..., GameRules]  # (**options) -> the rules with the options applied
+    make_rules: Callable[..., GameRules]  # (**options) -> the rules with the options applied
     new: Callable[..., Game]  # (deal=, cards=, **options) -> a new game; see games.new_game
     dealt_cards: Callable[[int], list[Card]]  # a PySolFC game number -> its deck, in `cards=` order
-    describe: Callable[[], str]  # the rules in a few plain sentences
+    describe_rules: Callable[[], str]  # the rules in a few plain sentences
 
 
 class Game(ABC):

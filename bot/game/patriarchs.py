@@ -598,8 +598,8 @@ def _kind(name: str, title: str) -> GameKind:
     rules = PATRIARCHS_RULES[name]
     return GameKind(
         name=name, title=title, option_names=OPTION_NAMES, solver_covers=False, board_layout="patriarchs",
-        rules=partial(make_patriarchs_rules, name), new=partial(new_patriarchs_game, name),
-        dealt_cards=partial(dealt_patriarchs_cards, name), describe=lambda: describe_patriarchs(rules, title),
+        make_rules=partial(make_patriarchs_rules, name), new=partial(new_patriarchs_game, name),
+        dealt_cards=partial(dealt_patriarchs_cards, name), describe_rules=lambda: describe_patriarchs(rules, title),
     )
 
 
