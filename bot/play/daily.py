@@ -120,6 +120,21 @@ def streaks(days: Iterable[tuple[str, bool]], as_of: str) -> Streaks:
     return Streaks(played=played, best_played=best_played, won=won, best_won=best_won)
 
 
+@dataclass(frozen=True, slots=True)
+class DailyDealt:
+    """Today's daily (`day`, YYYY-MM-DD) is dealt: `deal`, the same for everyone; one attempt, no undo."""
+
+    day: str
+    deal: int
+
+
+@dataclass(frozen=True, slots=True)
+class DailyResumed:
+    """The player's daily of `day` is still in play: here it is (one attempt, no undo)."""
+
+    day: str
+
+
 class DailyPlay:
     """Start (or resume) a player's daily game; the games themselves are played through SoloPlay."""
 
@@ -140,9 +155,7 @@ class DailyPlay:
             deal = await asyncio.to_thread(daily_deal, day, game)
             reply = await self.solo.create(
                 player, guild_id=guild_id, channel_id=channel_id, name=game, deal=deal, options={}, kind="daily",
-                undo_allowed=False,
-                message=f"Daily {TITLES[game]} of {day}: deal #{deal}, the same for everyone today. "
-                        "One attempt, no undo. Good luck!",
+                undo_allowed=False, events=(DailyDealt(day, deal),),
             )
             game_id = await self.store.claim_daily(day, game, player.id, guild_id, reply.game_id)
             if game_id == reply.game_id:
@@ -164,9 +177,7 @@ class DailyPlay:
             raise PlayError(f"You have played today's {title} daily already: {attempt.status}, score "
                             f"{attempt.score}. The next one comes in {wait} (at 00:00 UTC).")
         reply = await self.solo.board(attempt.game_id, player)
-        message = (f"Your daily game, in play: {title} of {attempt.day}, deal #{reply.game.deal}. "
-                   "One attempt, no undo.")
-        return dataclasses.replace(reply, message=message)
+        return dataclasses.replace(reply, events=(DailyResumed(attempt.day),))
 
 
 def _duration(seconds: float) -> str:

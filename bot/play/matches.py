@@ -89,6 +89,46 @@ class Scoreboard:
         return "\n".join(lines)
 
 
+@dataclass(frozen=True, slots=True)
+class RoundDealt:
+    """Round `round` of match `match_id` is the player's board: `deal` (None for a fixed deck), the
+    same for every player; `resumed` when it was dealt before."""
+
+    match_id: int
+    round: int
+    deal: int | None
+    resumed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScored:
+    """The player's round ended: its `score`, their `total`; with teams, their `team`'s name and
+    points toward the `target`; `next_round` when the next one is dealt."""
+
+    round: int
+    score: int
+    total: int
+    team: str | None
+    team_points: int
+    target: int
+    next_round: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchWon:
+    """The player's round won the match (for their team, with `teams`): the demon is exorcised."""
+
+    teams: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded:
+    """The round ended in match `match_id`, which is no longer running (`status`)."""
+
+    match_id: int
+    status: str
+
+
 class MatchListener:
     """What the Discord side hears from matches (all no-ops here)."""
 
@@ -240,8 +280,8 @@ class MatchPlay:
             raise PlayError("You are not in this match: press Join first.")
         if mine.game_id is not None:
             reply = await self.solo.board(mine.game_id, player)
-            deal = f"deal #{reply.game.deal}" if reply.game.deal is not None else "a fixed deck"
-            return replace(reply, message=f"Match #{match_id}, round {reply.round}: {deal}.")
+            resumed = RoundDealt(match_id, reply.round or 0, reply.game.deal, resumed=True)
+            return replace(reply, events=(resumed,))
         if match.status == "lobby":
             raise PlayError("The match has not started yet: the host presses Start.")
         if match.status != "running":
@@ -283,9 +323,9 @@ class MatchPlay:
 
     # --- the round's end: SoloPlay's finish hook ---------------------------------------------
 
-    async def _round_finished(self, table: Table) -> str:
+    async def _round_finished(self, table: Table) -> tuple[object, ...]:
         if table.kind != "match" or table.match_id is None:
-            return ""
+            return ()
         match_id, player = table.match_id, Player(table.user_id, "")
         won_by: Scoreboard | None = None
         async with self._lock(match_id):
@@ -294,11 +334,11 @@ class MatchPlay:
             match = board.match
             mine = self._player(board.players, player)
             if match.status != "running" or mine is None:
-                return f"Match #{match_id} is {match.status}." if match.status != "running" else ""
+                return (MatchEnded(match_id, match.status),) if match.status != "running" else ()
             ahead = next((s for s in board.standings if s.key == (mine.team_id if match.teams else mine.user_id)), None)
-            text = f"Round {table.round} over: {table.game.score:+d} points, {mine.points} in all."
-            if match.teams and ahead is not None:
-                text += f" Team {ahead.name}: {ahead.points} of {match.target}."
+            team = ahead if match.teams and ahead is not None else None
+            events: list[object] = []
+            next_round = None
             if ahead is not None and ahead.points >= match.target and not mine.left:
                 winner_user = None if match.teams else mine.user_id
                 winner_team = mine.team_id if match.teams else None
@@ -306,16 +346,19 @@ class MatchPlay:
                                                         winner_user_id=winner_user, winner_team_id=winner_team):
                     await self._close_rounds(match_id)
                     won_by = await self.scoreboard(match_id)
-                    text += " **The demon is exorcised!** You " + ("and your team " if match.teams else "") + \
-                        "win the match."
+                    events.append(MatchWon(teams=match.teams))
             elif not mine.left:
                 await self._deal_next_round(match, Player(mine.user_id, mine.name))
-                text += f" Round {(table.round or 0) + 1} is dealt: press **Next round**."
+                next_round = (table.round or 0) + 1
+            events.insert(0, RoundScored(
+                round=table.round or 0, score=table.game.score, total=mine.points,
+                team=team.name if team else None, team_points=team.points if team else 0, target=match.target,
+                next_round=next_round))
         if won_by is not None:
             for listener in self.listeners:
                 await listener.match_won(won_by)
         await self._changed(match_id)
-        return text
+        return tuple(events)
 
     # --- helpers -----------------------------------------------------------------------------
 
@@ -326,12 +369,10 @@ class MatchPlay:
         round_number = (mine.rounds if mine else 0) + 1
         cards = self.decks(match, round_number) if self.decks else None
         deal = None if cards else self.deal_for_round(match, round_number)
-        where = f"deal #{deal}" if deal else "a fixed deck"
         return await self.solo.create(
             player, guild_id=match.guild_id, channel_id=match.channel_id, name=match.game, deal=deal, cards=cards,
             options=dict(match.options), kind="match", match_id=match.id, round=round_number,
-            undo_allowed=match.undo,
-            message=f"Match #{match.id}, round {round_number}: {where}, the same for every player.")
+            undo_allowed=match.undo, events=(RoundDealt(match.id, round_number, deal or None),))
 
     async def _close_rounds(self, match_id: int) -> None:
         """A match that ends takes its rounds in play with it: they end resigned, unscored (the

@@ -8,9 +8,10 @@ import random
 import pytest
 
 from bot.game import option_names
-from bot.play import Player, PlayError, SoloPlay
-from bot.play.matches import EXPIRE_AFTER, MatchListener, MatchPlay, Scoreboard, TeamPlay
+from bot.play import GameOver, NoGameHere, Player, PlayError, SoloPlay, UndoOff
+from bot.play.matches import EXPIRE_AFTER, MatchListener, MatchPlay, MatchWon, RoundScored, Scoreboard, TeamPlay
 from bot.play.settings import change_settings
+from bot.play.solo import ChangedElsewhere
 from bot.store import open_store
 from tests.samples import won_game
 
@@ -74,10 +75,11 @@ async def test_a_match_to_100_is_won_by_the_first_to_reach_it_and_announced_once
     assert board.match.status == "running"
     bob_game = await round_game(matches, match_id, BOB)
     resigned = await solo.resign(bob_game, BOB)  # Bob's round 1 ends at -12; his round 2 is dealt
-    assert "Round 1 over: -12 points, -12 in all." in resigned.message and "Round 2 is dealt" in resigned.message
+    assert resigned.events[-1] == (RoundScored(round=1, score=-12, total=-12, team=None, team_points=0, target=100,
+                                               next_round=2))
     alice_game = await round_game(matches, match_id, ALICE)
     final = await solo.move(alice_game, ALICE, WINNING_LINE)
-    assert final.status == "won" and "The demon is exorcised!" in final.message
+    assert final.status == "won" and MatchWon(teams=False) in final.events
     assert len(heard.won) == 1 and heard.won[0].winner.name == "Alice" and heard.won[0].winner.points == 352
     board = await matches.scoreboard(match_id)
     assert board.match.status == "finished" and board.match.winner_user_id == ALICE.id
@@ -105,12 +107,13 @@ async def test_a_won_match_is_final_and_its_rounds_in_play_end_with_it(world) ->
     assert stored.status == "resigned"
     with pytest.raises(PlayError, match="is finished: its rounds in play ended with it, unscored"):
         await matches.my_board(match_id, BOB)
-    with pytest.raises(PlayError, match="no game in this channel"):
+    with pytest.raises(NoGameHere):
         await solo.running(BOB, CHANNEL)
     stale = await solo.move(bob_game, BOB, "d", version=played.version)  # a button of his old board
     assert stale.stale and stale.status == "resigned" and stale.game.moves == played.game.moves
-    with pytest.raises(PlayError, match="over"):
+    with pytest.raises(GameOver) as over:
         await solo.move(bob_game, BOB, "d")
+    assert over.value.status == "resigned"
     # Leaving, joining, starting, picking a team: refused, and the scoreboard stays as it ended.
     with pytest.raises(PlayError, match="is finished: its scoreboard stays as it ended"):
         await matches.leave(match_id, BOB)
@@ -132,7 +135,7 @@ async def test_a_cancelled_or_expired_match_ends_its_rounds_in_play(world) -> No
     game = await round_game(matches, cancelled, ALICE)
     await matches.cancel(cancelled, ALICE)
     assert (await store.get_game(game)).status == "resigned"
-    with pytest.raises(PlayError, match="no game in this channel"):
+    with pytest.raises(NoGameHere):
         await solo.running(ALICE, CHANNEL)
     expiring = (await matches.open(BOB, guild_id=GUILD, channel_id=CHANNEL, target=5000)).match.id
     await matches.start(expiring, BOB)
@@ -162,9 +165,10 @@ def assert_one_match_winner(finals: list) -> None:
     and the move is refused."""
     won = [reply for reply in finals if not isinstance(reply, BaseException)]
     assert won and all(reply.status == "won" for reply in won)
-    assert all(isinstance(reply, PlayError) and ("changed elsewhere" in str(reply) or "is over" in str(reply))
-               for reply in finals if isinstance(reply, BaseException)), finals
-    assert sum("The demon is exorcised!" in reply.message for reply in won) == 1
+    refused = [reply for reply in finals if isinstance(reply, BaseException)]
+    assert all(isinstance(reply, ChangedElsewhere | GameOver) for reply in refused), \
+        finals
+    assert sum(MatchWon(teams=False) in reply.events for reply in won) == 1
 
 
 async def test_two_rounds_crossing_the_target_together_announce_one_winner(world) -> None:
@@ -212,9 +216,10 @@ async def test_team_members_pool_their_points_toward_the_team_target(world) -> N
     await matches.join(match_id, CAROL)
     await matches.start(match_id, ALICE)
     first = await solo.move(await round_game(matches, match_id, ALICE), ALICE, WINNING_LINE)
-    assert "Team Red: 352 of 600." in first.message and not heard.won
+    [scored] = [event for event in first.events if isinstance(event, RoundScored)]
+    assert (scored.team, scored.team_points, scored.target) == ("Red", 352, 600) and not heard.won
     second = await solo.move(await round_game(matches, match_id, BOB), BOB, WINNING_LINE)
-    assert "You and your team win the match" in second.message
+    assert MatchWon(teams=True) in second.events
     [won] = heard.won
     assert won.winner.key == red.id and won.winner.points == 704 and won.winner.members == ("Alice", "Bob")
     assert won.match.winner_team_id == red.id and won.match.winner_user_id is None
@@ -252,10 +257,10 @@ async def test_every_player_gets_the_same_deal_each_round_and_undo_is_off(world)
     boards = [await matches.my_board(match_id, p) for p in (ALICE, BOB)]
     assert boards[0].game.deal == boards[1].game.deal and boards[0].round == 1 and not boards[0].undo_allowed
     await solo.move(boards[0].game_id, ALICE, "d")
-    with pytest.raises(PlayError, match="Undo is off"):
+    with pytest.raises(UndoOff):
         await solo.undo(boards[0].game_id, ALICE)
     for text in ("u u", "d u u", "undo"):
-        with pytest.raises(PlayError, match="Undo is off"):
+        with pytest.raises(UndoOff):
             await solo.move(boards[0].game_id, ALICE, text)
     assert (await solo.store.get_game(boards[0].game_id)).moves == ["d"]
     for player, board in zip((ALICE, BOB), boards, strict=True):
@@ -321,7 +326,8 @@ async def test_a_match_survives_a_restart(database_url) -> None:
     matches = MatchPlay(store, solo)
     assert (await matches.my_board(match_id, ALICE)).game_id == game_id
     resigned = await solo.resign(game_id, ALICE)
-    assert "Round 1 over" in resigned.message and (await matches.my_board(match_id, ALICE)).round == 2
+    assert any(isinstance(event, RoundScored) and event.round == 1 for event in resigned.events)
+    assert (await matches.my_board(match_id, ALICE)).round == 2
     await store.close()
 
 
