@@ -10,7 +10,33 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bot.game import Move
+from bot.game import GAMES, TITLES, Move
+from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily
+from bot.play.matches import (
+    AlreadyHosting,
+    BadOptions,
+    BadTeamName,
+    ElsewhereMatch,
+    MatchAction,
+    MatchChanged,
+    MatchClosed,
+    MatchEnded,
+    MatchWon,
+    NobodyJoined,
+    NoSuchMatch,
+    NotATeamMatch,
+    NoTeamChosen,
+    NotInATeam,
+    NotInMatch,
+    NotStarted,
+    NotTheHost,
+    RoundDealt,
+    RoundScored,
+    TargetOutOfRange,
+    TeamMatchOffServer,
+    TeamRefused,
+    UnknownGame,
+)
 from bot.play.solo import (
     AlreadyPlaying,
     ChangedElsewhere,
@@ -36,6 +62,7 @@ from bot.play.solo import (
     UndoOff,
     Verdict,
 )
+from bot.store.base import TeamProblem
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +97,6 @@ def reply_text(reply: Reply, voice: Voice) -> str:
 
 def event_text(event: object, reply: Reply, voice: Voice) -> str:
     """What one event of a Reply says ("" for none this presenter words)."""
-    from bot.play.daily import DailyDealt, DailyResumed
-    from bot.play.matches import MatchEnded, MatchWon, RoundDealt, RoundScored
 
     game = reply.game
     match event:
@@ -171,4 +196,77 @@ def error_text(error: PlayError, voice: Voice) -> str:
             return f"Slow down: you have asked for {what} too often. Try again in {math.ceil(retry_after)} s."
         case MoveCapReached(cap=cap):
             return f"That would take this game past its cap of {cap} moves: nothing was played."
-    return str(error)
+        case NoSuchDaily(game=game):
+            return f"There is no daily of {game!r}. Games: {', '.join(GAMES)}."
+        case DailyPlayed(game=game, status=status, score=score, seconds_left=seconds_left):
+            return (f"You have played today's {TITLES.get(game, game)} daily already: {status}, score {score}. "
+                    f"The next one comes in {duration_text(seconds_left)} (at 00:00 UTC).")
+    return match_error_text(error, voice) or str(error)
+
+
+def duration_text(seconds: float) -> str:
+    """A wait in hours and minutes, such as "12 h 00 min", "5 min" or "less than a minute"."""
+    minutes = int(seconds // 60)
+    if minutes < 1:
+        return "less than a minute"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+
+
+def match_error_text(error: PlayError, voice: Voice) -> str:
+    """What a player reads for a refusal of matches and teams ("" for another PlayError)."""
+    match error:
+        case AlreadyHosting(match_id=match_id):
+            where = f" (#{match_id})" if match_id is not None else ""
+            return f"You already have a match waiting in its lobby here{where}: start or cancel it first."
+        case UnknownGame(name=name):
+            return f"Unknown game {name!r}; games: {', '.join(GAMES)}."
+        case TeamMatchOffServer():
+            return "Team matches are played on a server."
+        case TargetOutOfRange(target=target, largest=largest):
+            return f"The target must be between 1 and {largest}, not {target}."
+        case BadOptions(problem=problem):
+            return problem
+        case NoSuchMatch(match_id=match_id):
+            return f"There is no match #{match_id}."
+        case MatchClosed(match_id=match_id, status=status, action=action):
+            return f"Match #{match_id} is {status}" + {
+                MatchAction.JOIN: f": open a new one with {voice.command('match open')}.",
+                MatchAction.LEAVE: ": its scoreboard stays as it ended.",
+                MatchAction.START: " already.",
+                MatchAction.CANCEL: ": nothing to cancel.",
+                MatchAction.PLAY: ": its rounds in play ended with it, unscored.",
+            }[action]
+        case NotInMatch(action=MatchAction.PLAY):
+            return "You are not in this match: press Join first."
+        case NotInMatch():
+            return "You are not in this match."
+        case NotTheHost(action=action):
+            return f"Only the host, or a member with Manage Server, can {action} the match."
+        case NobodyJoined():
+            return "Nobody has joined yet."
+        case MatchChanged():
+            return "The match changed meanwhile: look again."
+        case NotStarted():
+            return "The match has not started yet: the host presses Start."
+        case ElsewhereMatch(match_id=match_id):
+            return f"Match #{match_id} is played in another channel: its buttons work there."
+        case NotATeamMatch(match_id=match_id):
+            return f"Match #{match_id} is not a team match: join it with its Join button."
+        case NoTeamChosen():
+            return f"This is a team match: choose your team in the menu, or {voice.command('team create')} one."
+        case BadTeamName(shortest=shortest, longest=longest):
+            return f"A team name has {shortest} to {longest} characters."
+        case NotInATeam():
+            return "You are not in a team on this server."
+        case TeamRefused(problem=TeamProblem.IN_A_TEAM, name=None):
+            return f"You are already in a team on this server: {voice.command('team leave')} first."
+        case TeamRefused(problem=TeamProblem.IN_A_TEAM, name=name):
+            return f"You are in team {name!r}: {voice.command('team leave')} first."
+        case TeamRefused(problem=TeamProblem.NAME_TAKEN, name=name):
+            return f"There is already a team called {name!r} here, or you joined one meanwhile."
+        case TeamRefused(problem=TeamProblem.NO_SUCH_TEAM, name=name):
+            return f"There is no team called {name!r} here: {voice.command('team list')} shows them."
+        case TeamRefused(problem=TeamProblem.JOINED_MEANWHILE):
+            return "You joined another team meanwhile."
+    return ""

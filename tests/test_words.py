@@ -5,9 +5,33 @@ from __future__ import annotations
 
 import pytest
 
-from bot.game import IllegalMoveError, Move, NotationError, new_game
-from bot.play.daily import DailyDealt, DailyResumed
-from bot.play.matches import MatchEnded, MatchWon, RoundDealt, RoundScored
+from bot.game import GAMES, IllegalMoveError, Move, NotationError, new_game
+from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily
+from bot.play.matches import (
+    AlreadyHosting,
+    BadOptions,
+    BadTeamName,
+    ElsewhereMatch,
+    MatchAction,
+    MatchChanged,
+    MatchClosed,
+    MatchEnded,
+    MatchWon,
+    NobodyJoined,
+    NoSuchMatch,
+    NotATeamMatch,
+    NoTeamChosen,
+    NotInATeam,
+    NotInMatch,
+    NotStarted,
+    NotTheHost,
+    RoundDealt,
+    RoundScored,
+    TargetOutOfRange,
+    TeamMatchOffServer,
+    TeamRefused,
+    UnknownGame,
+)
 from bot.play.solo import (
     AlreadyPlaying,
     ChangedElsewhere,
@@ -33,7 +57,8 @@ from bot.play.solo import (
     UndoOff,
     Verdict,
 )
-from bot.words import DISCORD, TERMINAL, error_text, played_text, reply_text
+from bot.store.base import TeamProblem
+from bot.words import DISCORD, TERMINAL, duration_text, error_text, played_text, reply_text
 
 DRAW, RT4 = Move("s", "w"), Move("r", "t4")
 
@@ -108,6 +133,40 @@ def test_rounds_of_matches_and_dailies() -> None:
     (RateLimited("hint", 4.2), "Slow down: you have asked for hints too often. Try again in 5 s."),
     (MoveCapReached(2000), "That would take this game past its cap of 2000 moves: nothing was played."),
     (PlayError("A part not yet speaking data says this."), "A part not yet speaking data says this."),
+    (NoSuchDaily("klondike"), f"There is no daily of 'klondike'. Games: {', '.join(GAMES)}."),
+    (DailyPlayed("canfield", "resigned", -12, 12 * 3600),
+     "You have played today's Canfield daily already: resigned, score -12. The next one comes in 12 h 00 min "
+     "(at 00:00 UTC)."),
+    (AlreadyHosting(4), "You already have a match waiting in its lobby here (#4): start or cancel it first."),
+    (AlreadyHosting(None), "You already have a match waiting in its lobby here: start or cancel it first."),
+    (UnknownGame("chess"), f"Unknown game 'chess'; games: {', '.join(GAMES)}."),
+    (TeamMatchOffServer(), "Team matches are played on a server."),
+    (TargetOutOfRange(0, 100_000), "The target must be between 1 and 100000, not 0."),
+    (BadOptions("die must be off, game or pass"), "die must be off, game or pass"),
+    (NoSuchMatch(99), "There is no match #99."),
+    (MatchClosed(7, "finished", MatchAction.JOIN), "Match #7 is finished: open a new one with /match open."),
+    (MatchClosed(7, "finished", MatchAction.LEAVE), "Match #7 is finished: its scoreboard stays as it ended."),
+    (MatchClosed(7, "running", MatchAction.START), "Match #7 is running already."),
+    (MatchClosed(7, "finished", MatchAction.CANCEL), "Match #7 is finished: nothing to cancel."),
+    (MatchClosed(7, "expired", MatchAction.PLAY), "Match #7 is expired: its rounds in play ended with it, unscored."),
+    (NotInMatch(7, MatchAction.PLAY), "You are not in this match: press Join first."),
+    (NotInMatch(7, MatchAction.LEAVE), "You are not in this match."),
+    (NotTheHost(MatchAction.START), "Only the host, or a member with Manage Server, can start the match."),
+    (NotTheHost(MatchAction.CANCEL), "Only the host, or a member with Manage Server, can cancel the match."),
+    (NobodyJoined(), "Nobody has joined yet."),
+    (MatchChanged(), "The match changed meanwhile: look again."),
+    (NotStarted(), "The match has not started yet: the host presses Start."),
+    (ElsewhereMatch(7), "Match #7 is played in another channel: its buttons work there."),
+    (NotATeamMatch(7), "Match #7 is not a team match: join it with its Join button."),
+    (NoTeamChosen(), "This is a team match: choose your team in the menu, or /team create one."),
+    (BadTeamName(1, 32), "A team name has 1 to 32 characters."),
+    (NotInATeam(), "You are not in a team on this server."),
+    (TeamRefused(TeamProblem.IN_A_TEAM, None), "You are already in a team on this server: /team leave first."),
+    (TeamRefused(TeamProblem.IN_A_TEAM, "Red"), "You are in team 'Red': /team leave first."),
+    (TeamRefused(TeamProblem.NAME_TAKEN, "Red"), "There is already a team called 'Red' here, or you joined one "
+                                                 "meanwhile."),
+    (TeamRefused(TeamProblem.NO_SUCH_TEAM, "Red"), "There is no team called 'Red' here: /team list shows them."),
+    (TeamRefused(TeamProblem.JOINED_MEANWHILE, None), "You joined another team meanwhile."),
 ])
 def test_errors_are_worded_from_their_data(error: PlayError, text: str) -> None:
     assert error_text(error, DISCORD) == text
@@ -121,3 +180,8 @@ def test_the_terminal_shows_no_discord_syntax() -> None:
         assert "/" not in text and "**" not in text and "<@" not in text, text
     assert said(AlreadyPlaying(), voice=TERMINAL) == "You already have a game here: here it is. resign ends it."
     assert error_text(NoGameHere(), TERMINAL) == "You have no game in this channel: start one with play."
+
+
+def test_a_wait_is_told_in_hours_and_minutes() -> None:
+    assert [duration_text(s) for s in (30, 300, 12 * 3600, 3600 + 61)] == [
+        "less than a minute", "5 min", "12 h 00 min", "1 h 01 min"]

@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from bot.game import GAMES, TITLES, new_game
+from bot.game import GAMES, new_game
 from bot.game.solver import covers, solve
-from bot.play.solo import Player, PlayError, Reply, SoloPlay
+from bot.play.solo import GameStatus, Player, PlayError, Reply, SoloPlay
 from bot.store import Store
 from bot.store.base import DailyAttempt
 
@@ -120,6 +120,26 @@ def streaks(days: Iterable[tuple[str, bool]], as_of: str) -> Streaks:
     return Streaks(played=played, best_played=best_played, won=won, best_won=best_won)
 
 
+class NoSuchDaily(PlayError):
+    """There is no daily of `game` (no such game)."""
+
+    def __init__(self, game: str) -> None:
+        super().__init__(game)
+        self.game = game
+
+
+class DailyPlayed(PlayError):
+    """Today's daily of `game` is played already: it ended `status` with `score`; the next
+    comes in `seconds_left` (at 00:00 UTC)."""
+
+    def __init__(self, game: str, status: str, score: int, seconds_left: float) -> None:
+        super().__init__(game, status, score, seconds_left)
+        self.game = game
+        self.status = status
+        self.score = score
+        self.seconds_left = seconds_left
+
+
 @dataclass(frozen=True, slots=True)
 class DailyDealt:
     """Today's daily (`day`, YYYY-MM-DD) is dealt: `deal`, the same for everyone; one attempt, no undo."""
@@ -146,9 +166,9 @@ class DailyPlay:
     async def start(self, player: Player, *, guild_id: int | None, channel_id: int | None,
                     game: str = "canfield") -> Reply:
         """Today's daily of `game` for the player: a new game (undo off), or their attempt still
-        in play. PlayError for an unknown game, or when today's attempt is over."""
+        in play. NoSuchDaily for an unknown game, DailyPlayed when today's attempt is over."""
         if game not in GAMES:
-            raise PlayError(f"There is no daily of {game!r}. Games: {', '.join(GAMES)}.")
+            raise NoSuchDaily(game)
         day = today(self.clock)
         attempt = await self.store.daily_attempt(day, game, player.id)
         if attempt is None:
@@ -171,19 +191,8 @@ class DailyPlay:
         return streaks(((d.day, d.won) for d in days), today(self.clock))
 
     async def _resume(self, attempt: DailyAttempt, player: Player) -> Reply:
-        title = TITLES.get(attempt.game, attempt.game)
-        if attempt.status != "playing":
-            wait = _duration(seconds_to_next_day(self.clock()))
-            raise PlayError(f"You have played today's {title} daily already: {attempt.status}, score "
-                            f"{attempt.score}. The next one comes in {wait} (at 00:00 UTC).")
+        if attempt.status != GameStatus.PLAYING:
+            raise DailyPlayed(attempt.game, attempt.status, attempt.score, seconds_to_next_day(self.clock()))
         reply = await self.solo.board(attempt.game_id, player)
         return dataclasses.replace(reply, events=(DailyResumed(attempt.day),))
-
-
-def _duration(seconds: float) -> str:
-    minutes = int(seconds // 60)
-    if minutes < 1:
-        return "less than a minute"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
 

@@ -10,13 +10,15 @@ import pytest
 
 from bot.game import new_game
 from bot.game.solver import solve
-from bot.play import Player, PlayError, SoloPlay, UndoOff
+from bot.play import Player, SoloPlay, UndoOff
 from bot.play.daily import (
     DAILY_SOLVE_LIMIT,
     MAX_CANDIDATES,
     DailyDealt,
     DailyPlay,
+    DailyPlayed,
     DailyResumed,
+    NoSuchDaily,
     Streaks,
     candidate_deal,
     check_day,
@@ -131,11 +133,12 @@ async def test_one_attempt_a_day_resumed_while_in_play_then_refused(daily: Daily
     assert again.game_id == first.game_id and not again.started and again.version == 1
     assert again.events == (DailyResumed("2024-05-08"),)
     await daily.solo.resign(first.game_id, ALICE)
-    with pytest.raises(PlayError, match=r"played today's Canfield daily already: resigned, score -12\. "
-                                        r"The next one comes in 12 h 00 min"):
+    with pytest.raises(DailyPlayed) as played:
         await daily.start(ALICE, **HERE)
+    assert (played.value.game, played.value.status, played.value.score, played.value.seconds_left) == \
+        ("canfield", "resigned", -12, 12 * 3600)
     assert await daily.store.count_games() == 1
-    with pytest.raises(PlayError, match="no daily of 'klondike'"):
+    with pytest.raises(NoSuchDaily):
         await daily.start(ALICE, **HERE, game="klondike")
 
 

@@ -8,11 +8,31 @@ import random
 import pytest
 
 from bot.game import option_names
-from bot.play import GameOver, NoGameHere, Player, PlayError, SoloPlay, UndoOff
-from bot.play.matches import EXPIRE_AFTER, MatchListener, MatchPlay, MatchWon, RoundScored, Scoreboard, TeamPlay
+from bot.play import GameOver, NoGameHere, Player, SoloPlay, UndoOff
+from bot.play.matches import (
+    EXPIRE_AFTER,
+    MAX_TARGET,
+    MatchAction,
+    MatchClosed,
+    MatchListener,
+    MatchPlay,
+    MatchWon,
+    NoSuchMatch,
+    NotATeamMatch,
+    NoTeamChosen,
+    NotInMatch,
+    NotTheHost,
+    RoundScored,
+    Scoreboard,
+    TargetOutOfRange,
+    TeamPlay,
+    TeamRefused,
+    UnknownGame,
+)
 from bot.play.settings import change_settings
 from bot.play.solo import ChangedElsewhere
 from bot.store import open_store
+from bot.store.base import TeamProblem
 from tests.samples import won_game
 
 ALICE, BOB, CAROL = Player(1, "Alice"), Player(2, "Bob"), Player(3, "Carol")
@@ -69,8 +89,9 @@ async def test_a_match_to_100_is_won_by_the_first_to_reach_it_and_announced_once
     match_id = board.match.id
     assert board.match.status == "lobby" and [p.user_id for p in board.players] == [ALICE.id]
     await matches.join(match_id, BOB)
-    with pytest.raises(PlayError, match="Only the host"):
+    with pytest.raises(NotTheHost) as refused:
         await matches.start(match_id, BOB)
+    assert refused.value.action == MatchAction.START
     board = await matches.start(match_id, ALICE)
     assert board.match.status == "running"
     bob_game = await round_game(matches, match_id, BOB)
@@ -84,10 +105,11 @@ async def test_a_match_to_100_is_won_by_the_first_to_reach_it_and_announced_once
     board = await matches.scoreboard(match_id)
     assert board.match.status == "finished" and board.match.winner_user_id == ALICE.id
     assert [(s.name, s.points, s.rounds) for s in board.standings] == [("Alice", 352, 1), ("Bob", -12, 1)]
-    with pytest.raises(PlayError, match="is finished: nothing to cancel"):  # an ended match stays as it ended
+    with pytest.raises(MatchClosed) as closed:  # an ended match stays as it ended
         await matches.cancel(match_id, ALICE)
+    assert (closed.value.status, closed.value.action) == ("finished", MatchAction.CANCEL)
     assert (await matches.scoreboard(match_id)).match.status == "finished"
-    assert "exorcised the demon" in board.as_text()
+    assert board.winner is not None and board.winner.name == "Alice"
     assert len(heard.won) == 1
 
 
@@ -105,8 +127,9 @@ async def test_a_won_match_is_final_and_its_rounds_in_play_end_with_it(world) ->
     # Bob's round ended with the match: resigned, closed, its score added nowhere, not playable.
     stored = await store.get_game(bob_game)
     assert stored.status == "resigned"
-    with pytest.raises(PlayError, match="is finished: its rounds in play ended with it, unscored"):
+    with pytest.raises(MatchClosed) as closed:
         await matches.my_board(match_id, BOB)
+    assert (closed.value.status, closed.value.action) == ("finished", MatchAction.PLAY)
     with pytest.raises(NoGameHere):
         await solo.running(BOB, CHANNEL)
     stale = await solo.move(bob_game, BOB, "d", version=played.version)  # a button of his old board
@@ -115,14 +138,13 @@ async def test_a_won_match_is_final_and_its_rounds_in_play_end_with_it(world) ->
         await solo.move(bob_game, BOB, "d")
     assert over.value.status == "resigned"
     # Leaving, joining, starting, picking a team: refused, and the scoreboard stays as it ended.
-    with pytest.raises(PlayError, match="is finished: its scoreboard stays as it ended"):
-        await matches.leave(match_id, BOB)
-    with pytest.raises(PlayError, match="finished"):
-        await matches.join(match_id, CAROL)
-    with pytest.raises(PlayError, match="finished"):
-        await matches.start(match_id, ALICE)
-    with pytest.raises(PlayError, match="finished"):
-        await matches.join(match_id, CAROL, team_name="Red")
+    for action, refused_action in ((matches.leave(match_id, BOB), MatchAction.LEAVE),
+                                   (matches.join(match_id, CAROL), MatchAction.JOIN),
+                                   (matches.start(match_id, ALICE), MatchAction.START),
+                                   (matches.join(match_id, CAROL, team_name="Red"), MatchAction.JOIN)):
+        with pytest.raises(MatchClosed) as closed:
+            await action
+        assert (closed.value.status, closed.value.action) == ("finished", refused_action)
     board = await matches.scoreboard(match_id)
     assert [(s.name, s.points, s.rounds) for s in board.standings] == final and len(heard.won) == 1
     assert [p.user_id for p in board.players] == [ALICE.id, BOB.id] and not any(p.left for p in board.players)
@@ -206,8 +228,9 @@ async def test_team_members_pool_their_points_toward_the_team_target(world) -> N
     teams = TeamPlay(store)
     red = await teams.create(GUILD, ALICE, "Red")
     await teams.join(GUILD, BOB, "red")
-    with pytest.raises(PlayError, match="already in a team"):
+    with pytest.raises(TeamRefused) as refused:
         await teams.create(GUILD, BOB, "Blue")
+    assert refused.value.problem == TeamProblem.IN_A_TEAM
     await teams.create(GUILD, CAROL, "Blue")
     assert [(t.name, len(t.members)) for t in await teams.list(GUILD)] == [("Blue", 1), ("Red", 2)]
     board = await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, teams=True, target=600)
@@ -230,7 +253,7 @@ async def test_a_team_match_needs_a_team_and_the_team_target_defaults_to_twice_t
     await change_settings(store, GUILD, target=150)
     board = await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, teams=True)
     assert board.match.target == 300 and board.players == []  # Alice has no team yet
-    with pytest.raises(PlayError, match="choose your team"):
+    with pytest.raises(NoTeamChosen):
         await matches.join(board.match.id, ALICE)
     await TeamPlay(store).create(GUILD, BOB, "Blue")
     joined = await matches.join(board.match.id, ALICE, team_name="Blue")
@@ -243,8 +266,9 @@ async def test_a_team_choice_for_a_match_without_teams_is_refused_and_changes_no
     store, _, matches, _, _ = world
     board = await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL)
     await TeamPlay(store).create(GUILD, BOB, "Blue")
-    with pytest.raises(PlayError, match=rf"#{board.match.id} is not a team match"):
+    with pytest.raises(NotATeamMatch) as refused:
         await matches.join(board.match.id, CAROL, team_name="Blue")  # a forged team menu
+    assert refused.value.match_id == board.match.id
     assert [p.name for p in (await matches.scoreboard(board.match.id)).players] == ["Alice"]
     assert await store.team_of(GUILD, CAROL.id) is None
 
@@ -278,7 +302,7 @@ async def test_late_joiners_leavers_cancel_and_expiry(world) -> None:
     assert bob.game_id is not None
     board = await matches.leave(match_id, BOB)
     assert next(p for p in board.players if p.user_id == BOB.id).left
-    with pytest.raises(PlayError, match="not in this match"):
+    with pytest.raises(NotInMatch):
         await matches.my_board(match_id, BOB)
     clock.now += EXPIRE_AFTER - 60
     assert await matches.expire_idle() == []
@@ -294,21 +318,23 @@ async def test_late_joiners_leavers_cancel_and_expiry(world) -> None:
     clock.now += 3 * EXPIRE_AFTER
     [expired] = await matches.expire_idle()
     assert expired.match.status == "expired" and match_id in heard.changed
-    with pytest.raises(PlayError, match="expired"):
+    with pytest.raises(MatchClosed) as closed:
         await matches.join(match_id, CAROL)
+    assert closed.value.status == "expired"
     other = (await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL)).match.id
-    with pytest.raises(PlayError, match="Only the host"):
+    with pytest.raises(NotTheHost):
         await matches.cancel(other, BOB)
     assert (await matches.cancel(other, BOB, can_manage=True)).match.status == "cancelled"
 
 
 async def test_bad_match_settings_are_refused(world) -> None:
     _, _, matches, _, _ = world
-    with pytest.raises(PlayError, match="Unknown game"):
+    with pytest.raises(UnknownGame):
         await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, game="chess")
-    with pytest.raises(PlayError, match="between 1 and"):
+    with pytest.raises(TargetOutOfRange) as refused:
         await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, target=0)
-    with pytest.raises(PlayError, match="no match #99"):
+    assert (refused.value.target, refused.value.largest) == (0, MAX_TARGET)
+    with pytest.raises(NoSuchMatch):
         await matches.scoreboard(99)
 
 
