@@ -37,6 +37,7 @@ from bot.play.matches import (
     TeamRefused,
     UnknownGame,
 )
+from bot.play.settings import MAX_TARGET, PREFIX_LENGTH, BadSetting
 from bot.play.solo import (
     AlreadyPlaying,
     ChangedElsewhere,
@@ -196,6 +197,14 @@ def error_text(error: PlayError, voice: Voice) -> str:
             return f"Slow down: you have asked for {what} too often. Try again in {math.ceil(retry_after)} s."
         case MoveCapReached(cap=cap):
             return f"That would take this game past its cap of {cap} moves: nothing was played."
+        case BadSetting(name="target", value=value):
+            return f"The target must be between 1 and {MAX_TARGET}, not {value}."
+        case BadSetting(name="team_target", value=value):
+            return f"The team target must be between 1 and {MAX_TARGET}, not {value}."
+        case BadSetting(name="die", value=value):
+            return f"The die rule is off, game or pass, not {value!r}."
+        case BadSetting(name="prefix"):
+            return f"A prefix is 1 to {PREFIX_LENGTH} characters, without spaces."
         case NoSuchDaily(game=game):
             return f"There is no daily of {game!r}. Games: {', '.join(GAMES)}."
         case DailyPlayed(game=game, status=status, score=score, seconds_left=seconds_left):

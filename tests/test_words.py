@@ -32,6 +32,7 @@ from bot.play.matches import (
     TeamRefused,
     UnknownGame,
 )
+from bot.play.settings import BadSetting
 from bot.play.solo import (
     AlreadyPlaying,
     ChangedElsewhere,
@@ -133,6 +134,10 @@ def test_rounds_of_matches_and_dailies() -> None:
     (RateLimited("hint", 4.2), "Slow down: you have asked for hints too often. Try again in 5 s."),
     (MoveCapReached(2000), "That would take this game past its cap of 2000 moves: nothing was played."),
     (PlayError("A part not yet speaking data says this."), "A part not yet speaking data says this."),
+    (BadSetting("target", 0), "The target must be between 1 and 100000, not 0."),
+    (BadSetting("team_target", 200_000), "The team target must be between 1 and 100000, not 200000."),
+    (BadSetting("die", "always"), "The die rule is off, game or pass, not 'always'."),
+    (BadSetting("prefix", "a b"), "A prefix is 1 to 5 characters, without spaces."),
     (NoSuchDaily("klondike"), f"There is no daily of 'klondike'. Games: {', '.join(GAMES)}."),
     (DailyPlayed("canfield", "resigned", -12, 12 * 3600),
      "You have played today's Canfield daily already: resigned, score -12. The next one comes in 12 h 00 min "

@@ -24,6 +24,7 @@ from bot.views.board import player_of
 from bot.views.matches import match_view, scoreboard_text, team_list_text
 from bot.views.mentions import pinging
 from bot.views.respond import Answer, answer
+from bot.views.settings import settings_text
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -184,11 +185,11 @@ class MatchesCog(commands.Cog):
             guild_id = interaction.guild_id or 0
             changing = any(v is not None for v in (target, team_target, die, undo, channel))
             if not changing:
-                return Answer((await load_settings(self.bot.store, guild_id)).as_text())
+                return Answer(settings_text(await load_settings(self.bot.store, guild_id)))
             if not (interaction.permissions and interaction.permissions.manage_guild):
                 raise PlayError("Only members with Manage Server can change the settings.")
             new = await change_settings(self.bot.store, guild_id, target=target, team_target=team_target, die=die,
                                         match_undo=undo, channel=channel.id if channel else None, allow=allow)
-            return Answer("Settings changed. " + new.as_text())
+            return Answer("Settings changed. " + settings_text(new))
 
         await answer(interaction, work())

@@ -21,13 +21,12 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from bot.game import GAMES, game_rules, option_names
-from bot.play.settings import load_settings
+from bot.play.settings import MAX_TARGET, load_settings
 from bot.play.solo import Player, PlayError, Reply, SoloPlay, Table, check_limit
 from bot.store import Store
 from bot.store.base import Match, MatchPlayer, NewMatch, Team, TeamError, TeamProblem
 
 EXPIRE_AFTER = 24 * 3600
-MAX_TARGET = 100_000
 TEAM_NAME_LENGTH = 32  # the most characters of a team's name
 
 

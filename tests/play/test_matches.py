@@ -29,7 +29,7 @@ from bot.play.matches import (
     TeamRefused,
     UnknownGame,
 )
-from bot.play.settings import change_settings
+from bot.play.settings import BadSetting, change_settings
 from bot.play.solo import ChangedElsewhere
 from bot.store import open_store
 from bot.store.base import TeamProblem
@@ -371,3 +371,12 @@ async def test_a_match_of_a_two_deck_game_deals_everyone_the_same(world, game: s
     for player, board in zip((ALICE, BOB), boards, strict=True):
         await solo.resign(board.game_id, player)
     assert (await matches.my_board(match_id, ALICE)).round == 2
+
+
+async def test_a_setting_out_of_range_is_refused_with_its_name_and_value(world) -> None:
+    store = world[0]
+    for change, refused in (({"target": 0}, ("target", 0)), ({"team_target": 100_001}, ("team_target", 100_001)),
+                            ({"die": "always"}, ("die", "always")), ({"prefix": "a b"}, ("prefix", "a b"))):
+        with pytest.raises(BadSetting) as bad:
+            await change_settings(store, GUILD, **change)
+        assert (bad.value.name, bad.value.value) == refused
