@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 
 from bot.game import GAMES, TITLES, Move
+from bot.game.race import LAYOUTS
 from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily
 from bot.play.matches import (
     AlreadyHosting,
@@ -36,6 +37,21 @@ from bot.play.matches import (
     TeamMatchOffServer,
     TeamRefused,
     UnknownGame,
+)
+from bot.play.race import (
+    AlreadyRacing,
+    DamagedRace,
+    ElsewhereRace,
+    NoRaceHere,
+    NoSuchRace,
+    NotInRace,
+    NotRaceHost,
+    RaceChanged,
+    RaceFull,
+    RaceNotRunning,
+    RaceUnderWay,
+    TooFewRacers,
+    UnknownLayout,
 )
 from bot.play.settings import MAX_TARGET, PREFIX_LENGTH, BadSetting
 from bot.play.solo import (
@@ -210,7 +226,45 @@ def error_text(error: PlayError, voice: Voice) -> str:
         case DailyPlayed(game=game, status=status, score=score, seconds_left=seconds_left):
             return (f"You have played today's {TITLES.get(game, game)} daily already: {status}, score {score}. "
                     f"The next one comes in {duration_text(seconds_left)} (at 00:00 UTC).")
-    return match_error_text(error, voice) or str(error)
+    return match_error_text(error, voice) or race_error_text(error, voice) or str(error)
+
+
+def race_error_text(error: PlayError, voice: Voice) -> str:
+    """What a player reads for a refusal of races ("" for another PlayError)."""
+    match error:
+        case DamagedRace(race_id=race_id, entry=entry, problem=problem):
+            return f"Race #{race_id} is damaged in storage and cannot be replayed (move {entry!r}: {problem})."
+        case UnknownLayout(layout=layout):
+            return f"Unknown layout {layout!r}; layouts: {', '.join(LAYOUTS)}."
+        case AlreadyRacing(race_id=None):
+            return "You are already in a race in this channel."
+        case AlreadyRacing(race_id=race_id):
+            return f"You are already in race #{race_id} in this channel."
+        case RaceFull(full=True, seats=seats):
+            return f"That race is full: {seats} players at most."
+        case RaceFull():
+            return "That race is not taking players any more."
+        case NotRaceHost(action=action):
+            return f"Only the race's host can {action} it."
+        case RaceUnderWay():
+            return "That race has already started."
+        case TooFewRacers(least=least):
+            return f"A race needs {least} players at least: wait for someone to join."
+        case ElsewhereRace(race_id=race_id):
+            return f"Race #{race_id} is run in another channel: its buttons work there."
+        case NoRaceHere():
+            return f"You are in no race here: {voice.command('race open')} starts one."
+        case RaceChanged():
+            return "The race changed meanwhile: try again."
+        case NotInRace():
+            return "You are not in that race."
+        case RaceNotRunning(status="finished"):
+            return "That race is over."
+        case RaceNotRunning():
+            return "That race is not running."
+        case NoSuchRace(race_id=race_id):
+            return f"There is no race #{race_id}."
+    return ""
 
 
 def duration_text(seconds: float) -> str:

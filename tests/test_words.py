@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.game import GAMES, IllegalMoveError, Move, NotationError, new_game
+from bot.game.race import LAYOUTS
 from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily
 from bot.play.matches import (
     AlreadyHosting,
@@ -31,6 +32,21 @@ from bot.play.matches import (
     TeamMatchOffServer,
     TeamRefused,
     UnknownGame,
+)
+from bot.play.race import (
+    AlreadyRacing,
+    DamagedRace,
+    ElsewhereRace,
+    NoRaceHere,
+    NoSuchRace,
+    NotInRace,
+    NotRaceHost,
+    RaceChanged,
+    RaceFull,
+    RaceNotRunning,
+    RaceUnderWay,
+    TooFewRacers,
+    UnknownLayout,
 )
 from bot.play.settings import BadSetting
 from bot.play.solo import (
@@ -134,6 +150,23 @@ def test_rounds_of_matches_and_dailies() -> None:
     (RateLimited("hint", 4.2), "Slow down: you have asked for hints too often. Try again in 5 s."),
     (MoveCapReached(2000), "That would take this game past its cap of 2000 moves: nothing was played."),
     (PlayError("A part not yet speaking data says this."), "A part not yet speaking data says this."),
+    (DamagedRace(4, "1:zz9", "bad"), "Race #4 is damaged in storage and cannot be replayed (move '1:zz9': bad)."),
+    (UnknownLayout("x"), f"Unknown layout 'x'; layouts: {', '.join(LAYOUTS)}."),
+    (AlreadyRacing(), "You are already in a race in this channel."),
+    (AlreadyRacing(4), "You are already in race #4 in this channel."),
+    (RaceFull(full=True, seats=8), "That race is full: 8 players at most."),
+    (RaceFull(full=False, seats=0), "That race is not taking players any more."),
+    (NotRaceHost("start"), "Only the race's host can start it."),
+    (NotRaceHost("cancel"), "Only the race's host can cancel it."),
+    (RaceUnderWay(), "That race has already started."),
+    (TooFewRacers(2), "A race needs 2 players at least: wait for someone to join."),
+    (ElsewhereRace(4), "Race #4 is run in another channel: its buttons work there."),
+    (NoRaceHere(), "You are in no race here: /race open starts one."),
+    (RaceChanged(), "The race changed meanwhile: try again."),
+    (NotInRace(), "You are not in that race."),
+    (RaceNotRunning("finished"), "That race is over."),
+    (RaceNotRunning("cancelled"), "That race is not running."),
+    (NoSuchRace(4), "There is no race #4."),
     (BadSetting("target", 0), "The target must be between 1 and 100000, not 0."),
     (BadSetting("team_target", 200_000), "The team target must be between 1 and 100000, not 200000."),
     (BadSetting("die", "always"), "The die rule is off, game or pass, not 'always'."),

@@ -143,7 +143,12 @@ class MatchPlayer:
 
 
 class RaceError(StoreError):
-    """A race that cannot take that change (full, started, over)."""
+    """A race that cannot seat a player: `full` (with `seats` taken), else no longer in its lobby."""
+
+    def __init__(self, *, full: bool = False, seats: int = 0) -> None:
+        super().__init__(full, seats)
+        self.full = full
+        self.seats = seats
 
 
 @dataclass(frozen=True, slots=True)

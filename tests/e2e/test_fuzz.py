@@ -82,7 +82,7 @@ from bot.views.board import BoardButton, PickSelect, board_view
 from bot.views.leaderboards import PageButton
 from bot.views.matches import MatchButton, TeamSelect
 from bot.views.race import BoardButton as RaceBoardButton
-from bot.views.race import LobbyButton
+from bot.views.race import LobbyButton, race_text
 from bot.views.respond import shorten
 from bot.words import DISCORD, reply_text
 
@@ -811,7 +811,7 @@ class Bench:
             if current is None:
                 current = await races.running(who, self.race_channel)
             reply = await races.move(current.race.id, who, text, seen=current.seen)
-            refused, message = not reply.ok, reply.message
+            refused, message = not reply.ok, race_text(reply.events)
             self.boards[who.id, self.race_channel] = reply
         except PlayError as error:
             refused, raised, message = True, True, respond.error_text(error)
