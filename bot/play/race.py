@@ -14,6 +14,7 @@ import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from bot.game import Card, IllegalMoveError, NotationError, parse_move
 from bot.game.race import LAYOUTS, MIN_PLAYERS, BeatenError, RaceGame
@@ -55,6 +56,15 @@ class RaceReply:
     def seen(self) -> int:
         """How many race moves this board shows (the buttons carry it)."""
         return len(self.race.moves)
+
+
+class RaceStatus(StrEnum):
+    """Where a race stands; the store keeps the value."""
+
+    LOBBY = "lobby"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
 
 
 # --- what happened: events, for a presenter to word ------------------------------------------
@@ -288,7 +298,7 @@ class RacePlay:
         race = await self._race(race_id)
         if player.id != race.host_id:
             raise NotRaceHost("start")
-        if race.status != "lobby":
+        if race.status != RaceStatus.LOBBY:
             raise RaceUnderWay()
         if len(race.players) < MIN_PLAYERS:
             raise TooFewRacers(MIN_PLAYERS)
@@ -325,7 +335,7 @@ class RacePlay:
         """A player's view of a race."""
         race = await self._race(race_id)
         seat = race.players.index(player.id) if player.id in race.players else None
-        game = None if race.status in ("lobby", "cancelled") else await self._game(race)
+        game = None if race.status in (RaceStatus.LOBBY, RaceStatus.CANCELLED) else await self._game(race)
         return RaceReply(race, game, seat, events)
 
     async def running(self, player: Player, channel_id: int) -> RaceReply:
@@ -357,7 +367,7 @@ class RacePlay:
             race = await self._race(race_id)
             if player.id not in race.players:
                 raise NotInRace()
-            if race.status != "running":
+            if race.status != RaceStatus.RUNNING:
                 raise RaceNotRunning(race.status)
             seat = race.players.index(player.id)
             game = await self._game(race)
@@ -395,9 +405,9 @@ class RacePlay:
             if refusal is not None:
                 events.append(refusal)
             changed = len(game.history) > before
-            just_ended = race.status == "finished" and changed
+            just_ended = race.status == RaceStatus.FINISHED and changed
             summary, shown = await self._series(race, game) if just_ended else ((), race_id)
-            if race.status == "finished":
+            if race.status == RaceStatus.FINISHED:
                 events += summary or (ending(race, game),)
         if changed:  # a refused or unreadable move leaves the public board as it is: no redraw
             await self._changed(shown)  # the public message shows the next hand once there is one
@@ -442,7 +452,7 @@ class RacePlay:
         A damaged race ends with no scores counted, so that its players are free again."""
         game = None
         async with self._lock(idle.id):
-            if idle.status == "lobby":
+            if idle.status == RaceStatus.LOBBY:
                 done = await self.store.cancel_race(idle.id, version=idle.version)
             else:
                 try:

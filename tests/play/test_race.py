@@ -23,6 +23,7 @@ from bot.play.race import (
     RaceListener,
     RaceNotRunning,
     RacePlay,
+    RaceStatus,
     SeriesGoesOn,
     SeriesWon,
     TooFewRacers,
@@ -289,3 +290,8 @@ async def test_a_race_with_a_damaged_move_hurts_only_itself(world, clock) -> Non
     assert sorted((race.id, race.status) for race in ended) == [(damaged, "finished"), (healthy, "cancelled")]
     assert [race.scores for race in ended if race.id == damaged] == [[0, 0, 0]]
     assert (await fresh.open(BOB, guild_id=5, channel_id=CHANNEL)).race.id > healthy  # Bob is free again
+
+
+def test_race_statuses_are_the_strings_the_store_keeps() -> None:
+    assert [status.value for status in RaceStatus] == ["lobby", "running", "finished", "cancelled"]
+    assert RaceStatus.RUNNING == "running"
