@@ -42,13 +42,17 @@ def main(argv: list[str] | None = None) -> int:
         return run(config)
     from bot.play import PlayError
     from bot.terminal import main as play_main
+    from bot.words import TERMINAL, error_text
 
     options: dict[str, object] = {k: v for k in ("draw", "groups", "die") if (v := getattr(args, k)) is not None}
     if args.redeals is not None:
         options["redeals"] = None if args.redeals == "unlimited" else int(args.redeals)
     try:
         return play_main(args.game, args.deal, options, args.db)
-    except (ValueError, PlayError) as error:
+    except PlayError as error:
+        print(f"cannot start the game: {error_text(error, TERMINAL)}", file=sys.stderr)
+        return 2
+    except ValueError as error:
         print(f"cannot start the game: {error}", file=sys.stderr)
         return 2
 

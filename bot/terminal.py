@@ -16,8 +16,9 @@ from typing import TextIO
 
 from bot.game import TITLES, describe_game
 from bot.game.notation import Word, read_word
-from bot.play import Player, PlayError, Reply, SoloPlay
+from bot.play import GameStatus, Player, PlayError, Reply, SoloPlay
 from bot.store import StoredGame, open_store
+from bot.words import TERMINAL, error_text, reply_text
 
 HELP = """Type moves and press Enter; {examples}.
 Piles: s stock, w waste, r reserve (r1-r9 in Patriarchs), f1-f8 foundations, t1-t9 columns.
@@ -82,8 +83,8 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
         print(text, file=stdout, flush=True)
 
     say(HELP.format(examples=reply.game.examples))
-    if reply.message:
-        say(reply.message)
+    if text := reply_text(reply, TERMINAL):
+        say(text)
     say(f"\n{reply.game}")
     while not reply.finished:
         print("> ", end="", file=stdout, flush=True)
@@ -113,13 +114,13 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
             else:
                 reply = await solo.move(reply.game_id, player, text)
         except PlayError as error:
-            say(str(error))
+            say(error_text(error, TERMINAL))
             continue
-        if reply.message:
-            say(reply.message)
+        if said := reply_text(reply, TERMINAL):
+            say(said)
         if reply.ok or reply.played:
             say(f"\n{reply.game}")
-    if reply.status == "won":
+    if reply.status == GameStatus.WON:
         say(f"The demon is exorcised! You won. Score {reply.game.score}.")
     elif reply.finished:
         say(f"Game over ({reply.status}). Score {reply.game.score}.")

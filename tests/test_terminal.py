@@ -52,6 +52,7 @@ async def test_a_game_in_a_file_resumes(tmp_path) -> None:
     out = io.StringIO()
     reply = await play_in_terminal("canfield", 1, {}, database, io.StringIO("q\n"), out)
     assert [str(m) for m in reply.game.moves] == ["d"] and "already have a game" in out.getvalue()
+    assert "here it is. resign ends it." in out.getvalue() and "/resign" not in out.getvalue()  # no Discord syntax
     assert Player(0, "terminal") == TERMINAL_PLAYER
 
 

@@ -72,6 +72,6 @@ class CompetitionCog(commands.Cog):
         async def work() -> Answer:
             who = member or interaction.user
             stats = await self.bot.leaderboards.stats(who.id, interaction.guild_id)
-            return stats_answer(stats.as_text())
+            return stats_answer(stats)
 
         await answer(interaction, work())

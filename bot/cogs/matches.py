@@ -21,9 +21,10 @@ from bot.play import PlayError
 from bot.play.matches import MatchListener, Scoreboard
 from bot.play.settings import change_settings, load_settings
 from bot.views.board import player_of
-from bot.views.matches import match_view
+from bot.views.matches import match_view, scoreboard_text, team_list_text
 from bot.views.mentions import pinging
 from bot.views.respond import Answer, answer
+from bot.views.settings import settings_text
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -53,7 +54,7 @@ class ScoreboardMessages(MatchListener):
         if match.message_id is None:
             return
         message = self.bot.get_partial_messageable(match.channel_id).get_partial_message(match.message_id)
-        await message.edit(content=board.as_text(), view=match_view(board))
+        await message.edit(content=scoreboard_text(board), view=match_view(board))
 
     async def match_won(self, scoreboard: Scoreboard) -> None:
         """Post the announcement in the match's channel."""
@@ -112,7 +113,7 @@ class MatchesCog(commands.Cog):
                 player_of(interaction.user), guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id or 0, game=game, target=target, teams=teams, die=die, undo=undo)
             channel = self.bot.get_partial_messageable(board.match.channel_id)
-            message = await channel.send(board.as_text(), view=match_view(board))
+            message = await channel.send(scoreboard_text(board), view=match_view(board))
             await self.bot.matches.attach_message(board.match.id, message.id)
             return Answer(f"Match #{board.match.id} is open: its lobby is in the channel.")
 
@@ -153,7 +154,7 @@ class MatchesCog(commands.Cog):
     async def team_list(self, interaction: discord.Interaction) -> None:
         """List the teams."""
         async def work() -> Answer:
-            return Answer(await self.bot.teams.describe(interaction.guild_id or 0))
+            return Answer(team_list_text(await self.bot.teams.rosters(interaction.guild_id or 0)))
 
         await answer(interaction, work())
 
@@ -184,11 +185,11 @@ class MatchesCog(commands.Cog):
             guild_id = interaction.guild_id or 0
             changing = any(v is not None for v in (target, team_target, die, undo, channel))
             if not changing:
-                return Answer((await load_settings(self.bot.store, guild_id)).as_text())
+                return Answer(settings_text(await load_settings(self.bot.store, guild_id)))
             if not (interaction.permissions and interaction.permissions.manage_guild):
                 raise PlayError("Only members with Manage Server can change the settings.")
             new = await change_settings(self.bot.store, guild_id, target=target, team_target=team_target, die=die,
                                         match_undo=undo, channel=channel.id if channel else None, allow=allow)
-            return Answer("Settings changed. " + new.as_text())
+            return Answer("Settings changed. " + settings_text(new))
 
         await answer(interaction, work())

@@ -21,7 +21,7 @@ from bot.play.race import RaceListener, RaceReply
 from bot.store.base import Race
 from bot.views.board import player_of
 from bot.views.mentions import pinging
-from bot.views.race import lobby_view, private_answer, public_png, public_text
+from bot.views.race import lobby_view, private_answer, public_png, public_text, race_text
 from bot.views.respond import Answer, answer
 from render import workers
 
@@ -60,12 +60,12 @@ class PublicBoards(RaceListener):
         message = self.bot.get_partial_messageable(race.channel_id).get_partial_message(race.message_id)
         await message.edit(content=public_text(reply, names), attachments=files, view=lobby_view(reply))
 
-    async def race_finished(self, race: Race, game: RaceGame, summary: str) -> None:
+    async def race_finished(self, race: Race, game: RaceGame, summary: tuple[object, ...]) -> None:
         """Post the end in the race's channel: "Demon!" when someone went out; in a series, the
         totals and the next hand, or the series' winner."""
         channel = self.bot.get_partial_messageable(race.channel_id)
         try:
-            await channel.send(f"Race #{race.id}: {summary}", allowed_mentions=pinging(race.players))
+            await channel.send(f"Race #{race.id}: {race_text(summary)}", allowed_mentions=pinging(race.players))
         except discord.HTTPException:
             log.exception("could not announce the end of race %s", race.id)
 

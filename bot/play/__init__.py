@@ -4,6 +4,7 @@
 from bot.play.solo import (
     DamagedGame,
     GameOver,
+    GameStatus,
     NoGameHere,
     NotASoloGame,
     NotYourGame,
@@ -16,5 +17,5 @@ from bot.play.solo import (
     rebuild,
 )
 
-__all__ = ["DamagedGame", "GameOver", "NoGameHere", "NotASoloGame", "NotYourGame", "PlayError", "Player", "Reply",
-           "SoloPlay", "UndoOff", "check_deal_number", "rebuild"]
+__all__ = ["DamagedGame", "GameOver", "GameStatus", "NoGameHere", "NotASoloGame", "NotYourGame", "PlayError",
+           "Player", "Reply", "SoloPlay", "UndoOff", "check_deal_number", "rebuild"]

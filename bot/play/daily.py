@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from bot.game import GAMES, TITLES, new_game
+from bot.game import GAMES, new_game
 from bot.game.solver import covers, solve
-from bot.play.solo import Player, PlayError, Reply, SoloPlay
+from bot.play.solo import GameStatus, Player, PlayError, Reply, SoloPlay
 from bot.store import Store
 from bot.store.base import DailyAttempt
 
@@ -120,6 +120,41 @@ def streaks(days: Iterable[tuple[str, bool]], as_of: str) -> Streaks:
     return Streaks(played=played, best_played=best_played, won=won, best_won=best_won)
 
 
+class NoSuchDaily(PlayError):
+    """There is no daily of `game` (no such game)."""
+
+    def __init__(self, game: str) -> None:
+        super().__init__(game)
+        self.game = game
+
+
+class DailyPlayed(PlayError):
+    """Today's daily of `game` is played already: it ended `status` with `score`; the next
+    comes in `seconds_left` (at 00:00 UTC)."""
+
+    def __init__(self, game: str, status: str, score: int, seconds_left: float) -> None:
+        super().__init__(game, status, score, seconds_left)
+        self.game = game
+        self.status = status
+        self.score = score
+        self.seconds_left = seconds_left
+
+
+@dataclass(frozen=True, slots=True)
+class DailyDealt:
+    """Today's daily (`day`, YYYY-MM-DD) is dealt: `deal`, the same for everyone; one attempt, no undo."""
+
+    day: str
+    deal: int
+
+
+@dataclass(frozen=True, slots=True)
+class DailyResumed:
+    """The player's daily of `day` is still in play: here it is (one attempt, no undo)."""
+
+    day: str
+
+
 class DailyPlay:
     """Start (or resume) a player's daily game; the games themselves are played through SoloPlay."""
 
@@ -131,18 +166,16 @@ class DailyPlay:
     async def start(self, player: Player, *, guild_id: int | None, channel_id: int | None,
                     game: str = "canfield") -> Reply:
         """Today's daily of `game` for the player: a new game (undo off), or their attempt still
-        in play. PlayError for an unknown game, or when today's attempt is over."""
+        in play. NoSuchDaily for an unknown game, DailyPlayed when today's attempt is over."""
         if game not in GAMES:
-            raise PlayError(f"There is no daily of {game!r}. Games: {', '.join(GAMES)}.")
+            raise NoSuchDaily(game)
         day = today(self.clock)
         attempt = await self.store.daily_attempt(day, game, player.id)
         if attempt is None:
             deal = await asyncio.to_thread(daily_deal, day, game)
             reply = await self.solo.create(
                 player, guild_id=guild_id, channel_id=channel_id, name=game, deal=deal, options={}, kind="daily",
-                undo_allowed=False,
-                message=f"Daily {TITLES[game]} of {day}: deal #{deal}, the same for everyone today. "
-                        "One attempt, no undo. Good luck!",
+                undo_allowed=False, events=(DailyDealt(day, deal),),
             )
             game_id = await self.store.claim_daily(day, game, player.id, guild_id, reply.game_id)
             if game_id == reply.game_id:
@@ -158,21 +191,8 @@ class DailyPlay:
         return streaks(((d.day, d.won) for d in days), today(self.clock))
 
     async def _resume(self, attempt: DailyAttempt, player: Player) -> Reply:
-        title = TITLES.get(attempt.game, attempt.game)
-        if attempt.status != "playing":
-            wait = _duration(seconds_to_next_day(self.clock()))
-            raise PlayError(f"You have played today's {title} daily already: {attempt.status}, score "
-                            f"{attempt.score}. The next one comes in {wait} (at 00:00 UTC).")
+        if attempt.status != GameStatus.PLAYING:
+            raise DailyPlayed(attempt.game, attempt.status, attempt.score, seconds_to_next_day(self.clock()))
         reply = await self.solo.board(attempt.game_id, player)
-        message = (f"Your daily game, in play: {title} of {attempt.day}, deal #{reply.game.deal}. "
-                   "One attempt, no undo.")
-        return dataclasses.replace(reply, message=message)
-
-
-def _duration(seconds: float) -> str:
-    minutes = int(seconds // 60)
-    if minutes < 1:
-        return "less than a minute"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+        return dataclasses.replace(reply, events=(DailyResumed(attempt.day),))
 

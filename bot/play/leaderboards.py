@@ -1,5 +1,5 @@
-"""Leaderboards (players, teams, dailies, streaks) and a player's stats, as pages of rows with a
-monospace rendering for a Discord code block.
+"""Leaderboards (players, teams, dailies, streaks) and a player's stats, as pages of rows: data,
+which a presenter lays out (in Discord, an aligned table in a code block).
 
 Periods: `all`; `week`, since Monday 00:00 UTC of the current ISO week; `today`, since 00:00 UTC.
 The players' and teams' boards count what finished in the period. The players' board and a
@@ -20,56 +20,34 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.game import GAMES, TITLES
+from bot.game import GAMES
 from bot.play.daily import Streaks, streaks, today, utc_day
 from bot.store import Store
 from bot.store.base import DailyResult
 
 BOARDS = ("players", "teams", "daily", "streaks")
 PERIODS = ("all", "week", "today")
-TEXT_LIMIT = 1900  # what as_text may take of a 2,000-character message, code block fences aside
-NAME_WIDTH = 20
-
-_PERIOD_TITLES = {"all": "all time", "week": "this week", "today": "today"}
-
-# A board's title, column headings and unranked rows, best first.
-Board = tuple[str, tuple[str, ...], list[tuple[Any, ...]]]
+# A board's columns (after the rank) and unranked rows, best first.
+Board = tuple[tuple[str, ...], list[tuple[Any, ...]]]
 
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardPage:
-    """One page of a leaderboard: each row starts with the rank and the display name."""
+    """One page of `board` over `period` on server `guild_id` (None: all servers); the daily board
+    is of `game`, and today's is of `day`. `columns` name what each row holds (rank, player, games,
+    wins, win_rate, points, matches_won, team, result, score, finished, days, best, streak,
+    best_streak, win_streak, best_win_streak); each row starts with the rank and the name."""
 
-    title: str
+    board: str
+    period: str
+    guild_id: int | None
+    game: str
+    day: str
     columns: tuple[str, ...]
     rows: list[tuple[Any, ...]]
     page: int  # from 0
     pages: int
     total: int  # rows on every page together
-
-    def as_text(self) -> str:
-        """The page as a monospace table (without the code block fences), at most TEXT_LIMIT
-        characters: names are cut to NAME_WIDTH and, if need be, the last rows left off."""
-        if not self.rows:
-            return f"{self.title}\nNo one here yet."
-        cells = [[_cell(value, NAME_WIDTH if i == 1 else None) for i, value in enumerate(row)] for row in self.rows]
-        widths = [max(len(heading), *(len(line[i]) for line in cells)) for i, heading in enumerate(self.columns)]
-        # Numbers line up on the right, words (names, results) on the left.
-        numeric = [all(isinstance(row[i], int | float) or row[i] is None for row in self.rows)
-                   for i in range(len(self.columns))]
-
-        def line(values: list[str] | tuple[str, ...]) -> str:
-            return "  ".join(value.rjust(width) if right else value.ljust(width)
-                             for value, width, right in zip(values, widths, numeric, strict=True)).rstrip()
-
-        header = [self.title, line(self.columns), "-" * (sum(widths) + 2 * (len(widths) - 1))]
-        body = [line(values) for values in cells]
-        footer = f"Page {self.page + 1} of {self.pages} · {self.total} in all"
-        while body and len("\n".join([*header, *body, "…", footer])) > TEXT_LIMIT:
-            body.pop()
-        if len(body) < len(cells):
-            body.append("…")
-        return "\n".join([*header, *body, footer])
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,21 +69,6 @@ class PlayerStats:
     def win_rate(self) -> float:
         """The share of finished games won, 0 to 1 (0 with no games)."""
         return self.wins / self.games if self.games else 0.0
-
-    def as_text(self) -> str:
-        """A few aligned lines for a Discord code block."""
-        where = "this server" if self.guild_id is not None else "all servers"
-        scores = ("-" if self.best_score is None
-                  else f"best {self.best_score}, average {self.average_score or 0:.1f}")
-        days = self.streaks
-        return "\n".join([
-            f"Stats of {_cell(self.name, NAME_WIDTH)} ({where})",
-            f"Games         {self.games} finished, {self.wins} won ({self.win_rate:.0%})",
-            f"Scores        {scores}",
-            f"Matches       {self.matches_played} played, {self.matches_won} won",
-            f"Daily streak  {_days(days.played)} (best {_days(days.best_played)})",
-            f"Daily wins    {_days(days.won)} in a row (best {_days(days.best_won)})",
-        ])
 
 
 class Leaderboards:
@@ -132,15 +95,14 @@ class Leaderboards:
             "players": self._players, "teams": self._teams, "streaks": self._streaks,
             "daily": lambda period, guild: self._daily(period, guild, game),
         }
-        title, columns, rows = await makers[board](period, guild_id)
+        columns, rows = await makers[board](period, guild_id)
         total = len(rows)
         pages = max(1, math.ceil(total / per_page))
         page = min(max(page, 0), pages - 1)
         first = page * per_page
         ranked = [(first + i + 1, *row) for i, row in enumerate(rows[first:first + per_page])]
-        scope = "this server" if guild_id is not None else "all servers"
-        return LeaderboardPage(title=f"{title} · {scope}", columns=columns, rows=ranked, page=page, pages=pages,
-                               total=total)
+        return LeaderboardPage(board=board, period=period, guild_id=guild_id, game=game, day=today(self.clock),
+                               columns=("rank", *columns), rows=ranked, page=page, pages=pages, total=total)
 
     async def stats(self, user_id: int, guild_id: int | None) -> PlayerStats:
         """A player's stats: finished games and matches on this server (None: all servers), and
@@ -170,25 +132,23 @@ class Leaderboards:
         standings = await self.store.player_standings(guild_id, self.since(period))
         rows = [(s.name, s.games, s.wins, round(100 * s.wins / s.games) if s.games else None, s.points,
                  s.matches_won) for s in standings]
-        return (f"Players · {_PERIOD_TITLES[period]}",
-                ("#", "Player", "Games", "Wins", "Win %", "Points", "Matches won"), rows)
+        return ("player", "games", "wins", "win_rate", "points", "matches_won"), rows
 
     async def _teams(self, period: str, guild_id: int | None) -> Board:
         standings = await self.store.team_standings(guild_id, self.since(period))
         rows = [(s.name, s.matches_won, s.points) for s in standings]
-        return f"Teams · {_PERIOD_TITLES[period]}", ("#", "Team", "Matches won", "Points"), rows
+        return ("team", "matches_won", "points"), rows
 
     async def _daily(self, period: str, guild_id: int | None, game: str) -> Board:
         day = today(self.clock)
-        title = f"Daily {TITLES[game]}"
         if period == "today":
             results = await self.store.daily_results(game, guild_id, day, day)
             rows = [(r.name, r.status, r.score, _time_of_day(r.finished_at)) for r in results]
-            return f"{title} · {day}", ("#", "Player", "Result", "Score", "Finished"), rows
+            return ("player", "result", "score", "finished"), rows
         since = self.since(period)
         first_day = utc_day(since) if since is not None else None
         rows = _daily_totals(await self.store.daily_results(game, guild_id, first_day, day))
-        return f"{title} · {_PERIOD_TITLES[period]}", ("#", "Player", "Days", "Wins", "Points", "Best"), rows
+        return ("player", "days", "wins", "points", "best"), rows
 
     async def _streaks(self, period: str, guild_id: int | None) -> Board:
         as_of = today(self.clock)
@@ -200,7 +160,7 @@ class Leaderboards:
         lines.sort(key=lambda line: (-line[1].played, -line[1].best_played, -line[1].won, -line[1].best_won,
                                      line[0].lower()))
         rows = [(name, s.played, s.best_played, s.won, s.best_won) for name, s in lines]
-        return "Daily streaks (days)", ("#", "Player", "Streak", "Best", "Win streak", "Best won"), rows
+        return ("player", "streak", "best_streak", "win_streak", "best_win_streak"), rows
 
 
 def _daily_totals(results: list[DailyResult]) -> list[tuple[Any, ...]]:
@@ -220,17 +180,3 @@ def _daily_totals(results: list[DailyResult]) -> list[tuple[Any, ...]]:
 
 def _time_of_day(timestamp: float | None) -> str | None:
     return None if timestamp is None else datetime.fromtimestamp(timestamp, UTC).strftime("%H:%M")
-
-
-def _cell(value: object, width: int | None = None) -> str:
-    """A value as table text: None as '-', and no backticks or line breaks, which would break
-    out of the code block; cut to `width` with an ellipsis."""
-    text = "-" if value is None else str(value)
-    text = "".join(" " if not char.isprintable() else "'" if char == "`" else char for char in text)
-    if width is not None and len(text) > width:
-        text = text[:width - 1] + "…"
-    return text
-
-
-def _days(count: int) -> str:
-    return f"{count} day" if count == 1 else f"{count} days"

@@ -18,15 +18,36 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 
-from bot.game import GAMES, TITLES, game_rules, option_names
-from bot.play.settings import load_settings
+from bot.game import GAMES, game_rules, option_names
+from bot.play.settings import MAX_TARGET, load_settings
 from bot.play.solo import Player, PlayError, Reply, SoloPlay, Table, check_limit
 from bot.store import Store
-from bot.store.base import Match, MatchPlayer, NewMatch, Team, TeamError
+from bot.store.base import Match, MatchPlayer, NewMatch, Team, TeamError, TeamProblem
 
 EXPIRE_AFTER = 24 * 3600
-MAX_TARGET = 100_000
+TEAM_NAME_LENGTH = 32  # the most characters of a team's name
+
+
+class MatchStatus(StrEnum):
+    """Where a match stands; the store keeps the value."""
+
+    LOBBY = "lobby"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+class MatchAction(StrEnum):
+    """What a member tried to do to a match, for a refusal to say."""
+
+    JOIN = "join"
+    LEAVE = "leave"
+    START = "start"
+    CANCEL = "cancel"
+    PLAY = "play"  # ask for their round
 
 
 class AlreadyHosting(PlayError):
@@ -34,9 +55,134 @@ class AlreadyHosting(PlayError):
     is being opened)."""
 
     def __init__(self, match_id: int | None) -> None:
-        where = f" (#{match_id})" if match_id is not None else ""
-        super().__init__(f"You already have a match waiting in its lobby here{where}: start or cancel it first.")
+        super().__init__(match_id)
         self.match_id = match_id
+
+
+class UnknownGame(PlayError):
+    """There is no game called `name`."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+class TeamMatchOffServer(PlayError):
+    """A team match was asked for outside a server."""
+
+
+class TargetOutOfRange(PlayError):
+    """A match target outside 1..`largest`."""
+
+    def __init__(self, target: int, largest: int) -> None:
+        super().__init__(target, largest)
+        self.target = target
+        self.largest = largest
+
+
+class BadOptions(PlayError):
+    """The game's rules refused the match's options: `problem` is the engine's reason."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+
+
+class NoSuchMatch(PlayError):
+    """There is no match `match_id`."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(match_id)
+        self.match_id = match_id
+
+
+class MatchClosed(PlayError):
+    """Match `match_id` is `status`, which does not allow `action`."""
+
+    def __init__(self, match_id: int, status: str, action: MatchAction) -> None:
+        super().__init__(match_id, status, action)
+        self.match_id = match_id
+        self.status = status
+        self.action = action
+
+
+class NotInMatch(PlayError):
+    """The member is not in match `match_id` (or has left it), so cannot `action`."""
+
+    def __init__(self, match_id: int, action: MatchAction) -> None:
+        super().__init__(match_id, action)
+        self.match_id = match_id
+        self.action = action
+
+
+class NotTheHost(PlayError):
+    """Only the host, or a member who can manage the server, may `action` a match."""
+
+    def __init__(self, action: MatchAction) -> None:
+        super().__init__(action)
+        self.action = action
+
+
+class NobodyJoined(PlayError):
+    """The match cannot start: nobody is in it."""
+
+
+class MatchChanged(PlayError):
+    """The match changed at the same moment: nothing was done."""
+
+
+class NotStarted(PlayError):
+    """The match is still in its lobby: no rounds yet."""
+
+
+class ElsewhereMatch(PlayError):
+    """Match `match_id` is played in another server or channel: its buttons act there alone."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(match_id)
+        self.match_id = match_id
+
+
+class NotATeamMatch(PlayError):
+    """A team was named for match `match_id`, which is not a team match."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(match_id)
+        self.match_id = match_id
+
+
+class NoTeamChosen(PlayError):
+    """A member in no team tried to join a team match without choosing one."""
+
+
+class BadTeamName(PlayError):
+    """A team name must have `shortest` to `longest` characters."""
+
+    def __init__(self, shortest: int, longest: int) -> None:
+        super().__init__(shortest, longest)
+        self.shortest = shortest
+        self.longest = longest
+
+
+class NotInATeam(PlayError):
+    """The member is in no team on this server."""
+
+
+class TeamRefused(PlayError):
+    """The store refused a team action: `problem` (bot.store TeamProblem), about team `name`."""
+
+    def __init__(self, problem: TeamProblem, name: str | None) -> None:
+        super().__init__(problem, name)
+        self.problem = problem
+        self.name = name
+
+
+@dataclass(frozen=True, slots=True)
+class TeamRoster:
+    """A team and its members' names."""
+
+    name: str
+    members: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,28 +211,45 @@ class Scoreboard:
         """Whoever has the most points (None before anyone has scored)."""
         return self.standings[0] if self.standings and self.standings[0].rounds else None
 
-    def as_text(self) -> str:
-        """The public scoreboard message."""
-        match = self.match
-        kind = "team match" if match.teams else "match"
-        die = match.options.get("die", "off")
-        lines = [f"**{TITLES.get(match.game, match.game)} {kind} #{match.id}**: first to **{match.target}** points "
-                 f"· Die of Justice {die} · undo {'on' if match.undo else 'off'}"]
-        status = {"lobby": "Waiting for players: press **Join**; the host presses **Start**.",
-                  "running": "Playing: round after round at your own pace. **My board** shows your round.",
-                  "finished": "Finished.", "cancelled": "Cancelled.",
-                  "expired": "Expired after 24 hours without a move."}
-        lines.append(status[match.status])
-        if not self.standings:
-            lines.append("No players yet.")
-        for place, standing in enumerate(self.standings, 1):
-            members = f" ({', '.join(standing.members)})" if standing.members else ""
-            marker = " ◀ leads" if standing is self.leader and match.status == "running" else ""
-            lines.append(f"`{place:>2}.` **{standing.name}**{members}: {standing.points} points, "
-                         f"{standing.rounds} round{'s' if standing.rounds != 1 else ''}{marker}")
-        if self.winner is not None:
-            lines.append(f"🏆 **{self.winner.name}** exorcised the demon.")
-        return "\n".join(lines)
+
+@dataclass(frozen=True, slots=True)
+class RoundDealt:
+    """Round `round` of match `match_id` is the player's board: `deal` (None for a fixed deck), the
+    same for every player; `resumed` when it was dealt before."""
+
+    match_id: int
+    round: int
+    deal: int | None
+    resumed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScored:
+    """The player's round ended: its `score`, their `total`; with teams, their `team`'s name and
+    points toward the `target`; `next_round` when the next one is dealt."""
+
+    round: int
+    score: int
+    total: int
+    team: str | None
+    team_points: int
+    target: int
+    next_round: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchWon:
+    """The player's round won the match (for their team, with `teams`): the demon is exorcised."""
+
+    teams: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded:
+    """The round ended in match `match_id`, which is no longer running (`status`)."""
+
+    match_id: int
+    status: str
 
 
 class MatchListener:
@@ -127,21 +290,21 @@ class MatchPlay:
         lobbies lately."""
         settings = await load_settings(self.store, guild_id)
         if game not in GAMES:
-            raise PlayError(f"Unknown game {game!r}; games: {', '.join(GAMES)}.")
+            raise UnknownGame(game)
         if teams and guild_id is None:
-            raise PlayError("Team matches are played on a server.")
+            raise TeamMatchOffServer()
         target = target if target is not None else (settings.team_target_or_default if teams else settings.target)
         if not 1 <= target <= MAX_TARGET:
-            raise PlayError(f"The target must be between 1 and {MAX_TARGET}, not {target}.")
+            raise TargetOutOfRange(target, MAX_TARGET)
         die = die or settings.die
         try:
             options = game_rules(game, **({"die": die} if "die" in option_names(game) else {})).options()
         except ValueError as error:
-            raise PlayError(str(error)) from None
+            raise BadOptions(str(error)) from None
         opening = (channel_id, host.id)
         if opening in self._opening:
             raise AlreadyHosting(None)
-        self._opening.add(opening)  # until this lobby is stored: a second /match open meanwhile is refused
+        self._opening.add(opening)  # until this lobby is stored: a second opening meanwhile is refused
         try:
             lobby = await self.store.lobby_of(channel_id, host.id)
             if lobby is not None:
@@ -165,12 +328,12 @@ class MatchPlay:
         In a team match the player plays for their team: the one they are in, or `team_name`."""
         async with self._lock(match_id):
             match = await self._match(match_id)
-            if match.status not in ("lobby", "running"):
-                raise PlayError(f"Match #{match_id} is {match.status}: open a new one with /match open.")
+            if match.status not in (MatchStatus.LOBBY, MatchStatus.RUNNING):
+                raise MatchClosed(match_id, match.status, MatchAction.JOIN)
             team = await self._team_for(match, player, team_name)
             await self.store.upsert_player(player.id, player.name)
             await self.store.add_match_player(match_id, player.id, team.id if team else None, self.clock())
-            if match.status == "running":
+            if match.status == MatchStatus.RUNNING:
                 await self._deal_next_round(match, player)
         await self._changed(match_id)
         return await self.scoreboard(match_id)
@@ -181,11 +344,11 @@ class MatchPlay:
             match = await self._match(match_id)
             mine = self._player(await self.store.match_players(match_id), player)
             if mine is None or mine.left:
-                raise PlayError("You are not in this match.")
-            if match.status not in ("lobby", "running"):
-                raise PlayError(f"Match #{match_id} is {match.status}: its scoreboard stays as it ended.")
+                raise NotInMatch(match_id, MatchAction.LEAVE)
+            if match.status not in (MatchStatus.LOBBY, MatchStatus.RUNNING):
+                raise MatchClosed(match_id, match.status, MatchAction.LEAVE)
             await self.store.leave_match(match_id, player.id, self.clock())
-        if mine.game_id is not None and match.status == "running":
+        if mine.game_id is not None and match.status == MatchStatus.RUNNING:
             await self.solo.resign(mine.game_id, player)
         await self._changed(match_id)
         return await self.scoreboard(match_id)
@@ -196,14 +359,15 @@ class MatchPlay:
         async with self._lock(match_id):
             match = await self._match(match_id)
             if actor.id != match.host_id and not can_manage:
-                raise PlayError("Only the host, or a member with Manage Server, can start the match.")
+                raise NotTheHost(MatchAction.START)
             players = [p for p in await self.store.match_players(match_id) if not p.left]
-            if match.status != "lobby":
-                raise PlayError(f"Match #{match_id} is {match.status} already.")
+            if match.status != MatchStatus.LOBBY:
+                raise MatchClosed(match_id, match.status, MatchAction.START)
             if not players:
-                raise PlayError("Nobody has joined yet.")
-            if not await self.store.change_match_status(match_id, "lobby", "running", self.clock()):
-                raise PlayError("The match changed meanwhile: look again.")
+                raise NobodyJoined()
+            if not await self.store.change_match_status(match_id, MatchStatus.LOBBY, MatchStatus.RUNNING,
+                                                        self.clock()):
+                raise MatchChanged()
             match = await self._match(match_id)
             for player in players:
                 await self._deal_next_round(match, Player(player.user_id, player.name))
@@ -215,20 +379,21 @@ class MatchPlay:
         async with self._lock(match_id):
             match = await self._match(match_id)
             if actor.id != match.host_id and not can_manage:
-                raise PlayError("Only the host, or a member with Manage Server, can cancel the match.")
-            if match.status not in ("lobby", "running") or \
-                    not await self.store.change_match_status(match_id, match.status, "cancelled", self.clock()):
-                raise PlayError(f"Match #{match_id} is {match.status}: nothing to cancel.")
+                raise NotTheHost(MatchAction.CANCEL)
+            if match.status not in (MatchStatus.LOBBY, MatchStatus.RUNNING) or \
+                    not await self.store.change_match_status(match_id, match.status, MatchStatus.CANCELLED,
+                                                             self.clock()):
+                raise MatchClosed(match_id, match.status, MatchAction.CANCEL)
             await self._close_rounds(match_id)
         await self._changed(match_id)
         return await self.scoreboard(match_id)
 
     async def check_place(self, match_id: int, guild_id: int | None, channel_id: int | None) -> None:
-        """PlayError unless the match is played in this server and channel: its buttons act there
-        alone, whoever presses them."""
+        """ElsewhereMatch unless the match is played in this server and channel: its buttons act
+        there alone, whoever presses them."""
         match = await self._match(match_id)
         if (match.guild_id, match.channel_id) != (guild_id, channel_id):
-            raise PlayError(f"Match #{match_id} is played in another channel: its buttons work there.")
+            raise ElsewhereMatch(match_id)
 
     # --- playing ---------------------------------------------------------------------------
 
@@ -237,15 +402,15 @@ class MatchPlay:
         match = await self._match(match_id)
         mine = self._player(await self.store.match_players(match_id), player)
         if mine is None or mine.left:
-            raise PlayError("You are not in this match: press Join first.")
+            raise NotInMatch(match_id, MatchAction.PLAY)
         if mine.game_id is not None:
             reply = await self.solo.board(mine.game_id, player)
-            deal = f"deal #{reply.game.deal}" if reply.game.deal is not None else "a fixed deck"
-            return replace(reply, message=f"Match #{match_id}, round {reply.round}: {deal}.")
-        if match.status == "lobby":
-            raise PlayError("The match has not started yet: the host presses Start.")
-        if match.status != "running":
-            raise PlayError(f"Match #{match_id} is {match.status}: its rounds in play ended with it, unscored.")
+            resumed = RoundDealt(match_id, reply.round or 0, reply.game.deal, resumed=True)
+            return replace(reply, events=(resumed,))
+        if match.status == MatchStatus.LOBBY:
+            raise NotStarted()
+        if match.status != MatchStatus.RUNNING:
+            raise MatchClosed(match_id, match.status, MatchAction.PLAY)
         async with self._lock(match_id):
             return await self._deal_next_round(match, player)
 
@@ -259,7 +424,7 @@ class MatchPlay:
         players = await self.store.match_players(match_id)
         standings = await self._standings(match, players)
         winner = None
-        if match.status == "finished":
+        if match.status == MatchStatus.FINISHED:
             key = match.winner_team_id if match.teams else match.winner_user_id
             winner = next((s for s in standings if s.key == key), None)
         teams = await self.store.list_teams(match.guild_id) if match.teams and match.guild_id is not None else []
@@ -283,9 +448,9 @@ class MatchPlay:
 
     # --- the round's end: SoloPlay's finish hook ---------------------------------------------
 
-    async def _round_finished(self, table: Table) -> str:
+    async def _round_finished(self, table: Table) -> tuple[object, ...]:
         if table.kind != "match" or table.match_id is None:
-            return ""
+            return ()
         match_id, player = table.match_id, Player(table.user_id, "")
         won_by: Scoreboard | None = None
         async with self._lock(match_id):
@@ -293,29 +458,33 @@ class MatchPlay:
             board = await self.scoreboard(match_id)
             match = board.match
             mine = self._player(board.players, player)
-            if match.status != "running" or mine is None:
-                return f"Match #{match_id} is {match.status}." if match.status != "running" else ""
+            if match.status != MatchStatus.RUNNING or mine is None:
+                return (MatchEnded(match_id, match.status),) if match.status != MatchStatus.RUNNING else ()
             ahead = next((s for s in board.standings if s.key == (mine.team_id if match.teams else mine.user_id)), None)
-            text = f"Round {table.round} over: {table.game.score:+d} points, {mine.points} in all."
-            if match.teams and ahead is not None:
-                text += f" Team {ahead.name}: {ahead.points} of {match.target}."
+            team = ahead if match.teams and ahead is not None else None
+            events: list[object] = []
+            next_round = None
             if ahead is not None and ahead.points >= match.target and not mine.left:
                 winner_user = None if match.teams else mine.user_id
                 winner_team = mine.team_id if match.teams else None
-                if await self.store.change_match_status(match_id, "running", "finished", self.clock(),
-                                                        winner_user_id=winner_user, winner_team_id=winner_team):
+                if await self.store.change_match_status(
+                        match_id, MatchStatus.RUNNING, MatchStatus.FINISHED, self.clock(),
+                        winner_user_id=winner_user, winner_team_id=winner_team):
                     await self._close_rounds(match_id)
                     won_by = await self.scoreboard(match_id)
-                    text += " **The demon is exorcised!** You " + ("and your team " if match.teams else "") + \
-                        "win the match."
+                    events.append(MatchWon(teams=match.teams))
             elif not mine.left:
                 await self._deal_next_round(match, Player(mine.user_id, mine.name))
-                text += f" Round {(table.round or 0) + 1} is dealt: press **Next round**."
+                next_round = (table.round or 0) + 1
+            events.insert(0, RoundScored(
+                round=table.round or 0, score=table.game.score, total=mine.points,
+                team=team.name if team else None, team_points=team.points if team else 0, target=match.target,
+                next_round=next_round))
         if won_by is not None:
             for listener in self.listeners:
                 await listener.match_won(won_by)
         await self._changed(match_id)
-        return text
+        return tuple(events)
 
     # --- helpers -----------------------------------------------------------------------------
 
@@ -326,12 +495,10 @@ class MatchPlay:
         round_number = (mine.rounds if mine else 0) + 1
         cards = self.decks(match, round_number) if self.decks else None
         deal = None if cards else self.deal_for_round(match, round_number)
-        where = f"deal #{deal}" if deal else "a fixed deck"
         return await self.solo.create(
             player, guild_id=match.guild_id, channel_id=match.channel_id, name=match.game, deal=deal, cards=cards,
             options=dict(match.options), kind="match", match_id=match.id, round=round_number,
-            undo_allowed=match.undo,
-            message=f"Match #{match.id}, round {round_number}: {where}, the same for every player.")
+            undo_allowed=match.undo, events=(RoundDealt(match.id, round_number, deal or None),))
 
     async def _close_rounds(self, match_id: int) -> None:
         """A match that ends takes its rounds in play with it: they end resigned, unscored (the
@@ -358,23 +525,23 @@ class MatchPlay:
 
     async def _team_for(self, match: Match, player: Player, team_name: str | None) -> Team | None:
         if team_name is not None and not match.teams:
-            raise PlayError(f"Match #{match.id} is not a team match: join it with its Join button.")
+            raise NotATeamMatch(match.id)
         if not match.teams or match.guild_id is None:
             return None
         current = await self.store.team_of(match.guild_id, player.id)
         if team_name is None:
             if current is None:
-                raise PlayError("This is a team match: choose your team in the menu, or /team create one.")
+                raise NoTeamChosen()
             return current
         try:
             return await self.store.join_team(match.guild_id, team_name, player.id)
         except TeamError as error:
-            raise PlayError(str(error)) from None
+            raise TeamRefused(error.problem, error.name) from None
 
     async def _match(self, match_id: int) -> Match:
         match = await self.store.get_match(match_id)
         if match is None:
-            raise PlayError(f"There is no match #{match_id}.")
+            raise NoSuchMatch(match_id)
         return match
 
     @staticmethod
@@ -398,8 +565,8 @@ class TeamPlay:
     async def create(self, guild_id: int, player: Player, name: str) -> Team:
         """A new team with its creator in it."""
         name = " ".join(name.split())
-        if not 1 <= len(name) <= 32:
-            raise PlayError("A team name has 1 to 32 characters.")
+        if not 1 <= len(name) <= TEAM_NAME_LENGTH:
+            raise BadTeamName(1, TEAM_NAME_LENGTH)
         await self.store.upsert_player(player.id, player.name)
         return await self._teams(self.store.create_team(guild_id, name, player.id))
 
@@ -412,25 +579,22 @@ class TeamPlay:
         """Leave your team."""
         team = await self.store.leave_team(guild_id, player.id)
         if team is None:
-            raise PlayError("You are not in a team on this server.")
+            raise NotInATeam()
         return team
 
     async def list(self, guild_id: int) -> list[Team]:
         """The server's teams."""
         return await self.store.list_teams(guild_id)
 
-    async def describe(self, guild_id: int) -> str:
-        """The server's teams and their members, one line a team."""
+    async def rosters(self, guild_id: int) -> list[TeamRoster]:
+        """The server's teams with their members' names."""
         teams = await self.store.list_teams(guild_id)
-        if not teams:
-            return "No teams yet: /team create one."
         names = await self.store.player_names([member for team in teams for member in team.members])
-        return "\n".join(f"**{team.name}**: {', '.join(names.get(m, str(m)) for m in team.members)}"
-                         for team in teams)
+        return [TeamRoster(team.name, tuple(names.get(m, str(m)) for m in team.members)) for team in teams]
 
     @staticmethod
     async def _teams(action: Awaitable[Team]) -> Team:
         try:
             return await action
         except TeamError as error:
-            raise PlayError(str(error)) from None
+            raise TeamRefused(error.problem, error.name) from None

@@ -14,11 +14,23 @@ import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from bot.game import Card, IllegalMoveError, NotationError, parse_move
-from bot.game.race import LAYOUTS, MAX_PLAYERS, MIN_PLAYERS, BeatenError, RaceGame
-from bot.play.matches import EXPIRE_AFTER
-from bot.play.solo import MOVE_CAP, MoveCapReached, Player, PlayError, check_deal_number, check_limit
+from bot.game.race import LAYOUTS, MIN_PLAYERS, BeatenError, RaceGame
+from bot.play.matches import EXPIRE_AFTER, TargetOutOfRange
+from bot.play.settings import MAX_TARGET
+from bot.play.solo import (
+    MOVE_CAP,
+    MoveCapReached,
+    Moved,
+    NothingToDo,
+    Player,
+    PlayError,
+    Refused,
+    check_deal_number,
+    check_limit,
+)
 from bot.play.work import RateLimiter, Work
 from bot.store import Store, VersionConflict
 from bot.store.base import NewRace, Race, RaceError
@@ -26,18 +38,17 @@ from bot.store.base import NewRace, Race, RaceError
 MOVE_ATTEMPTS = 10  # a move that meets another process's move is tried again on the stored race
 log = logging.getLogger(__name__)
 DEAL_RANGE = 999_999_999
-MAX_TARGET = 100_000
 
 
 @dataclass(frozen=True, slots=True)
 class RaceReply:
     """What a player sees after an action: the race as stored, its engine, their seat (None for
-    someone not in it), a short message, and whether the action was done."""
+    someone not in it), what happened (events, in order), and whether the action was done."""
 
     race: Race
     game: RaceGame | None
     seat: int | None
-    message: str = ""
+    events: tuple[object, ...] = ()
     ok: bool = True
     beaten: bool = False
 
@@ -47,8 +58,176 @@ class RaceReply:
         return len(self.race.moves)
 
 
+class RaceStatus(StrEnum):
+    """Where a race stands; the store keeps the value."""
+
+    LOBBY = "lobby"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+# --- what happened: events, for a presenter to word ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RaceOpened:
+    """Race `race_id` is open: players join, then the host starts it."""
+
+    race_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class RaceJoined:
+    """The player is seated in race `race_id`."""
+
+    race_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class RaceStarted:
+    """The race is on: everyone's cards are dealt."""
+
+
+@dataclass(frozen=True, slots=True)
+class RaceCancelled:
+    """Race `race_id` is called off."""
+
+    race_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Beaten:
+    """Another player, `owner` (a name), got their `card` to that foundation first; the
+    player's card stays where it was."""
+
+    card: Card
+    owner: str
+
+
+@dataclass(frozen=True, slots=True)
+class RaceEnded:
+    """The race (a hand) is over: `demon` (a user id) went out, or nobody could move; each
+    player's (user id, score), by seat. `expired`: ended after a day without a move."""
+
+    demon: int | None
+    scores: tuple[tuple[int, int], ...]
+    expired: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesWon:
+    """`winner` (a user id) reached the series' `target` with `points`; `totals` are everyone's
+    (user id, points), by seat."""
+
+    winner: int
+    points: int
+    target: int
+    totals: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesGoesOn:
+    """After hand `hand`, nobody has reached `target` (`totals` by seat): hand `next_hand` is dealt."""
+
+    hand: int
+    totals: tuple[tuple[int, int], ...]
+    target: int
+    next_hand: int
+
+
+# --- refusals -----------------------------------------------------------------------------------
+
+
 class DamagedRace(PlayError):
-    """A stored race whose moves cannot be replayed."""
+    """Stored race `race_id` cannot be replayed: its move `entry` failed for `problem`."""
+
+    def __init__(self, race_id: int, entry: str, problem: str) -> None:
+        super().__init__(race_id, entry, problem)
+        self.race_id = race_id
+        self.entry = entry
+        self.problem = problem
+
+
+class UnknownLayout(PlayError):
+    """There is no race layout called `layout`."""
+
+    def __init__(self, layout: str) -> None:
+        super().__init__(layout)
+        self.layout = layout
+
+
+class AlreadyRacing(PlayError):
+    """The player is in a race in this channel already: `race_id` (None: the one they would open)."""
+
+    def __init__(self, race_id: int | None = None) -> None:
+        super().__init__(race_id)
+        self.race_id = race_id
+
+
+class RaceFull(PlayError):
+    """The race cannot seat the player: `full` (`seats` taken), else no longer in its lobby."""
+
+    def __init__(self, *, full: bool, seats: int) -> None:
+        super().__init__(full, seats)
+        self.full = full
+        self.seats = seats
+
+
+class NotRaceHost(PlayError):
+    """Only the race's host may `action` (start or cancel) it."""
+
+    def __init__(self, action: str) -> None:
+        super().__init__(action)
+        self.action = action
+
+
+class RaceUnderWay(PlayError):
+    """The race has started already: it cannot start again or be cancelled."""
+
+
+class TooFewRacers(PlayError):
+    """A race needs `least` players to start."""
+
+    def __init__(self, least: int) -> None:
+        super().__init__(least)
+        self.least = least
+
+
+class ElsewhereRace(PlayError):
+    """Race `race_id` is run in another server or channel: its buttons act there alone."""
+
+    def __init__(self, race_id: int) -> None:
+        super().__init__(race_id)
+        self.race_id = race_id
+
+
+class NoRaceHere(PlayError):
+    """The player is in no race in this channel."""
+
+
+class RaceChanged(PlayError):
+    """The race kept changing meanwhile: nothing was played."""
+
+
+class NotInRace(PlayError):
+    """The player is not in that race."""
+
+
+class RaceNotRunning(PlayError):
+    """The race is not running: `status` (lobby, cancelled, finished)."""
+
+    def __init__(self, status: str) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class NoSuchRace(PlayError):
+    """There is no race `race_id`."""
+
+    def __init__(self, race_id: int) -> None:
+        super().__init__(race_id)
+        self.race_id = race_id
 
 
 class RaceListener:
@@ -57,8 +236,9 @@ class RaceListener:
     async def race_changed(self, race_id: int) -> None:
         """A race's lobby, board or status changed."""
 
-    async def race_finished(self, race: Race, game: RaceGame, summary: str) -> None:
-        """A race (a hand of a series) has just ended; `summary` says how, in a sentence or two."""
+    async def race_finished(self, race: Race, game: RaceGame, summary: tuple[object, ...]) -> None:
+        """A race (a hand of a series) has just ended; `summary` says how: RaceEnded, then in a
+        series SeriesWon or SeriesGoesOn."""
 
 
 class RacePlay:
@@ -82,88 +262,87 @@ class RacePlay:
     async def open(self, host: Player, *, guild_id: int | None, channel_id: int, layout: str = "klondike",
                    deal: int | None = None, target: int | None = None) -> RaceReply:
         """Open a race in a channel, its host seated: one hand, or with `target` a series of
-        hands until someone's points reach it. PlayError for a bad layout or target, or a race
-        already under way here for the host; RateLimited when the host has opened too many
+        hands until someone's points reach it. UnknownLayout, TargetOutOfRange, DealTooLarge;
+        AlreadyRacing for a race already under way here for the host; RateLimited when the host has opened too many
         lobbies lately."""
         if layout not in LAYOUTS:
-            raise PlayError(f"Unknown layout {layout!r}; layouts: {', '.join(LAYOUTS)}.")
+            raise UnknownLayout(layout)
         if target is not None and not 1 <= target <= MAX_TARGET:
-            raise PlayError(f"The target must be between 1 and {MAX_TARGET}, not {target}.")
+            raise TargetOutOfRange(target, MAX_TARGET)
         check_deal_number(deal)
         if await self.store.running_race(channel_id, host.id) is not None:
-            raise PlayError("You are already in a race in this channel.")
+            raise AlreadyRacing()
         check_limit(self.limits, host.id, "lobby")
         await self.store.upsert_player(host.id, host.name)
         deal = deal if deal is not None else self.rng.randint(1, DEAL_RANGE)
         race = await self.store.create_race(NewRace(guild_id, channel_id, host.id, layout, deal, target))
-        return RaceReply(race, None, 0, f"Race #{race.id} is open: Join, then the host presses Start "
-                                        f"({MIN_PLAYERS} to {MAX_PLAYERS} players).")
+        return RaceReply(race, None, 0, (RaceOpened(race.id),))
 
     async def join(self, race_id: int, player: Player) -> RaceReply:
-        """Seat a player in a race's lobby; PlayError when they are in another race (in its lobby
-        or running) in that channel already: a player races once at a time in a channel."""
+        """Seat a player in a race's lobby; AlreadyRacing when they are in another race (in its
+        lobby or running) in that channel already: a player races once at a time in a channel."""
         race = await self._race(race_id)
         current = await self.store.running_race(race.channel_id, player.id)
         if current is not None and current.id != race_id:
-            raise PlayError(f"You are already in race #{current.id} in this channel.")
+            raise AlreadyRacing(current.id)
         await self.store.upsert_player(player.id, player.name)
         try:
             race = await self.store.join_race(race_id, player.id)
         except RaceError as error:
-            raise PlayError(str(error)) from None
+            raise RaceFull(full=error.full, seats=error.seats) from None
         await self._changed(race_id)
-        return RaceReply(race, None, race.players.index(player.id), f"You are in race #{race_id}.")
+        return RaceReply(race, None, race.players.index(player.id), (RaceJoined(race_id),))
 
     async def start(self, race_id: int, player: Player) -> RaceReply:
         """Deal: the host starts a race with two players or more."""
         race = await self._race(race_id)
         if player.id != race.host_id:
-            raise PlayError("Only the race's host can start it.")
-        if race.status != "lobby":
-            raise PlayError("That race has already started.")
+            raise NotRaceHost("start")
+        if race.status != RaceStatus.LOBBY:
+            raise RaceUnderWay()
         if len(race.players) < MIN_PLAYERS:
-            raise PlayError(f"A race needs {MIN_PLAYERS} players at least: wait for someone to join.")
+            raise TooFewRacers(MIN_PLAYERS)
         await self.store.start_race(race_id)
-        message = "The race is on! Your cards are dealt."
+        events: tuple[object, ...] = (RaceStarted(),)
         game = await self._game(await self._race(race_id))
         # Nobody can move at the deal: nobody is left waiting either.
         if await self.work.engine(player.id, _finished, game):
             await self.store.finish_race(race_id, demon_user_id=None, scores=game.scores)
-            message += " " + ending(await self._race(race_id), game)
+            events += (ending(await self._race(race_id), game),)
         await self._changed(race_id)
-        return await self.board(race_id, player, message=message)
+        return await self.board(race_id, player, events=events)
 
     async def cancel(self, race_id: int, player: Player) -> RaceReply:
         """The host cancels a race that has not started."""
         race = await self._race(race_id)
         if player.id != race.host_id:
-            raise PlayError("Only the race's host can cancel it.")
+            raise NotRaceHost("cancel")
         if not await self.store.cancel_race(race_id):
-            raise PlayError("That race has already started.")
+            raise RaceUnderWay()
         await self._changed(race_id)
-        return RaceReply(await self._race(race_id), None, 0, f"Race #{race_id} is cancelled.")
+        return RaceReply(await self._race(race_id), None, 0, (RaceCancelled(race_id),))
 
     async def check_place(self, race_id: int, guild_id: int | None, channel_id: int | None) -> None:
-        """PlayError unless the race is run in this server and channel: its buttons act there
+        """ElsewhereRace unless the race is run in this server and channel: its buttons act there
         alone, whoever presses them."""
         race = await self._race(race_id)
         if (race.guild_id, race.channel_id) != (guild_id, channel_id):
-            raise PlayError(f"Race #{race_id} is run in another channel: its buttons work there.")
+            raise ElsewhereRace(race_id)
 
     # --- playing -----------------------------------------------------------------------
 
-    async def board(self, race_id: int, player: Player, *, message: str = "") -> RaceReply:
+    async def board(self, race_id: int, player: Player, *, events: tuple[object, ...] = ()) -> RaceReply:
         """A player's view of a race."""
         race = await self._race(race_id)
         seat = race.players.index(player.id) if player.id in race.players else None
-        game = None if race.status in ("lobby", "cancelled") else await self._game(race)
-        return RaceReply(race, game, seat, message)
+        game = None if race.status in (RaceStatus.LOBBY, RaceStatus.CANCELLED) else await self._game(race)
+        return RaceReply(race, game, seat, events)
 
     async def running(self, player: Player, channel_id: int) -> RaceReply:
-        """The player's race in this channel; PlayError when there is none."""
+        """The player's race in this channel; NoRaceHere when there is none."""
         race = await self.store.running_race(channel_id, player.id)
         if race is None:
-            raise PlayError("You are in no race here: /race open starts one.")
+            raise NoRaceHere()
         return await self.board(race.id, player)
 
     async def move(self, race_id: int, player: Player, text: str, *, seen: int | None = None) -> RaceReply:
@@ -181,30 +360,30 @@ class RacePlay:
         try:
             return await self._move_once(race_id, player, text, seen)
         except VersionConflict:
-            raise PlayError("The race changed meanwhile: try again.") from None
+            raise RaceChanged() from None
 
     async def _move_once(self, race_id: int, player: Player, text: str, seen: int | None) -> RaceReply:
         async with self._lock(race_id):
             race = await self._race(race_id)
             if player.id not in race.players:
-                raise PlayError("You are not in that race.")
-            if race.status != "running":
-                raise PlayError("That race is not running." if race.status != "finished" else "That race is over.")
+                raise NotInRace()
+            if race.status != RaceStatus.RUNNING:
+                raise RaceNotRunning(race.status)
             seat = race.players.index(player.id)
             game = await self._game(race)
             if _moves_of(game, seat) >= MOVE_CAP:
                 raise MoveCapReached(MOVE_CAP)
             before = len(game.history)
-            message, ok, beaten = "", True, False
+            events: list[object] = []
+            refusal: object | None = None
             try:
                 played = game.play(seat, text, seen=seen)
             except (IllegalMoveError, NotationError) as error:
                 played = getattr(error, "played", [])
-                message, ok, beaten = str(error), False, isinstance(error, BeatenError)
+                refusal = Refused(error)
                 if isinstance(error, BeatenError):
-                    names = await self.names(race)
-                    message = (f"Beaten to it! {names[error.owner]} got their {error.card} to that foundation "
-                               "first; your card stays where it was.")
+                    refusal = Beaten(error.card, (await self.names(race))[error.owner])
+            ok, beaten = refusal is None, isinstance(refusal, Beaten)
             if _moves_of(game, seat) > MOVE_CAP:
                 self._games.pop(race_id, None)  # our copy holds moves that are refused: replay the stored race
                 raise MoveCapReached(MOVE_CAP)
@@ -220,36 +399,36 @@ class RacePlay:
                                                  else race.players[game.demon], scores=game.scores)
                 race = await self._race(race_id)
                 if ok:
-                    message = "Played " + " ".join(map(str, played)) + "."
+                    events.append(Moved(played=tuple(played)))
             elif ok:
-                message = "Nothing could be played."
+                events.append(NothingToDo())
+            if refusal is not None:
+                events.append(refusal)
             changed = len(game.history) > before
-            just_ended = race.status == "finished" and changed
-            summary, shown = await self._series(race, game) if just_ended else ("", race_id)
-            if race.status == "finished":
-                message += " " + (summary or ending(race, game))
+            just_ended = race.status == RaceStatus.FINISHED and changed
+            summary, shown = await self._series(race, game) if just_ended else ((), race_id)
+            if race.status == RaceStatus.FINISHED:
+                events += summary or (ending(race, game),)
         if changed:  # a refused or unreadable move leaves the public board as it is: no redraw
             await self._changed(shown)  # the public message shows the next hand once there is one
         if just_ended:
             await self._finished(race, game, summary)
-        return RaceReply(race, game, seat, message.strip(), ok=ok, beaten=beaten)
+        return RaceReply(race, game, seat, tuple(events), ok=ok, beaten=beaten)
 
-    async def _series(self, race: Race, game: RaceGame) -> tuple[str, int]:
+    async def _series(self, race: Race, game: RaceGame) -> tuple[tuple[object, ...], int]:
         """The end of a hand: the hand's result, and in a series the totals, then the next hand
         (dealt at once, shown in the same public message) or the series' winner; with the race
         the public message should show now."""
         said = ending(race, game)
         if race.target is None:
-            return said, race.id
+            return (said,), race.id
         totals = await self.store.series_totals(race.series_id)
-        standings = ", ".join(f"<@{user}> {totals.get(user, 0)}" for user in race.players)
+        standings = tuple((user, totals.get(user, 0)) for user in race.players)
         best = max(race.players, key=lambda user: (totals.get(user, 0), user == race.demon_user_id))
         if totals.get(best, 0) >= race.target:
-            return (f"{said} **The demon is exorcised!** <@{best}> wins the series with {totals[best]} points "
-                    f"(target {race.target}; {standings})."), race.id
+            return (said, SeriesWon(best, totals[best], race.target, standings)), race.id
         following = await self.store.next_hand(race, self.rng.randint(1, DEAL_RANGE))
-        return (f"{said} Totals after hand {race.hand}: {standings} (target {race.target}). "
-                f"Hand {following.hand} is dealt: press **My board**."), following.id
+        return (said, SeriesGoesOn(race.hand, standings, race.target, following.hand)), following.id
 
     async def expire_idle(self) -> list[Race]:
         """End the races with no change for 24 hours (`EXPIRE_AFTER`, as for matches), so that
@@ -273,14 +452,15 @@ class RacePlay:
         A damaged race ends with no scores counted, so that its players are free again."""
         game = None
         async with self._lock(idle.id):
-            if idle.status == "lobby":
+            if idle.status == RaceStatus.LOBBY:
                 done = await self.store.cancel_race(idle.id, version=idle.version)
             else:
                 try:
                     game = await self._game(idle)
                     points = game.scores
                 except DamagedRace as error:
-                    log.warning("ending idle race %s without scores: %s", idle.id, error)
+                    log.warning("ending idle race %s without scores: move %r: %s", idle.id, error.entry,
+                                error.problem)
                     points = [0] * len(idle.players)
                 done = await self.store.finish_race(idle.id, demon_user_id=None, scores=points,
                                                     version=idle.version)
@@ -289,7 +469,7 @@ class RacePlay:
         race = await self._race(idle.id)
         await self._changed(race.id)
         if game is not None:
-            await self._finished(race, game, f"Ended after 24 hours without a move. Scores: {scores(race, game)}.")
+            await self._finished(race, game, (RaceEnded(None, _scores(race, game), expired=True),))
         return race
 
     async def names(self, race: Race) -> list[str]:
@@ -306,7 +486,7 @@ class RacePlay:
     async def _race(self, race_id: int) -> Race:
         race = await self.store.get_race(race_id)
         if race is None:
-            raise PlayError(f"There is no race #{race_id}.")
+            raise NoSuchRace(race_id)
         return race
 
     async def _game(self, race: Race) -> RaceGame:
@@ -322,12 +502,11 @@ class RacePlay:
                 try:
                     game.play(int(seat), parse_move(text))
                 except (ValueError, IndexError) as error:
-                    raise DamagedRace(f"Race #{race.id} is damaged in storage and cannot be replayed "
-                                      f"(move {entry!r}: {error}).") from None
+                    raise DamagedRace(race.id, entry, str(error)) from None
             self._games[race.id] = game
         return game
 
-    async def _finished(self, race: Race, game: RaceGame, summary: str) -> None:
+    async def _finished(self, race: Race, game: RaceGame, summary: tuple[object, ...]) -> None:
         for listener in self.listeners:
             try:
                 await listener.race_finished(race, game, summary)
@@ -355,13 +534,12 @@ def _moves_of(game: RaceGame, seat: int) -> int:
     return sum(1 for player, _ in game.history if player == seat)
 
 
-def ending(race: Race, game: RaceGame) -> str:
-    """The end of a race in one sentence, with the scores by seat."""
-    if game.demon is not None:
-        return f"**Demon!** <@{race.players[game.demon]}> went out. Scores: {scores(race, game)}."
-    return f"Nobody can move any more: the race is over. Scores: {scores(race, game)}."
+def ending(race: Race, game: RaceGame) -> RaceEnded:
+    """The end of a race: who went out (if anyone), and the scores by seat."""
+    demon = race.players[game.demon] if game.demon is not None else None
+    return RaceEnded(demon, _scores(race, game))
 
 
-def scores(race: Race, game: RaceGame) -> str:
-    """Every player's score, by seat, with their mention."""
-    return ", ".join(f"<@{user}> {score}" for user, score in zip(race.players, game.scores, strict=True))
+def _scores(race: Race, game: RaceGame) -> tuple[tuple[int, int], ...]:
+    """Every player's (user id, score), by seat."""
+    return tuple(zip(race.players, game.scores, strict=True))

@@ -9,6 +9,17 @@ from bot.play.solo import PlayError
 from bot.store import Store
 
 DEFAULT_TARGET = 200
+MAX_TARGET = 100_000  # the largest target of a match, or of a team
+PREFIX_LENGTH = 5  # the most characters of a prefix for typed moves
+
+
+class BadSetting(PlayError):
+    """A setting's value out of range: `name` (target, team_target, die or prefix) and `value`."""
+
+    def __init__(self, name: str, value: object) -> None:
+        super().__init__(name, value)
+        self.name = name
+        self.value = value
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,13 +41,6 @@ class ServerSettings:
     def allows(self, channel_id: int | None) -> bool:
         """Whether games may be played in this channel."""
         return not self.play_channels or channel_id in self.play_channels
-
-    def as_text(self) -> str:
-        """The settings for people."""
-        channels = ", ".join(f"<#{c}>" for c in sorted(self.play_channels)) or "every channel"
-        return (f"Match target **{self.target}**, team target **{self.team_target_or_default}**, "
-                f"Die of Justice **{self.die}**, undo in matches **{'on' if self.match_undo else 'off'}**; "
-                f"play allowed in {channels}.")
 
 
 async def load_settings(store: Store, guild_id: int | None) -> ServerSettings:
@@ -60,24 +64,24 @@ async def load_settings(store: Store, guild_id: int | None) -> ServerSettings:
 async def change_settings(store: Store, guild_id: int, *, target: int | None = None, team_target: int | None = None,
                           die: str | None = None, match_undo: bool | None = None, channel: int | None = None,
                           allow: bool | None = None, prefix: str | None = None) -> ServerSettings:
-    """Change some settings; PlayError, saying why, for a value out of range."""
+    """Change some settings; BadSetting for a value out of range."""
     current = await load_settings(store, guild_id)
     if target is not None:
-        if not 1 <= target <= 100_000:
-            raise PlayError(f"The target must be between 1 and 100000, not {target}.")
+        if not 1 <= target <= MAX_TARGET:
+            raise BadSetting("target", target)
         await store.set_setting(guild_id, "target", str(target))
     if team_target is not None:
-        if not 1 <= team_target <= 100_000:
-            raise PlayError(f"The team target must be between 1 and 100000, not {team_target}.")
+        if not 1 <= team_target <= MAX_TARGET:
+            raise BadSetting("team_target", team_target)
         await store.set_setting(guild_id, "team_target", str(team_target))
     if die is not None:
         if die not in {d.value for d in Die}:
-            raise PlayError(f"The die rule is off, game or pass, not {die!r}.")
+            raise BadSetting("die", die)
         await store.set_setting(guild_id, "die", die)
     if prefix is not None:
         prefix = prefix.strip()
-        if not 1 <= len(prefix) <= 5 or any(c.isspace() for c in prefix):
-            raise PlayError("A prefix is 1 to 5 characters, without spaces.")
+        if not 1 <= len(prefix) <= PREFIX_LENGTH or any(c.isspace() for c in prefix):
+            raise BadSetting("prefix", prefix)
         await store.set_setting(guild_id, "prefix", prefix)
     if match_undo is not None:
         await store.set_setting(guild_id, "match_undo", "1" if match_undo else "0")

@@ -11,6 +11,7 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from bot.game import (
     Game,
@@ -53,12 +54,26 @@ GAME_BYTES = 16 * 1024
 MOVE_BYTES = 2 * 1024
 
 
+class GameStatus(StrEnum):
+    """Where a game stands; the store keeps the value."""
+
+    PLAYING = "playing"
+    WON = "won"
+    BLOCKED = "blocked"
+    RESIGNED = "resigned"
+
+
 class PlayError(Exception):
-    """Something a player tried that cannot be done; the message says what, shortly."""
+    """Something a player tried that cannot be done. Its subclasses carry what, as data, for a
+    presenter to word (bot.words)."""
 
 
 class NoGameHere(PlayError):
-    """The player has no game in play in this channel."""
+    """The player has no game in play in this channel; or, with `game_id`, there is no such game."""
+
+    def __init__(self, game_id: int | None = None) -> None:
+        super().__init__(game_id)
+        self.game_id = game_id
 
 
 class NotYourGame(PlayError):
@@ -66,26 +81,63 @@ class NotYourGame(PlayError):
 
 
 class GameOver(PlayError):
-    """The game has ended: no more moves."""
+    """The game has ended (`status`, with its `score`): no more moves."""
+
+    def __init__(self, status: GameStatus, score: int) -> None:
+        super().__init__(status, score)
+        self.status = status
+        self.score = score
 
 
 class DamagedGame(PlayError):
-    """The stored game cannot be rebuilt."""
+    """Stored game `game_id` cannot be rebuilt; `problem` is the engine's reason."""
+
+    def __init__(self, game_id: int, problem: str) -> None:
+        super().__init__(game_id, problem)
+        self.game_id = game_id
+        self.problem = problem
 
 
 class NotASoloGame(PlayError):
-    """A game that is not played alone (the demon race) was asked for as a solo game."""
+    """A game that is not played alone (the demon race, `name`) was asked for as a solo game."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
 
 
 class UndoOff(PlayError):
-    """Undo was asked for, in any form, in a game whose rules turn it off (matches, dailies)."""
+    """Undo was asked for, in any form, in a game whose rules turn it off (matches, dailies).
+    `in_text`: it came among other moves, none of which was played."""
+
+    def __init__(self, *, in_text: bool = False) -> None:
+        super().__init__(in_text)
+        self.in_text = in_text
+
+
+class DealTooLarge(PlayError):
+    """Deal number `deal` is larger than the store can keep (`largest`)."""
+
+    def __init__(self, deal: int, largest: int) -> None:
+        super().__init__(deal, largest)
+        self.deal = deal
+        self.largest = largest
+
+
+class ChangedElsewhere(PlayError):
+    """Another process changed the game at the same moment: nothing was done. `setting_aside`:
+    while a damaged game was being set aside."""
+
+    def __init__(self, *, setting_aside: bool = False) -> None:
+        super().__init__(setting_aside)
+        self.setting_aside = setting_aside
 
 
 def check_deal_number(deal: int | None) -> None:
-    """PlayError when a deal number is larger than the store can keep (MAX_STORED_DEAL); the
+    """DealTooLarge when a deal number is larger than the store can keep (MAX_STORED_DEAL); the
     engine itself says which numbers PySolFC deals."""
     if deal is not None and deal > MAX_STORED_DEAL:
-        raise PlayError(f"Deal {deal} is too large: deals here go up to {MAX_STORED_DEAL}.")
+        raise DealTooLarge(deal, MAX_STORED_DEAL)
 
 
 class RateLimited(PlayError):
@@ -93,7 +145,7 @@ class RateLimited(PlayError):
     bot.play.work.LIMITS), `retry_after` the seconds until they may again."""
 
     def __init__(self, action: str, retry_after: float) -> None:
-        super().__init__(f"Too many {action} requests: try again in {retry_after:.0f} s.")
+        super().__init__(action, retry_after)
         self.action = action
         self.retry_after = retry_after
 
@@ -102,7 +154,7 @@ class MoveCapReached(PlayError):
     """The moves asked for would take the game past `cap` moves: nothing was played."""
 
     def __init__(self, cap: int) -> None:
-        super().__init__(f"That would take this game past its cap of {cap} moves: nothing was played.")
+        super().__init__(cap)
         self.cap = cap
 
 
@@ -121,6 +173,74 @@ class Player:
     name: str
 
 
+# --- what happened: the events a Reply carries, in order, for a presenter to word --------------
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """A new game was dealt (its title and deal are the Reply's game's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AlreadyPlaying:
+    """A new game was asked for where the player has one in play: this is that one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """Moves taken back (the last first), then moves played."""
+
+    took_back: tuple[Move, ...] = ()
+    played: tuple[Move, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """The engine refused a move or could not read a text (NotationError or IllegalMoveError,
+    which word themselves); what came before it stands."""
+
+    error: ValueError
+
+
+@dataclass(frozen=True, slots=True)
+class NothingToDo:
+    """The text changed nothing; `auto`: it asked to play every card to the foundations."""
+
+    auto: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HintNotAlone:
+    """A hint was asked for among other moves: nothing was played."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hinted:
+    """The suggested move, or None when no move is left to suggest."""
+
+    move: Move | None
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """The game has just ended (won, blocked or resigned) with `score`."""
+
+    status: GameStatus
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Whether the ended game's deal could have been won with every card known."""
+
+    winnable: bool
+
+
+@dataclass(frozen=True, slots=True)
+class NoVerdict:
+    """No verdict this time: the player has had their share of verdicts lately."""
+
+
 @dataclass(slots=True)
 class Table:
     """A game in play with what the store knows of it."""
@@ -130,7 +250,7 @@ class Table:
     guild_id: int | None
     channel_id: int | None
     version: int
-    status: str
+    status: GameStatus
     game: Game
     kind: str = "solo"
     match_id: int | None = None
@@ -142,13 +262,14 @@ class Table:
 @dataclass(frozen=True, slots=True)
 class Reply:
     """The answer to one action: the game after it (a private copy, safe to render in another
-    thread), a short message, and what to outline on the board."""
+    thread), what happened (events, in order: Started, Moved, Ended, a finish hook's…), and what
+    to outline on the board."""
 
     game_id: int
     version: int
-    status: str
+    status: GameStatus
     game: Game
-    message: str
+    events: tuple[object, ...] = ()
     ok: bool = True
     played: list[Move] = field(default_factory=list)
     highlight: Move | None = None
@@ -162,7 +283,7 @@ class Reply:
     @property
     def finished(self) -> bool:
         """Whether the game has ended (won, blocked or resigned)."""
-        return self.status != "playing"
+        return self.status != GameStatus.PLAYING
 
 
 class SoloPlay:
@@ -176,8 +297,8 @@ class SoloPlay:
         self.work = work or Work()
         self.limits = limits or RateLimiter()
         # Called once when a game ends (won, blocked or resigned), after it is stored; each
-        # returns a sentence to add to the player's answer (matches use it to score rounds).
-        self.finish_hooks: list[Callable[[Table], Awaitable[str]]] = []
+        # returns events to add to the player's answer (matches use it to score rounds).
+        self.finish_hooks: list[Callable[[Table], Awaitable[tuple[object, ...]]]] = []
         self._tables: OrderedDict[int, Table] = OrderedDict()
         self._sizes: dict[int, int] = {}  # estimated bytes of each cached game
         self._cached_bytes = 0
@@ -193,19 +314,19 @@ class SoloPlay:
         running = await self.store.running_game(player.id, channel_id, kind="solo")
         if running is not None:
             table = await self._table(running.id)
-            return self._reply(table, "You already have a game here: here it is. /resign ends it.")
+            return self._reply(table, AlreadyPlaying())
         return await self.create(player, guild_id=guild_id, channel_id=channel_id, name=name, deal=deal,
                                  options=options)
 
     async def create(self, player: Player, *, guild_id: int | None, channel_id: int | None, name: str,
                      deal: int | None, options: dict[str, object], kind: str = "solo", match_id: int | None = None,
-                     round: int | None = None, undo_allowed: bool = True, message: str | None = None,
+                     round: int | None = None, undo_allowed: bool = True, events: tuple[object, ...] = (Started(),),
                      cards: list[str] | None = None) -> Reply:
         """Store a new game (a PySolFC deal, or an explicit deck) and return its first board:
-        for solo games, matches' rounds and dailies. RateLimited when the player has started
-        too many games lately."""
+        for solo games, matches' rounds and dailies, with `events` to tell. RateLimited when the
+        player has started too many games lately."""
         if name == RACE:
-            raise NotASoloGame("A demon race is played together: open one with /race open.")
+            raise NotASoloGame(name)
         check_deal_number(deal)
         check_limit(self.limits, player.id, "new-game")
         game = new_game(name, deal=deal, cards=cards, **options)
@@ -217,22 +338,21 @@ class SoloPlay:
             undo_allowed=undo_allowed,
         ))
         table = self._remember(_table_from(stored, game))
-        text = message if message is not None else f"New game of {game.title}, deal #{game.deal}. Good luck!"
-        return self._reply(table, text, started=True)
+        return self._reply(table, *events, started=True)
 
     async def running(self, player: Player, channel_id: int | None) -> Reply:
         """The player's game in this channel; NoGameHere when there is none."""
         stored = await self.store.running_game(player.id, channel_id)
         if stored is None:
-            raise NoGameHere("You have no game in this channel: start one with /play.")
+            raise NoGameHere()
         table = await self._table(stored.id)
-        return self._reply(table, "")
+        return self._reply(table)
 
     async def board(self, game_id: int, player: Player) -> Reply:
         """The game as it stands, for its owner."""
         table = await self._table(game_id)
         self._check_owner(table, player)
-        return self._reply(table, "")
+        return self._reply(table)
 
     # --- changing games ----------------------------------------------------------------
 
@@ -247,19 +367,19 @@ class SoloPlay:
             commands = table.game.read(text)
         except NotationError as error:
             self._check_owner(table, player)
-            return self._reply(table, str(error), ok=False)
+            return self._reply(table, Refused(error), ok=False)
         undoes = any(isinstance(c, ActionCommand) and c.action is Action.UNDO for c in commands)
         if undoes and not table.undo_allowed:
             self._check_owner(table, player)
-            raise UndoOff("Undo is off in this game (fair play): nothing was played.")
+            raise UndoOff(in_text=True)
         if len(commands) == 1 and undoes:
             return await self.undo(game_id, player, version=version)
         if any(isinstance(c, ActionCommand) and c.action is Action.HINT for c in commands):
             if len(commands) > 1:
-                return self._reply(table, "Ask for a hint on its own: h", ok=False)
+                return self._reply(table, HintNotAlone(), ok=False)
             return await self.hint(game_id, player)
         await self._check_room(game_id, player, commands)
-        nothing = "Nothing can go to a foundation now." if text.strip().lower() in ("a", "auto") else "Nothing to do."
+        nothing = NothingToDo(auto=text.strip().lower() in ("a", "auto"))
         return await self._change(game_id, player, version, lambda game: game.play(text), nothing=nothing)
 
     async def play(self, game_id: int, player: Player, move: Move, *, version: int | None = None) -> Reply:
@@ -273,8 +393,8 @@ class SoloPlay:
             return []
         table = await self._table(game_id)
         if not table.undo_allowed and table.user_id == player.id:
-            raise UndoOff("Undo is off in this game (fair play).")
-        return await self._change(game_id, player, version, take_back, done="Took back {undone}.")
+            raise UndoOff()
+        return await self._change(game_id, player, version, take_back, undoing=True)
 
     async def resign(self, game_id: int, player: Player, *, version: int | None = None) -> Reply:
         """End the game now; its score stands."""
@@ -282,9 +402,8 @@ class SoloPlay:
             table, stale = await self._ready(game_id, player, version)
             if stale:
                 return stale
-            table = await self._save(table, "resigned")
-            extra = await self._finished(table)
-            return self._reply(table, f"You resigned. Score {table.game.score}.{extra}")
+            table = await self._save(table, GameStatus.RESIGNED)
+            return self._reply(table, Ended(GameStatus.RESIGNED, table.game.score), *await self._finished(table))
 
     async def abandon_damaged(self, player: Player, channel_id: int | None) -> int | None:
         """Set aside the player's game in this channel when it is damaged in storage (stored as
@@ -301,9 +420,9 @@ class SoloPlay:
                 pass
             try:
                 await self.store.save_game(stored.id, expected_version=stored.version, moves=stored.moves,
-                                           snapshot=stored.snapshot, status="resigned", score=stored.score)
+                                           snapshot=stored.snapshot, status=GameStatus.RESIGNED, score=stored.score)
             except VersionConflict:
-                raise PlayError("This game changed elsewhere at the same moment: try again.") from None
+                raise ChangedElsewhere(setting_aside=True) from None
         return stored.id
 
     async def hint(self, game_id: int, player: Player) -> Reply:
@@ -318,33 +437,32 @@ class SoloPlay:
                 check_limit(self.limits, player.id, "hint")
                 table.hint = (table.version, await self.work.search(player.id, _hint, table.game))
         move = table.hint[1]
-        message = f"Hint: {move} ({table.game.describe(move)})" if move is not None else "No move left to suggest."
-        return self._reply(table, message, highlight=move)
+        return self._reply(table, Hinted(move), highlight=move)
 
     # --- the one path every change takes ------------------------------------------------
 
     async def _change(self, game_id: int, player: Player, version: int | None, action,
-                      done: str = "", nothing: str = "Nothing to do.") -> Reply:
+                      undoing: bool = False, nothing: NothingToDo = NothingToDo()) -> Reply:
         async with self._lock(game_id):
             table, stale = await self._ready(game_id, player, version)
             if stale:
                 return stale
             before = list(table.game.moves)
-            undone = str(before[-1]) if before else ""
             # Carried out on a copy in an engine thread: the cached game stays as it was for
             # boards shown meanwhile, and when the change is refused.
             game = table.game.copy()
             try:
                 played, error, settled = await self.work.engine(player.id, _carry_out, game, action)
             except NotationError as problem:
-                return self._reply(table, str(problem), ok=False)
+                return self._reply(table, Refused(problem), ok=False)
             if game.moves == before:
-                return self._reply(table, error or nothing, ok=False)
+                return self._reply(table, Refused(error) if error else nothing, ok=False)
             if len(game.moves) > max(MOVE_CAP, len(before)):
                 raise MoveCapReached(MOVE_CAP)
             if not settled:
                 game = await self.work.search(player.id, _with_outcome, game)
-            status = {Outcome.WON: "won", Outcome.BLOCKED: "blocked", None: "playing"}[game.outcome]
+            status = {Outcome.WON: GameStatus.WON, Outcome.BLOCKED: GameStatus.BLOCKED,
+                      None: GameStatus.PLAYING}[game.outcome]
             table.game = game
             try:
                 table = await self._save(table, status)
@@ -353,49 +471,48 @@ class SoloPlay:
                 raise
             self._remember(table)  # its size has changed
             if error:  # some of the text was carried out before the error: say what stands
-                message = f"{_changes_message(before, game.moves)} {error}"
+                events: list[object] = [_changes(before, game.moves), Refused(error)]
+            elif undoing:
+                events = [Moved(took_back=(before[-1],))]
             else:
-                message = done.format(undone=undone) or _played_message(played)
-            if status == "won":
-                message += f" You won! Score {game.score}."
-            elif status == "blocked":
-                message += f" No move can help now: the game is over. Score {game.score}."
-            if status != "playing":
-                message += await self._finished(table)
-            return self._reply(table, message.strip(), ok=error is None, played=played)
+                events = [Moved(played=tuple(played))]
+            if status != GameStatus.PLAYING:
+                events += [Ended(status, game.score), *await self._finished(table)]
+            return self._reply(table, *events, ok=error is None, played=played)
 
-    async def _finished(self, table: Table) -> str:
+    async def _finished(self, table: Table) -> list[object]:
         """What to add when a game has just ended: whether its deal could be won with every card
-        known (unless it was won), and the finish hooks' sentences."""
-        said = [] if table.status == "won" else [await self._verdict(table.game, table.user_id)]
-        said += [await hook(table) for hook in self.finish_hooks]
-        return "".join(f" {text}" for text in said if text)
+        known (unless it was won), and the finish hooks' events."""
+        verdict = None if table.status == GameStatus.WON else await self._verdict(table.game, table.user_id)
+        events: list[object] = [] if verdict is None else [verdict]
+        for hook in self.finish_hooks:
+            events += await hook(table)
+        return events
 
-    async def _verdict(self, game: Game, member_id: int) -> str:
+    async def _verdict(self, game: Game, member_id: int) -> Verdict | NoVerdict | None:
         """Whether the game's deal could be won with every card known (the solver, in the
-        verdict thread, within VERDICT_LIMIT positions; kept for VERDICTS_KEPT deals); nothing
-        for games the solver does not cover, or when the verdict thread is busy. A member who
-        has had their share of verdicts lately is told there is none this time."""
+        verdict thread, within VERDICT_LIMIT positions; kept for VERDICTS_KEPT deals); None
+        for games the solver does not cover, when the verdict thread is busy, or when it gave up.
+        A member who has had their share of verdicts lately gets NoVerdict."""
         if not covers(game):
-            return ""
+            return None
         deal = (game.name, repr(sorted(game.options.items())), "".join(map(str, game.cards)))
         status = self._verdicts.get(deal)
         if status is None:
             if self.limits.check(member_id, "verdict"):
-                return "No verdict on this deal this time: you have had many lately."
+                return NoVerdict()
             fresh = new_game(game.name, cards=list(map(str, game.cards)), **game.options)
             try:
                 status = (await self.work.verdict(member_id, solve, fresh, limit=VERDICT_LIMIT)).status
             except Busy:
-                return ""
+                return None
             self._verdicts[deal] = status
             while len(self._verdicts) > VERDICTS_KEPT:
                 self._verdicts.popitem(last=False)
         self._verdicts.move_to_end(deal)
-        return {
-            "winnable": "With every card known, this deal could have been won.",
-            "unwinnable": "Even with every card known, this deal could not have been won.",
-        }.get(status, "")
+        if status in ("winnable", "unwinnable"):
+            return Verdict(winnable=status == "winnable")
+        return None
 
     async def _ready(self, game_id: int, player: Player, version: int | None) -> tuple[Table, Reply | None]:
         """The game, checked for a change (its owner, in play); with the current board as a
@@ -412,7 +529,7 @@ class SoloPlay:
             self._check_playing(table)
         return table, stale
 
-    async def _save(self, table: Table, status: str) -> Table:
+    async def _save(self, table: Table, status: GameStatus) -> Table:
         game = table.game
         try:
             stored = await self.store.save_game(
@@ -421,8 +538,8 @@ class SoloPlay:
         except VersionConflict:
             # Another process moved first: drop our copy; the player sees the stored game.
             self._forget(table.id)
-            raise PlayError("This game changed elsewhere at the same moment: look at the board again.") from None
-        table.version, table.status = stored.version, stored.status
+            raise ChangedElsewhere() from None
+        table.version, table.status = stored.version, GameStatus(stored.status)
         return table
 
     # --- helpers -----------------------------------------------------------------------
@@ -437,7 +554,7 @@ class SoloPlay:
             return table
         stored = await self.store.get_game(game_id)
         if stored is None:
-            raise NoGameHere(f"There is no game {game_id}.")
+            raise NoGameHere(game_id)
         return self._remember(_table_from(stored, rebuild(stored)))
 
     def _remember(self, table: Table) -> Table:
@@ -478,22 +595,22 @@ class SoloPlay:
     @staticmethod
     def _check_owner(table: Table, player: Player) -> None:
         if table.user_id != player.id:
-            raise NotYourGame("That is not your game: start your own with /play.")
+            raise NotYourGame()
 
     @staticmethod
     def _check_playing(table: Table) -> None:
-        if table.status != "playing":
-            raise GameOver(f"This game is over ({table.status}, score {table.game.score}): start another with /play.")
+        if table.status != GameStatus.PLAYING:
+            raise GameOver(table.status, table.game.score)
 
     def _stale(self, table: Table, version: int | None) -> Reply | None:
         if version is None or version == table.version:
             return None
-        return self._reply(table, "That board was out of date: here is the current one.", ok=False, stale=True)
+        return self._reply(table, ok=False, stale=True)
 
     @staticmethod
-    def _reply(table: Table, message: str, **details: object) -> Reply:
+    def _reply(table: Table, *events: object, **details: object) -> Reply:
         return Reply(game_id=table.id, version=table.version, status=table.status, game=table.game.copy(),
-                     message=message, kind=table.kind, match_id=table.match_id, round=table.round,
+                     events=events, kind=table.kind, match_id=table.match_id, round=table.round,
                      undo_allowed=table.undo_allowed, **details)  # type: ignore[arg-type]
 
 
@@ -511,11 +628,10 @@ def rebuild(stored: StoredGame) -> Game:
         return from_record({"game": stored.name, "options": stored.options, "deal": stored.deal,
                             "cards": _cards(stored.cards), "moves": stored.moves})
     except SnapshotError as error:
-        raise DamagedGame(f"Game {stored.id} is damaged in storage and cannot be rebuilt ({error}). "
-                          "/resign sets it aside; then /play starts a new one.") from None
+        raise DamagedGame(stored.id, str(error)) from None
 
 
-def _carry_out(game: Game, action: Callable[[Game], list[Move]]) -> tuple[list[Move], str | None, bool]:
+def _carry_out(game: Game, action: Callable[[Game], list[Move]]) -> tuple[list[Move], IllegalMoveError | None, bool]:
     """Do `action` to the game (in an engine thread): the moves played, the error that stopped
     it (what was played before it stands), and whether a search of QUICK_SEARCH positions
     settled the game's outcome then. NotationError when the text cannot be read (nothing
@@ -523,7 +639,7 @@ def _carry_out(game: Game, action: Callable[[Game], list[Move]]) -> tuple[list[M
     try:
         played, error = action(game), None
     except IllegalMoveError as problem:
-        played, error = problem.played, str(problem)
+        played, error = problem.played, problem
     try:
         game.outcome_within(QUICK_SEARCH)
     except GaveUp:
@@ -551,24 +667,13 @@ def _cards(text: str | None) -> list[str] | None:
 
 def _table_from(stored: StoredGame, game: Game) -> Table:
     return Table(id=stored.id, user_id=stored.user_id, guild_id=stored.guild_id, channel_id=stored.channel_id,
-                 version=stored.version, status=stored.status, game=game, kind=stored.kind,
+                 version=stored.version, status=GameStatus(stored.status), game=game, kind=stored.kind,
                  match_id=stored.match_id, round=stored.round, undo_allowed=stored.undo_allowed)
 
 
-def _changes_message(before: list[Move], after: list[Move]) -> str:
-    """What a text did to the moves, such as "Took back rt2. Played d.", or ""."""
+def _changes(before: list[Move], after: list[Move]) -> Moved:
+    """What a text did to the moves: those taken back (the last first), then those played."""
     kept = 0
     while kept < min(len(before), len(after)) and before[kept] == after[kept]:
         kept += 1
-    taken = before[kept:]
-    took_back = "Took back " + " ".join(str(move) for move in reversed(taken)) + "." if taken else ""
-    return f"{took_back} {_played_message(after[kept:])}".strip()
-
-
-def _played_message(played: list[Move], shown: int = 12) -> str:
-    if not played:
-        return ""
-    if len(played) <= shown:
-        return "Played " + " ".join(str(move) for move in played) + "."
-    first, last = " ".join(str(move) for move in played[:shown - 2]), str(played[-1])
-    return f"Played {len(played)} moves: {first} … {last}."
+    return Moved(took_back=tuple(reversed(before[kept:])), played=tuple(after[kept:]))

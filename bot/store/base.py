@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol
 
 STATUSES = ("playing", "won", "blocked", "resigned")
@@ -61,8 +62,22 @@ class NewGame:
     undo_allowed: bool = True
 
 
+class TeamProblem(StrEnum):
+    """Why a team action was refused."""
+
+    IN_A_TEAM = "in-a-team"  # the member is in a team on this server already (`name` when known)
+    NAME_TAKEN = "name-taken"  # a team has that name, or the member joined one meanwhile
+    NO_SUCH_TEAM = "no-such-team"
+    JOINED_MEANWHILE = "joined-meanwhile"  # the member joined another team at the same moment
+
+
 class TeamError(StoreError):
-    """A team name already taken, a member already in a team, no such team."""
+    """A team action refused: `problem`, with the team `name` it is about (or None)."""
+
+    def __init__(self, problem: TeamProblem, name: str | None = None) -> None:
+        super().__init__(problem, name)
+        self.problem = problem
+        self.name = name
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +143,12 @@ class MatchPlayer:
 
 
 class RaceError(StoreError):
-    """A race that cannot take that change (full, started, over)."""
+    """A race that cannot seat a player: `full` (with `seats` taken), else no longer in its lobby."""
+
+    def __init__(self, *, full: bool = False, seats: int = 0) -> None:
+        super().__init__(full, seats)
+        self.full = full
+        self.seats = seats
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from bot.store.base import Match, MatchPlayer, NewMatch, Team, TeamError
+from bot.store.base import Match, MatchPlayer, NewMatch, Team, TeamError, TeamProblem
 from bot.store.databases import Database, DuplicateRow
 
 _MATCH_COLUMNS = ("id, guild_id, channel_id, host_id, game, options, target, teams, undo, seed, status, message_id, "
@@ -28,7 +28,7 @@ class MatchQueries:
     async def create_team(self, guild_id: int, name: str, user_id: int) -> Team:
         """A new team with its creator in it."""
         if await self.team_of(guild_id, user_id) is not None:
-            raise TeamError("You are already in a team on this server: /team leave first.")
+            raise TeamError(TeamProblem.IN_A_TEAM)
         now = self.clock()
         try:
             async with self.db.transaction() as tx:
@@ -39,7 +39,7 @@ class MatchQueries:
                     "INSERT INTO team_members (guild_id, user_id, team_id, joined_at) VALUES (?, ?, ?, ?)",
                     (guild_id, user_id, team_id, now))
         except DuplicateRow:
-            raise TeamError(f"There is already a team called {name!r} here, or you joined one meanwhile.") from None
+            raise TeamError(TeamProblem.NAME_TAKEN, name) from None
         team = await self.get_team(team_id)
         assert team is not None
         return team
@@ -49,18 +49,18 @@ class MatchQueries:
         team_id = await self.db.fetch_value("SELECT id FROM teams WHERE guild_id = ? AND LOWER(name) = LOWER(?)",
                                             (guild_id, name))
         if team_id is None:
-            raise TeamError(f"There is no team called {name!r} here: /team list shows them.")
+            raise TeamError(TeamProblem.NO_SUCH_TEAM, name)
         current = await self.team_of(guild_id, user_id)
         if current is not None:
             if current.id == team_id:
                 return current
-            raise TeamError(f"You are in team {current.name!r}: /team leave first.")
+            raise TeamError(TeamProblem.IN_A_TEAM, current.name)
         try:
             await self.db.execute(
                 "INSERT INTO team_members (guild_id, user_id, team_id, joined_at) VALUES (?, ?, ?, ?)",
                 (guild_id, user_id, team_id, self.clock()))
         except DuplicateRow:
-            raise TeamError("You joined another team meanwhile.") from None
+            raise TeamError(TeamProblem.JOINED_MEANWHILE) from None
         team = await self.get_team(team_id)
         assert team is not None
         return team

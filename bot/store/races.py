@@ -53,11 +53,11 @@ class RaceQueries:
         """Seat a player in a race's lobby (again: no change); RaceError when it cannot be."""
         race = await self.get_race(race_id)
         if race is None or race.status != "lobby":
-            raise RaceError("That race is not taking players any more.")
+            raise RaceError()
         if user_id in race.players:
             return race
         if len(race.players) >= MAX_SEATS:
-            raise RaceError(f"That race is full: {MAX_SEATS} players at most.")
+            raise RaceError(full=True, seats=MAX_SEATS)
         try:
             async with self.db.transaction() as tx:
                 await tx.execute(

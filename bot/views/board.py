@@ -17,6 +17,7 @@ import discord
 from bot.game import Move
 from bot.play import Player, Reply
 from bot.views.respond import Answer, answer, shorten
+from bot.words import DISCORD, reply_text
 from render import render, workers
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ async def board_answer(reply: Reply, player: Player, *, picked: Picked | None = 
     """The whole board message for a reply: text, PNG (drawn off the event loop), buttons."""
     png = await workers.draw(render, reply.game, highlight=reply.highlight, player=player.name)
     file = discord.File(io.BytesIO(png), filename="board.png")
-    text = shorten(reply.message if message is None else message)  # an error may quote a long input
+    text = shorten(reply_text(reply, DISCORD) if message is None else message)  # an error may quote a long input
     return Answer(text=text, file=file, view=board_view(reply, picked))
 
 

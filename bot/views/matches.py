@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.play.matches import Scoreboard
+from bot.game import TITLES
+from bot.play.matches import MatchStatus, Scoreboard, TeamRoster
 from bot.views.board import ID, board_answer, player_of
 from bot.views.respond import Answer, answer
 
@@ -17,6 +18,37 @@ if TYPE_CHECKING:
 
 MATCH_TEMPLATE = re.compile(rf"pm:(?P<match>{ID}):(?P<action>join|leave|start|cancel|board|next)")
 TEAM_TEMPLATE = re.compile(rf"pm:(?P<match>{ID}):team")
+
+
+def scoreboard_text(board: Scoreboard) -> str:
+    """The public scoreboard message: the match, its state, everyone's standing, the winner."""
+    match = board.match
+    kind = "team match" if match.teams else "match"
+    die = match.options.get("die", "off")
+    lines = [f"**{TITLES.get(match.game, match.game)} {kind} #{match.id}**: first to **{match.target}** points "
+             f"· Die of Justice {die} · undo {'on' if match.undo else 'off'}"]
+    status = {MatchStatus.LOBBY: "Waiting for players: press **Join**; the host presses **Start**.",
+              MatchStatus.RUNNING: "Playing: round after round at your own pace. **My board** shows your round.",
+              MatchStatus.FINISHED: "Finished.", MatchStatus.CANCELLED: "Cancelled.",
+              MatchStatus.EXPIRED: "Expired after 24 hours without a move."}
+    lines.append(status[MatchStatus(match.status)])
+    if not board.standings:
+        lines.append("No players yet.")
+    for place, standing in enumerate(board.standings, 1):
+        members = f" ({', '.join(standing.members)})" if standing.members else ""
+        marker = " ◀ leads" if standing is board.leader and match.status == MatchStatus.RUNNING else ""
+        lines.append(f"`{place:>2}.` **{standing.name}**{members}: {standing.points} points, "
+                     f"{standing.rounds} round{'s' if standing.rounds != 1 else ''}{marker}")
+    if board.winner is not None:
+        lines.append(f"🏆 **{board.winner.name}** exorcised the demon.")
+    return "\n".join(lines)
+
+
+def team_list_text(rosters: list[TeamRoster]) -> str:
+    """A server's teams and their members, one line a team."""
+    if not rosters:
+        return "No teams yet: /team create one."
+    return "\n".join(f"**{roster.name}**: {', '.join(roster.members)}" for roster in rosters)
 
 
 def match_view(board: Scoreboard) -> discord.ui.View | None:

@@ -13,8 +13,20 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.game.race import MAX_PLAYERS, MIN_PLAYERS
 from bot.play import PlayError
-from bot.play.race import RaceReply
+from bot.play.race import (
+    Beaten,
+    RaceCancelled,
+    RaceEnded,
+    RaceJoined,
+    RaceOpened,
+    RaceReply,
+    RaceStarted,
+    SeriesGoesOn,
+    SeriesWon,
+)
+from bot.play.solo import Moved, NothingToDo, Refused
 from bot.views.board import ID, player_of
 from bot.views.respond import Answer, answer, shorten
 from render import workers
@@ -41,6 +53,51 @@ def lobby_view(reply: RaceReply) -> discord.ui.View | None:
     else:
         view.add_item(LobbyButton(race.id, "board", "My board", discord.ButtonStyle.primary))
     return view
+
+
+def race_text(events: tuple[object, ...]) -> str:
+    """What a race's events say, in order: to the player who acted, or in the channel at the end."""
+    return " ".join(text for event in events if (text := race_event_text(event)))
+
+
+def race_event_text(event: object) -> str:
+    """What one event of a race says ("" for none)."""
+    match event:
+        case RaceOpened(race_id=race_id):
+            return (f"Race #{race_id} is open: Join, then the host presses Start "
+                    f"({MIN_PLAYERS} to {MAX_PLAYERS} players).")
+        case RaceJoined(race_id=race_id):
+            return f"You are in race #{race_id}."
+        case RaceStarted():
+            return "The race is on! Your cards are dealt."
+        case RaceCancelled(race_id=race_id):
+            return f"Race #{race_id} is cancelled."
+        case Moved(played=played):
+            return "Played " + " ".join(map(str, played)) + "."
+        case NothingToDo():
+            return "Nothing could be played."
+        case Refused(error=error):
+            return str(error)
+        case Beaten(card=card, owner=owner):
+            return f"Beaten to it! {owner} got their {card} to that foundation first; your card stays where it was."
+        case RaceEnded(demon=demon, scores=scores, expired=expired):
+            if expired:
+                return f"Ended after 24 hours without a move. Scores: {_standings(scores)}."
+            if demon is not None:
+                return f"**Demon!** <@{demon}> went out. Scores: {_standings(scores)}."
+            return f"Nobody can move any more: the race is over. Scores: {_standings(scores)}."
+        case SeriesWon(winner=winner, points=points, target=target, totals=totals):
+            return (f"**The demon is exorcised!** <@{winner}> wins the series with {points} points "
+                    f"(target {target}; {_standings(totals)}).")
+        case SeriesGoesOn(hand=hand, totals=totals, target=target, next_hand=next_hand):
+            return (f"Totals after hand {hand}: {_standings(totals)} (target {target}). "
+                    f"Hand {next_hand} is dealt: press **My board**.")
+    return ""
+
+
+def _standings(points: tuple[tuple[int, int], ...]) -> str:
+    """Each player's mention and points, such as "<@1> 62, <@2> 3"."""
+    return ", ".join(f"<@{user}> {score}" for user, score in points)
 
 
 def public_text(reply: RaceReply, names: list[str]) -> str:
@@ -87,7 +144,7 @@ def private_png(reply: RaceReply, names: list[str]) -> bytes:
 
 async def private_answer(reply: RaceReply, names: list[str], *, message: str | None = None) -> Answer:
     """A player's private board message: text, PNG (rendered off the event loop), buttons."""
-    text = shorten(reply.message if message is None else message)  # an error may quote a long input
+    text = shorten(race_text(reply.events) if message is None else message)  # an error may quote a long input
     if reply.game is None or reply.seat is None:
         return Answer(text or "The race has not started yet.")
     png = await workers.draw(private_png, reply, names)
@@ -151,9 +208,9 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMP
         races, player = bot.races, player_of(interaction.user)
         await races.check_place(self.race_id, interaction.guild_id, interaction.channel_id)
         if self.action == "join":
-            return Answer((await races.join(self.race_id, player)).message)
+            return Answer(race_text((await races.join(self.race_id, player)).events))
         if self.action == "cancel":
-            return Answer((await races.cancel(self.race_id, player)).message)
+            return Answer(race_text((await races.cancel(self.race_id, player)).events))
         reply = await (races.start(self.race_id, player) if self.action == "start"
                        else races.board(self.race_id, player))
         if reply.seat is None:

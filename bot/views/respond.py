@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import re
 from collections import deque
 from collections.abc import Awaitable
@@ -23,8 +22,9 @@ from typing import TypeVar
 import discord
 
 from bot.play import PlayError
-from bot.play.solo import RateLimited
 from bot.play.work import Turns
+from bot.words import DISCORD
+from bot.words import error_text as worded
 
 DEFER_AFTER = 1.0  # the longest a player waits without a sign of life (Discord gives up at 3 s)
 CROWD = 8  # with fewer answers in progress than this, never defer at once
@@ -38,8 +38,6 @@ SORRY = "Something went wrong on our side; your game is safe. Please try again."
 DISCORD_LIMIT = 2000  # characters of a message's content
 ERROR_LIMIT = 300  # characters of an error: a sentence or two
 LONGEST_WORD = 40  # characters of a word shown back to a player (their input, quoted in an error)
-# What a rate limit limits (bot.play.work.LIMITS), as a player says it.
-LIMITED = {"new-game": "new games", "hint": "hints", "verdict": "verdicts", "lobby": "new lobbies"}
 
 
 class _Load:
@@ -165,12 +163,8 @@ async def _say(interaction: discord.Interaction, text: str, *, edit: bool) -> No
 
 
 def error_text(error: PlayError) -> str:
-    """What a player reads for a PlayError: its message, or for a rate limit what was limited
-    and when to try again."""
-    if isinstance(error, RateLimited):
-        what = LIMITED.get(error.action, error.action)
-        return f"Slow down: you have asked for {what} too often. Try again in {math.ceil(error.retry_after)} s."
-    return str(error)
+    """What a player reads in Discord for a PlayError (bot.words)."""
+    return worded(error, DISCORD)
 
 
 def shorten(text: str, limit: int = DISCORD_LIMIT) -> str:

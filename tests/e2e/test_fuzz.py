@@ -82,8 +82,9 @@ from bot.views.board import BoardButton, PickSelect, board_view
 from bot.views.leaderboards import PageButton
 from bot.views.matches import MatchButton, TeamSelect
 from bot.views.race import BoardButton as RaceBoardButton
-from bot.views.race import LobbyButton
+from bot.views.race import LobbyButton, race_text
 from bot.views.respond import shorten
+from bot.words import DISCORD, reply_text
 
 from .fakediscord import FLAG_EPHEMERAL, FakeDiscord, FakeInteraction, FakeUser, StoredMessage
 from .harness import BotProcess, BotRunner
@@ -774,10 +775,10 @@ class Bench:
             if current is None:
                 current = await solo.running(who, channel)
             reply = await solo.move(current.game_id, who, text)
-            refused, played, message = not reply.ok, bool(reply.played), reply.message
+            refused, played, message = not reply.ok, bool(reply.played), reply_text(reply, DISCORD)
             self.boards[who.id, channel] = reply
         except PlayError as error:
-            refused, raised, message = True, True, str(error)
+            refused, raised, message = True, True, respond.error_text(error)
             self.boards.pop((who.id, channel), None)
         after = self.after()
         unreadable = surely_unreadable(text)
@@ -810,10 +811,10 @@ class Bench:
             if current is None:
                 current = await races.running(who, self.race_channel)
             reply = await races.move(current.race.id, who, text, seen=current.seen)
-            refused, message = not reply.ok, reply.message
+            refused, message = not reply.ok, race_text(reply.events)
             self.boards[who.id, self.race_channel] = reply
         except PlayError as error:
-            refused, raised, message = True, True, str(error)
+            refused, raised, message = True, True, respond.error_text(error)
             self.boards.pop((who.id, self.race_channel), None)
         after = self.after()
         unreadable = surely_unreadable(text)

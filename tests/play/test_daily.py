@@ -10,11 +10,15 @@ import pytest
 
 from bot.game import new_game
 from bot.game.solver import solve
-from bot.play import Player, PlayError, SoloPlay
+from bot.play import Player, SoloPlay, UndoOff
 from bot.play.daily import (
     DAILY_SOLVE_LIMIT,
     MAX_CANDIDATES,
+    DailyDealt,
     DailyPlay,
+    DailyPlayed,
+    DailyResumed,
+    NoSuchDaily,
     Streaks,
     candidate_deal,
     check_day,
@@ -117,7 +121,7 @@ async def test_everyone_gets_the_same_deal_on_every_server(daily: DailyPlay) -> 
     assert {reply.game.deal for reply in replies} == {daily_deal("2024-05-08", "canfield")}
     assert len({reply.game_id for reply in replies}) == 3
     assert all(reply.started and reply.kind == "daily" and not reply.undo_allowed for reply in replies)
-    assert "Daily Canfield of 2024-05-08" in replies[0].message and "no undo" in replies[0].message
+    assert replies[0].events == (DailyDealt("2024-05-08", daily_deal("2024-05-08", "canfield")),)
     other = await daily.start(ALICE, **HERE, game="storehouse")
     assert other.game.deal == daily_deal("2024-05-08", "storehouse") and other.game.name == "storehouse"
 
@@ -127,13 +131,14 @@ async def test_one_attempt_a_day_resumed_while_in_play_then_refused(daily: Daily
     await daily.solo.move(first.game_id, ALICE, "d")
     again = await daily.start(ALICE, guild_id=6, channel_id=20)  # another server: the same attempt
     assert again.game_id == first.game_id and not again.started and again.version == 1
-    assert again.message.startswith("Your daily game, in play: Canfield of 2024-05-08")
+    assert again.events == (DailyResumed("2024-05-08"),)
     await daily.solo.resign(first.game_id, ALICE)
-    with pytest.raises(PlayError, match=r"played today's Canfield daily already: resigned, score -12\. "
-                                        r"The next one comes in 12 h 00 min"):
+    with pytest.raises(DailyPlayed) as played:
         await daily.start(ALICE, **HERE)
+    assert (played.value.game, played.value.status, played.value.score, played.value.seconds_left) == \
+        ("canfield", "resigned", -12, 12 * 3600)
     assert await daily.store.count_games() == 1
-    with pytest.raises(PlayError, match="no daily of 'klondike'"):
+    with pytest.raises(NoSuchDaily):
         await daily.start(ALICE, **HERE, game="klondike")
 
 
@@ -174,11 +179,11 @@ async def test_a_game_begun_before_midnight_counts_for_its_day(daily: DailyPlay,
 async def test_undo_is_refused_in_a_daily(daily: DailyPlay) -> None:
     game_id = (await daily.start(ALICE, **HERE)).game_id
     await daily.solo.move(game_id, ALICE, "d")
-    with pytest.raises(PlayError, match="Undo is off"):
+    with pytest.raises(UndoOff):
         await daily.solo.undo(game_id, ALICE)
     # However it is typed: several undos, an undo among moves, the word.
     for text in ("u", "u u", "d u u", "undo", "d undo d"):
-        with pytest.raises(PlayError, match="Undo is off"):
+        with pytest.raises(UndoOff):
             await daily.solo.move(game_id, ALICE, text)
     assert (await daily.store.get_game(game_id)).moves == ["d"]
 

@@ -18,7 +18,18 @@ from bot.game.moves import DRAW
 from bot.play import Player, SoloPlay
 from bot.play.matches import AlreadyHosting, MatchPlay
 from bot.play.race import RacePlay
-from bot.play.solo import GAME_BYTES, MOVE_BYTES, MOVE_CAP, QUICK_SEARCH, MoveCapReached, RateLimited
+from bot.play.solo import (
+    GAME_BYTES,
+    MOVE_BYTES,
+    MOVE_CAP,
+    QUICK_SEARCH,
+    Ended,
+    GameStatus,
+    MoveCapReached,
+    NoVerdict,
+    RateLimited,
+    Verdict,
+)
 from bot.play.work import LIMITS, NICENESS, Busy, Limit, RateLimiter, Work
 from bot.store import open_store
 from tests.game.test_outcome_within import SLOW_DEAL, SLOW_MOVES
@@ -159,7 +170,7 @@ async def test_a_hint_searches_once_per_version_and_searches_are_rate_limited(st
     game_id = (await play.start(ALICE, **HERE, deal=1)).game_id
     first = await play.hint(game_id, ALICE)
     again = await play.hint(game_id, ALICE)  # the same board: the hint kept, not searched or counted
-    assert again.highlight == first.highlight is not None and again.message == first.message
+    assert again.highlight == first.highlight is not None and again.events == first.events
     await play.move(game_id, ALICE, "d")
     with pytest.raises(RateLimited) as refused:
         await play.hint(game_id, ALICE)
@@ -173,9 +184,10 @@ async def test_verdicts_are_kept_per_deal_and_rate_limited_and_the_resign_stands
         game_id = (await play.start(ALICE, **HERE, deal=deal)).game_id
         reply = await play.resign(game_id, ALICE)
         assert reply.status == "resigned" and (await store.get_game(game_id)).status == "resigned"
-        said.append(reply.message)
-    assert "could have been won" in said[0] and "could have been won" in said[1]
-    assert "No verdict" in said[2] and "could" not in said[2]
+        said.append(reply.events)
+    resigned = Ended(GameStatus.RESIGNED, -12)
+    assert said[0] == said[1] == (resigned, Verdict(winnable=True))
+    assert said[2] == (resigned, NoVerdict())
 
 
 # --- one lobby per host and channel ----------------------------------------------------------

@@ -8,10 +8,31 @@ import random
 import pytest
 
 from bot.game import option_names
-from bot.play import Player, PlayError, SoloPlay
-from bot.play.matches import EXPIRE_AFTER, MatchListener, MatchPlay, Scoreboard, TeamPlay
-from bot.play.settings import change_settings
+from bot.play import GameOver, NoGameHere, Player, SoloPlay, UndoOff
+from bot.play.matches import (
+    EXPIRE_AFTER,
+    MAX_TARGET,
+    MatchAction,
+    MatchClosed,
+    MatchListener,
+    MatchPlay,
+    MatchWon,
+    NoSuchMatch,
+    NotATeamMatch,
+    NoTeamChosen,
+    NotInMatch,
+    NotTheHost,
+    RoundScored,
+    Scoreboard,
+    TargetOutOfRange,
+    TeamPlay,
+    TeamRefused,
+    UnknownGame,
+)
+from bot.play.settings import BadSetting, change_settings
+from bot.play.solo import ChangedElsewhere
 from bot.store import open_store
+from bot.store.base import TeamProblem
 from tests.samples import won_game
 
 ALICE, BOB, CAROL = Player(1, "Alice"), Player(2, "Bob"), Player(3, "Carol")
@@ -68,24 +89,27 @@ async def test_a_match_to_100_is_won_by_the_first_to_reach_it_and_announced_once
     match_id = board.match.id
     assert board.match.status == "lobby" and [p.user_id for p in board.players] == [ALICE.id]
     await matches.join(match_id, BOB)
-    with pytest.raises(PlayError, match="Only the host"):
+    with pytest.raises(NotTheHost) as refused:
         await matches.start(match_id, BOB)
+    assert refused.value.action == MatchAction.START
     board = await matches.start(match_id, ALICE)
     assert board.match.status == "running"
     bob_game = await round_game(matches, match_id, BOB)
     resigned = await solo.resign(bob_game, BOB)  # Bob's round 1 ends at -12; his round 2 is dealt
-    assert "Round 1 over: -12 points, -12 in all." in resigned.message and "Round 2 is dealt" in resigned.message
+    assert resigned.events[-1] == (RoundScored(round=1, score=-12, total=-12, team=None, team_points=0, target=100,
+                                               next_round=2))
     alice_game = await round_game(matches, match_id, ALICE)
     final = await solo.move(alice_game, ALICE, WINNING_LINE)
-    assert final.status == "won" and "The demon is exorcised!" in final.message
+    assert final.status == "won" and MatchWon(teams=False) in final.events
     assert len(heard.won) == 1 and heard.won[0].winner.name == "Alice" and heard.won[0].winner.points == 352
     board = await matches.scoreboard(match_id)
     assert board.match.status == "finished" and board.match.winner_user_id == ALICE.id
     assert [(s.name, s.points, s.rounds) for s in board.standings] == [("Alice", 352, 1), ("Bob", -12, 1)]
-    with pytest.raises(PlayError, match="is finished: nothing to cancel"):  # an ended match stays as it ended
+    with pytest.raises(MatchClosed) as closed:  # an ended match stays as it ended
         await matches.cancel(match_id, ALICE)
+    assert (closed.value.status, closed.value.action) == ("finished", MatchAction.CANCEL)
     assert (await matches.scoreboard(match_id)).match.status == "finished"
-    assert "exorcised the demon" in board.as_text()
+    assert board.winner is not None and board.winner.name == "Alice"
     assert len(heard.won) == 1
 
 
@@ -103,23 +127,24 @@ async def test_a_won_match_is_final_and_its_rounds_in_play_end_with_it(world) ->
     # Bob's round ended with the match: resigned, closed, its score added nowhere, not playable.
     stored = await store.get_game(bob_game)
     assert stored.status == "resigned"
-    with pytest.raises(PlayError, match="is finished: its rounds in play ended with it, unscored"):
+    with pytest.raises(MatchClosed) as closed:
         await matches.my_board(match_id, BOB)
-    with pytest.raises(PlayError, match="no game in this channel"):
+    assert (closed.value.status, closed.value.action) == ("finished", MatchAction.PLAY)
+    with pytest.raises(NoGameHere):
         await solo.running(BOB, CHANNEL)
     stale = await solo.move(bob_game, BOB, "d", version=played.version)  # a button of his old board
     assert stale.stale and stale.status == "resigned" and stale.game.moves == played.game.moves
-    with pytest.raises(PlayError, match="over"):
+    with pytest.raises(GameOver) as over:
         await solo.move(bob_game, BOB, "d")
+    assert over.value.status == "resigned"
     # Leaving, joining, starting, picking a team: refused, and the scoreboard stays as it ended.
-    with pytest.raises(PlayError, match="is finished: its scoreboard stays as it ended"):
-        await matches.leave(match_id, BOB)
-    with pytest.raises(PlayError, match="finished"):
-        await matches.join(match_id, CAROL)
-    with pytest.raises(PlayError, match="finished"):
-        await matches.start(match_id, ALICE)
-    with pytest.raises(PlayError, match="finished"):
-        await matches.join(match_id, CAROL, team_name="Red")
+    for action, refused_action in ((matches.leave(match_id, BOB), MatchAction.LEAVE),
+                                   (matches.join(match_id, CAROL), MatchAction.JOIN),
+                                   (matches.start(match_id, ALICE), MatchAction.START),
+                                   (matches.join(match_id, CAROL, team_name="Red"), MatchAction.JOIN)):
+        with pytest.raises(MatchClosed) as closed:
+            await action
+        assert (closed.value.status, closed.value.action) == ("finished", refused_action)
     board = await matches.scoreboard(match_id)
     assert [(s.name, s.points, s.rounds) for s in board.standings] == final and len(heard.won) == 1
     assert [p.user_id for p in board.players] == [ALICE.id, BOB.id] and not any(p.left for p in board.players)
@@ -132,7 +157,7 @@ async def test_a_cancelled_or_expired_match_ends_its_rounds_in_play(world) -> No
     game = await round_game(matches, cancelled, ALICE)
     await matches.cancel(cancelled, ALICE)
     assert (await store.get_game(game)).status == "resigned"
-    with pytest.raises(PlayError, match="no game in this channel"):
+    with pytest.raises(NoGameHere):
         await solo.running(ALICE, CHANNEL)
     expiring = (await matches.open(BOB, guild_id=GUILD, channel_id=CHANNEL, target=5000)).match.id
     await matches.start(expiring, BOB)
@@ -162,9 +187,10 @@ def assert_one_match_winner(finals: list) -> None:
     and the move is refused."""
     won = [reply for reply in finals if not isinstance(reply, BaseException)]
     assert won and all(reply.status == "won" for reply in won)
-    assert all(isinstance(reply, PlayError) and ("changed elsewhere" in str(reply) or "is over" in str(reply))
-               for reply in finals if isinstance(reply, BaseException)), finals
-    assert sum("The demon is exorcised!" in reply.message for reply in won) == 1
+    refused = [reply for reply in finals if isinstance(reply, BaseException)]
+    assert all(isinstance(reply, ChangedElsewhere | GameOver) for reply in refused), \
+        finals
+    assert sum(MatchWon(teams=False) in reply.events for reply in won) == 1
 
 
 async def test_two_rounds_crossing_the_target_together_announce_one_winner(world) -> None:
@@ -202,8 +228,9 @@ async def test_team_members_pool_their_points_toward_the_team_target(world) -> N
     teams = TeamPlay(store)
     red = await teams.create(GUILD, ALICE, "Red")
     await teams.join(GUILD, BOB, "red")
-    with pytest.raises(PlayError, match="already in a team"):
+    with pytest.raises(TeamRefused) as refused:
         await teams.create(GUILD, BOB, "Blue")
+    assert refused.value.problem == TeamProblem.IN_A_TEAM
     await teams.create(GUILD, CAROL, "Blue")
     assert [(t.name, len(t.members)) for t in await teams.list(GUILD)] == [("Blue", 1), ("Red", 2)]
     board = await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, teams=True, target=600)
@@ -212,9 +239,10 @@ async def test_team_members_pool_their_points_toward_the_team_target(world) -> N
     await matches.join(match_id, CAROL)
     await matches.start(match_id, ALICE)
     first = await solo.move(await round_game(matches, match_id, ALICE), ALICE, WINNING_LINE)
-    assert "Team Red: 352 of 600." in first.message and not heard.won
+    [scored] = [event for event in first.events if isinstance(event, RoundScored)]
+    assert (scored.team, scored.team_points, scored.target) == ("Red", 352, 600) and not heard.won
     second = await solo.move(await round_game(matches, match_id, BOB), BOB, WINNING_LINE)
-    assert "You and your team win the match" in second.message
+    assert MatchWon(teams=True) in second.events
     [won] = heard.won
     assert won.winner.key == red.id and won.winner.points == 704 and won.winner.members == ("Alice", "Bob")
     assert won.match.winner_team_id == red.id and won.match.winner_user_id is None
@@ -225,7 +253,7 @@ async def test_a_team_match_needs_a_team_and_the_team_target_defaults_to_twice_t
     await change_settings(store, GUILD, target=150)
     board = await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, teams=True)
     assert board.match.target == 300 and board.players == []  # Alice has no team yet
-    with pytest.raises(PlayError, match="choose your team"):
+    with pytest.raises(NoTeamChosen):
         await matches.join(board.match.id, ALICE)
     await TeamPlay(store).create(GUILD, BOB, "Blue")
     joined = await matches.join(board.match.id, ALICE, team_name="Blue")
@@ -238,8 +266,9 @@ async def test_a_team_choice_for_a_match_without_teams_is_refused_and_changes_no
     store, _, matches, _, _ = world
     board = await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL)
     await TeamPlay(store).create(GUILD, BOB, "Blue")
-    with pytest.raises(PlayError, match=rf"#{board.match.id} is not a team match"):
+    with pytest.raises(NotATeamMatch) as refused:
         await matches.join(board.match.id, CAROL, team_name="Blue")  # a forged team menu
+    assert refused.value.match_id == board.match.id
     assert [p.name for p in (await matches.scoreboard(board.match.id)).players] == ["Alice"]
     assert await store.team_of(GUILD, CAROL.id) is None
 
@@ -252,10 +281,10 @@ async def test_every_player_gets_the_same_deal_each_round_and_undo_is_off(world)
     boards = [await matches.my_board(match_id, p) for p in (ALICE, BOB)]
     assert boards[0].game.deal == boards[1].game.deal and boards[0].round == 1 and not boards[0].undo_allowed
     await solo.move(boards[0].game_id, ALICE, "d")
-    with pytest.raises(PlayError, match="Undo is off"):
+    with pytest.raises(UndoOff):
         await solo.undo(boards[0].game_id, ALICE)
     for text in ("u u", "d u u", "undo"):
-        with pytest.raises(PlayError, match="Undo is off"):
+        with pytest.raises(UndoOff):
             await solo.move(boards[0].game_id, ALICE, text)
     assert (await solo.store.get_game(boards[0].game_id)).moves == ["d"]
     for player, board in zip((ALICE, BOB), boards, strict=True):
@@ -273,7 +302,7 @@ async def test_late_joiners_leavers_cancel_and_expiry(world) -> None:
     assert bob.game_id is not None
     board = await matches.leave(match_id, BOB)
     assert next(p for p in board.players if p.user_id == BOB.id).left
-    with pytest.raises(PlayError, match="not in this match"):
+    with pytest.raises(NotInMatch):
         await matches.my_board(match_id, BOB)
     clock.now += EXPIRE_AFTER - 60
     assert await matches.expire_idle() == []
@@ -289,21 +318,23 @@ async def test_late_joiners_leavers_cancel_and_expiry(world) -> None:
     clock.now += 3 * EXPIRE_AFTER
     [expired] = await matches.expire_idle()
     assert expired.match.status == "expired" and match_id in heard.changed
-    with pytest.raises(PlayError, match="expired"):
+    with pytest.raises(MatchClosed) as closed:
         await matches.join(match_id, CAROL)
+    assert closed.value.status == "expired"
     other = (await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL)).match.id
-    with pytest.raises(PlayError, match="Only the host"):
+    with pytest.raises(NotTheHost):
         await matches.cancel(other, BOB)
     assert (await matches.cancel(other, BOB, can_manage=True)).match.status == "cancelled"
 
 
 async def test_bad_match_settings_are_refused(world) -> None:
     _, _, matches, _, _ = world
-    with pytest.raises(PlayError, match="Unknown game"):
+    with pytest.raises(UnknownGame):
         await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, game="chess")
-    with pytest.raises(PlayError, match="between 1 and"):
+    with pytest.raises(TargetOutOfRange) as refused:
         await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, target=0)
-    with pytest.raises(PlayError, match="no match #99"):
+    assert (refused.value.target, refused.value.largest) == (0, MAX_TARGET)
+    with pytest.raises(NoSuchMatch):
         await matches.scoreboard(99)
 
 
@@ -321,7 +352,8 @@ async def test_a_match_survives_a_restart(database_url) -> None:
     matches = MatchPlay(store, solo)
     assert (await matches.my_board(match_id, ALICE)).game_id == game_id
     resigned = await solo.resign(game_id, ALICE)
-    assert "Round 1 over" in resigned.message and (await matches.my_board(match_id, ALICE)).round == 2
+    assert any(isinstance(event, RoundScored) and event.round == 1 for event in resigned.events)
+    assert (await matches.my_board(match_id, ALICE)).round == 2
     await store.close()
 
 
@@ -339,3 +371,12 @@ async def test_a_match_of_a_two_deck_game_deals_everyone_the_same(world, game: s
     for player, board in zip((ALICE, BOB), boards, strict=True):
         await solo.resign(board.game_id, player)
     assert (await matches.my_board(match_id, ALICE)).round == 2
+
+
+async def test_a_setting_out_of_range_is_refused_with_its_name_and_value(world) -> None:
+    store = world[0]
+    for change, refused in (({"target": 0}, ("target", 0)), ({"team_target": 100_001}, ("team_target", 100_001)),
+                            ({"die": "always"}, ("die", "always")), ({"prefix": "a b"}, ("prefix", "a b"))):
+        with pytest.raises(BadSetting) as bad:
+            await change_settings(store, GUILD, **change)
+        assert (bad.value.name, bad.value.value) == refused

@@ -7,9 +7,28 @@ import asyncio
 
 import pytest
 
-from bot.play import Player, PlayError
+from bot.game import Card, Move
+from bot.game.moves import DRAW
+from bot.play import Player
 from bot.play.matches import EXPIRE_AFTER
-from bot.play.race import RaceListener, RacePlay
+from bot.play.race import (
+    AlreadyRacing,
+    Beaten,
+    DamagedRace,
+    NoRaceHere,
+    NotInRace,
+    NotRaceHost,
+    RaceEnded,
+    RaceFull,
+    RaceListener,
+    RaceNotRunning,
+    RacePlay,
+    RaceStatus,
+    SeriesGoesOn,
+    SeriesWon,
+    TooFewRacers,
+)
+from bot.play.solo import Moved, NothingToDo, Refused
 from bot.store import open_store
 from tests.game.test_race import stuck_deck, won_deck
 from tests.play.test_matches import Clock
@@ -24,7 +43,7 @@ class Heard(RaceListener):
     def __init__(self) -> None:
         self.changed: list[int] = []
         self.finished: list[int] = []
-        self.summaries: list[str] = []
+        self.summaries: list[tuple[object, ...]] = []
 
     async def race_changed(self, race_id: int) -> None:
         self.changed.append(race_id)
@@ -61,19 +80,21 @@ async def test_the_lobby_seats_players_in_order_and_only_the_host_starts(world) 
     store, races, heard = world
     reply = await races.open(ALICE, guild_id=5, channel_id=CHANNEL, deal=RACE_DEAL)
     race_id = reply.race.id
-    with pytest.raises(PlayError, match="already in a race"):
+    with pytest.raises(AlreadyRacing):
         await races.open(ALICE, guild_id=5, channel_id=CHANNEL)
-    with pytest.raises(PlayError, match="needs 2 players"):
+    with pytest.raises(TooFewRacers) as too_few:
         await races.start(race_id, ALICE)
+    assert too_few.value.least == 2
     await races.join(race_id, BOB)
     assert (await races.join(race_id, BOB)).seat == 1  # joining twice changes nothing
-    with pytest.raises(PlayError, match="Only the race's host"):
+    with pytest.raises(NotRaceHost):
         await races.start(race_id, BOB)
     board = await races.start(race_id, ALICE)
     assert board.seat == 0 and board.game is not None and board.game.players == 2
-    with pytest.raises(PlayError, match="not taking players"):
+    with pytest.raises(RaceFull) as full:
         await races.join(race_id, CAROL)
-    with pytest.raises(PlayError, match="not in that race"):
+    assert not full.value.full  # not taking players any more: it has started
+    with pytest.raises(NotInRace):
         await races.move(race_id, CAROL, "d")
     assert (await store.get_race(race_id)).status == "running" and heard.changed
 
@@ -83,12 +104,14 @@ async def test_a_player_races_once_at_a_time_in_a_channel(world) -> None:
     first = (await races.open(ALICE, guild_id=5, channel_id=CHANNEL, deal=RACE_DEAL)).race.id
     await races.join(first, BOB)
     second = (await races.open(CAROL, guild_id=5, channel_id=CHANNEL, deal=RACE_DEAL)).race.id
-    with pytest.raises(PlayError, match=f"already in race #{first} in this channel"):
+    with pytest.raises(AlreadyRacing) as racing:
         await races.join(second, BOB)
+    assert racing.value.race_id == first
     assert (await store.get_race(second)).players == [CAROL.id]
     await races.start(first, ALICE)
-    with pytest.raises(PlayError, match=f"already in race #{first}"):  # running: still one at a time
+    with pytest.raises(AlreadyRacing) as racing:  # running: still one at a time
         await races.join(second, BOB)
+    assert racing.value.race_id == first
     elsewhere = (await races.open(CAROL, guild_id=5, channel_id=CHANNEL + 1, deal=RACE_DEAL)).race.id
     assert (await races.join(elsewhere, BOB)).seat == 1  # another channel is another table
     assert (await races.running(BOB, CHANNEL)).race.id == first
@@ -100,7 +123,7 @@ async def test_a_refused_or_unreadable_move_leaves_the_public_board_alone(world)
     heard.changed.clear()
     for text in ("zz9", "t2t9", "t6f"):  # unreadable; not a pile; no foundation for a 2 yet
         reply = await races.move(race_id, BOB, text)
-        assert not reply.ok and reply.message
+        assert not reply.ok and isinstance(reply.events[-1], Refused)
     assert heard.changed == []
     assert (await races.move(race_id, ALICE, "t1f")).ok
     assert heard.changed == [race_id]
@@ -110,11 +133,11 @@ async def test_every_move_is_stored_before_the_answer_and_survives_a_restart(wor
     store, races, _ = world
     race_id = await started(races)
     reply = await races.move(race_id, ALICE, "t1f d")
-    assert reply.ok and reply.message == "Played t1f d."
+    assert reply.ok and reply.events == (Moved(played=(Move("t1", "f"), DRAW)),)
     stored = await store.get_race(race_id)
     assert stored.moves == ["0:t1f", "0:d"] and stored.version == reply.race.version
     bad = await races.move(race_id, BOB, "t2t9")
-    assert not bad.ok and "t2t9" in bad.message and (await store.get_race(race_id)).moves == stored.moves
+    assert not bad.ok and "t2t9" in str(bad.events[-1].error) and (await store.get_race(race_id)).moves == stored.moves
     fresh = RacePlay(store, lambda: 1_800_000_000.0)  # another process, or after a restart
     board = await fresh.board(race_id, BOB)
     assert board.game.foundation_tops()[0].card == reply.game.foundation_tops()[0].card
@@ -128,9 +151,8 @@ async def test_two_players_racing_for_one_place_the_first_received_takes_it(worl
     seen = len((await store.get_race(race_id)).moves)
     bob, carol = await asyncio.gather(races.move(race_id, BOB, "t6f", seen=seen),
                                       races.move(race_id, CAROL, "t3f", seen=seen))
-    assert bob.ok and bob.message == "Played t6f."
-    assert not carol.ok and carol.beaten and carol.message.startswith("Beaten to it!")
-    assert carol.message == "Beaten to it! Bob got their 2H to that foundation first; your card stays where it was."
+    assert bob.ok and bob.events == (Moved(played=(Move("t6", "f"),)),)
+    assert not carol.ok and carol.beaten and carol.events == (Beaten(Card.parse("2H"), "Bob"),)
     assert carol.game.layout(2)["t3"][-1] == "2H"  # Carol's card stays where it was
     assert (await store.get_race(race_id)).moves == ["0:t1f", "1:t6f"]
 
@@ -146,16 +168,18 @@ async def test_the_end_is_stored_with_the_scores_and_reaches_the_leaderboards(da
     reply = await races.board(race_id, ALICE)
     while reply.race.status == "running":
         reply = await races.move(race_id, ALICE, "a")
-        if reply.message == "Nothing could be played.":
+        if reply.events == (NothingToDo(),):
             reply = await races.move(race_id, ALICE, "d")
-    assert "**Demon!** <@1> went out" in reply.message and reply.game.demon == 0
+    assert reply.events[-1] == RaceEnded(ALICE.id, ((ALICE.id, 62), (BOB.id, 0), (CAROL.id, 0)))
+    assert reply.game.demon == 0
     race = await store.get_race(race_id)
     assert race.status == "finished" and race.demon_user_id == ALICE.id and heard.finished == [race_id]
     assert race.scores == [62, 0, 0]
     standings = {row.user_id: row for row in await store.player_standings(None, None)}
     assert [(standings[u].points, standings[u].wins) for u in race.players] == [(62, 1), (0, 0), (0, 0)]
-    with pytest.raises(PlayError, match="over"):
+    with pytest.raises(RaceNotRunning) as over:
         await races.move(race_id, BOB, "d")
+    assert over.value.status == "finished"
     await store.close()
 
 
@@ -183,8 +207,8 @@ async def test_a_race_with_no_change_for_a_day_ends_and_its_players_can_race_aga
     [ended] = await races.expire_idle()
     assert ended.id == race_id and ended.status == "finished" and ended.demon_user_id is None
     assert ended.scores == [1, 0] and heard.finished == [race_id]  # Alice's ace: a point, as they stood
-    assert heard.summaries == ["Ended after 24 hours without a move. Scores: <@1> 1, <@2> 0."]
-    with pytest.raises(PlayError, match="over"):
+    assert heard.summaries == [(RaceEnded(None, ((ALICE.id, 1), (BOB.id, 0)), expired=True),)]
+    with pytest.raises(RaceNotRunning):
         await races.move(race_id, BOB, "d")
     assert (await races.open(ALICE, guild_id=5, channel_id=CHANNEL)).race.id > race_id  # free to race again
     assert await races.expire_idle() == []
@@ -201,23 +225,23 @@ async def test_a_series_of_hands_runs_to_its_target_with_the_same_seats(database
     await races.start(first.id, ALICE)
     await store.set_race_message(first.id, 4242)
 
-    async def go_out(race_id: int) -> str:
+    async def go_out(race_id: int) -> tuple[object, ...]:
         reply = await races.board(race_id, ALICE)
         while reply.race.status == "running":
             reply = await races.move(race_id, ALICE, "a")
-            if reply.message == "Nothing could be played.":
+            if reply.events == (NothingToDo(),):
                 reply = await races.move(race_id, ALICE, "d")
-        return reply.message
+        return reply.events
 
     said = await go_out(first.id)
-    assert "Totals after hand 1: <@1> 62, <@2> 0 (target 100). Hand 2 is dealt" in said
+    assert said[-1] == SeriesGoesOn(hand=1, totals=((ALICE.id, 62), (BOB.id, 0)), target=100, next_hand=2)
     second = await races.running(BOB, CHANNEL)
     assert second.race.hand == 2 and second.race.series_id == first.id and second.race.players == [ALICE.id, BOB.id]
     assert second.race.status == "running" and second.race.message_id == 4242 and heard.changed[-1] == second.race.id
     said = await go_out(second.race.id)
-    assert "**The demon is exorcised!** <@1> wins the series with 124 points (target 100" in said
+    assert said[-1] == SeriesWon(winner=ALICE.id, points=124, target=100, totals=((ALICE.id, 124), (BOB.id, 0)))
     assert heard.finished == [first.id, second.race.id]
-    with pytest.raises(PlayError, match="no race here"):
+    with pytest.raises(NoRaceHere):
         await races.running(ALICE, CHANNEL)
     await store.close()
 
@@ -228,7 +252,7 @@ async def test_a_race_nobody_can_move_in_at_the_deal_ends_at_the_start(database_
     race_id = (await races.open(ALICE, guild_id=5, channel_id=CHANNEL, deal=3)).race.id
     await races.join(race_id, BOB)
     reply = await races.start(race_id, ALICE)
-    assert "Nobody can move any more" in reply.message and reply.race.status == "finished"
+    assert reply.events[-1] == RaceEnded(None, ((ALICE.id, 0), (BOB.id, 0))) and reply.race.status == "finished"
     assert reply.race.scores == [0, 0]
     await store.close()
 
@@ -242,7 +266,7 @@ async def test_moves_through_two_processes_at_once_are_each_stored_once(world, d
     other = RacePlay(other_store, lambda: 1_800_000_000.0)
     replies = await asyncio.gather(*(play.move(race_id, who, "d")
                                      for _ in range(8) for play, who in ((races, BOB), (other, CAROL))))
-    assert all(reply.ok for reply in replies), [reply.message for reply in replies if not reply.ok]
+    assert all(reply.ok for reply in replies), [reply.events for reply in replies if not reply.ok]
     stored = (await store.get_race(race_id)).moves
     assert sorted(stored) == ["1:d"] * 8 + ["2:d"] * 8
     assert len((await other.board(race_id, CAROL)).game.history) == 16
@@ -257,11 +281,17 @@ async def test_a_race_with_a_damaged_move_hurts_only_itself(world, clock) -> Non
     await store.db.execute("UPDATE races SET moves = ? WHERE id = ?", ("0:t1f 1:zz9", damaged))
     fresh = RacePlay(store, clock)  # a process that has not got the race in memory
     for action in (fresh.board(damaged, BOB), fresh.move(damaged, BOB, "d"), fresh.running(ALICE, CHANNEL)):
-        with pytest.raises(PlayError, match=r"Race #\d+ is damaged in storage .*'1:zz9'"):
+        with pytest.raises(DamagedRace) as broken:
             await action
+        assert (broken.value.race_id, broken.value.entry) == (damaged, "1:zz9")
 
     clock.now += EXPIRE_AFTER + 1
     ended = await fresh.expire_idle()  # the damaged race does not stop the round
     assert sorted((race.id, race.status) for race in ended) == [(damaged, "finished"), (healthy, "cancelled")]
     assert [race.scores for race in ended if race.id == damaged] == [[0, 0, 0]]
     assert (await fresh.open(BOB, guild_id=5, channel_id=CHANNEL)).race.id > healthy  # Bob is free again
+
+
+def test_race_statuses_are_the_strings_the_store_keeps() -> None:
+    assert [status.value for status in RaceStatus] == ["lobby", "running", "finished", "cancelled"]
+    assert RaceStatus.RUNNING == "running"

@@ -6,8 +6,18 @@ import asyncio
 
 import pytest
 
-from bot.game import Move, to_snapshot
-from bot.play import DamagedGame, GameOver, NoGameHere, NotASoloGame, NotYourGame, Player, PlayError, SoloPlay
+from bot.game import IllegalMoveError, Move, NotationError, to_snapshot
+from bot.play import DamagedGame, GameOver, NoGameHere, NotASoloGame, NotYourGame, Player, SoloPlay
+from bot.play.solo import (
+    AlreadyPlaying,
+    ChangedElsewhere,
+    DealTooLarge,
+    Ended,
+    GameStatus,
+    Moved,
+    Refused,
+    Started,
+)
 from bot.store import NewGame, open_store
 from tests.samples import won_game
 
@@ -24,9 +34,9 @@ async def play(database_url):
 
 async def test_start_move_and_every_move_is_stored_before_the_reply(play: SoloPlay) -> None:
     reply = await play.start(ALICE, **HERE, deal=1)
-    assert reply.started and reply.version == 0 and reply.game.deal == 1
+    assert reply.started and reply.version == 0 and reply.game.deal == 1 and reply.events == (Started(),)
     again = await play.start(ALICE, **HERE, deal=99)
-    assert again.game_id == reply.game_id and not again.started and "already have a game" in again.message
+    assert again.game_id == reply.game_id and not again.started and again.events == (AlreadyPlaying(),)
     moved = await play.move(reply.game_id, ALICE, "d rt4")
     assert moved.ok and [str(m) for m in moved.played] == ["d", "rt4"] and moved.version == 1
     stored = await play.store.get_game(reply.game_id)
@@ -37,7 +47,7 @@ async def test_bad_input_answers_and_changes_nothing(play: SoloPlay) -> None:
     game_id = (await play.start(ALICE, **HERE, deal=1)).game_id
     for text in ("xyz", "rt1", "u"):
         reply = await play.move(game_id, ALICE, text)
-        assert not reply.ok and reply.message and reply.version == 0
+        assert not reply.ok and reply.events and reply.version == 0
     assert (await play.store.get_game(game_id)).version == 0
 
 
@@ -46,29 +56,36 @@ async def test_a_message_with_an_unreadable_token_plays_nothing_and_names_it(pla
     for text in ("raw", "d raw", "draw dad", "wa", "rt4 saw"):
         reply = await play.move(game_id, ALICE, text)
         bad = text.split()[-1]
-        assert not reply.ok and reply.message.startswith(f"cannot read {bad!r}: moves look like") and not reply.played
+        [refused] = reply.events
+        assert not reply.ok and isinstance(refused, Refused) and not reply.played
+        assert isinstance(refused.error, NotationError) and refused.error.token == bad
     stored = await play.store.get_game(game_id)
     assert stored.moves == [] and stored.version == 0
     assert [str(m) for m in (await play.move(game_id, ALICE, "draw")).played] == ["d"]
 
 
 async def test_a_race_or_a_deal_the_store_cannot_keep_is_refused_in_one_line(play: SoloPlay) -> None:
-    with pytest.raises(NotASoloGame, match="demon race"):
+    with pytest.raises(NotASoloGame) as refused:
         await play.start(ALICE, **HERE, name="demon-race")
-    with pytest.raises(PlayError, match=f"Deal {2**63} is too large"):
+    assert refused.value.name == "demon-race"
+    with pytest.raises(DealTooLarge) as too_large:
         await play.start(ALICE, **HERE, deal=2**63)
+    assert (too_large.value.deal, too_large.value.largest) == (2**63, 2**63 - 1)
     assert await play.store.running_game(ALICE.id, HERE["channel_id"]) is None
 
 
 async def test_a_partly_legal_message_stores_the_moves_before_the_bad_one(play: SoloPlay) -> None:
     game_id = (await play.start(ALICE, **HERE, deal=1)).game_id
     reply = await play.move(game_id, ALICE, "d rt1 d")
-    assert not reply.ok and "'rt1' is not legal" in reply.message and [str(m) for m in reply.played] == ["d"]
+    moved, refused = reply.events
+    assert not reply.ok and isinstance(refused.error, IllegalMoveError) and [str(m) for m in reply.played] == ["d"]
+    assert "'rt1' is not legal" in str(refused.error)  # the engine's own words
     assert (await play.store.get_game(game_id)).moves == ["d"]
-    assert reply.message.startswith("Played d. ")
+    assert moved == Moved(played=(Move("s", "w"),))
     # A take-back before the bad move stands too, and the answer says so.
     reply = await play.move(game_id, ALICE, "u rt1")
-    assert reply.message.startswith("Took back d. ") and "'rt1' is not legal" in reply.message
+    moved, refused = reply.events
+    assert moved == Moved(took_back=(Move("s", "w"),)) and isinstance(refused.error, IllegalMoveError)
     assert (await play.store.get_game(game_id)).moves == []
 
 
@@ -76,7 +93,7 @@ async def test_undo_hint_and_resign(play: SoloPlay) -> None:
     game_id = (await play.start(ALICE, **HERE, deal=1)).game_id
     await play.move(game_id, ALICE, "rt4")
     undone = await play.undo(game_id, ALICE)
-    assert undone.ok and "Took back rt4" in undone.message and undone.game.moves == []
+    assert undone.ok and undone.events == (Moved(took_back=(Move("r", "t4"),)),) and undone.game.moves == []
     hint = await play.hint(game_id, ALICE)
     assert hint.highlight is not None and hint.game.can_move(hint.highlight) and hint.version == undone.version
     resigned = await play.resign(game_id, ALICE)
@@ -133,7 +150,7 @@ async def test_two_processes_on_one_game_cannot_both_apply_the_same_version(data
     game_id = (await first.start(ALICE, **HERE, deal=1)).game_id
     await second.board(game_id, ALICE)  # second caches version 0
     await first.move(game_id, ALICE, "d")
-    with pytest.raises(PlayError, match="changed elsewhere"):
+    with pytest.raises(ChangedElsewhere):
         await second.move(game_id, ALICE, "rt4")
     retried = await second.move(game_id, ALICE, "rt4")  # rebuilt from the store, then played
     assert retried.ok and [str(m) for m in retried.game.moves] == ["d", "rt4"]
@@ -153,8 +170,9 @@ async def test_a_damaged_snapshot_is_rebuilt_from_the_moves_and_a_damaged_game_s
     rebuilt = await SoloPlay(store).board(game_id, ALICE)
     assert [str(m) for m in rebuilt.game.moves] == ["d", "rt4"]
     await store.db.execute("UPDATE games SET moves = 'd rt1 zz' WHERE id = ?", (game_id,))
-    with pytest.raises(DamagedGame, match="damaged"):
+    with pytest.raises(DamagedGame) as damaged:
         await SoloPlay(store).board(game_id, ALICE)
+    assert damaged.value.game_id == game_id and "'rt1' is not legal" in damaged.value.problem
     await store.close()
 
 
@@ -164,7 +182,7 @@ async def test_a_won_game_is_stored_as_won(play: SoloPlay) -> None:
         guild_id=5, channel_id=10, user_id=ALICE.id, name="canfield", options=solved.options, deal=None,
         cards="".join(str(card) for card in solved.cards), snapshot=None, score=-12))
     final = await play.move(stored.id, ALICE, " ".join(str(m) for m in solved.moves))
-    assert final.status == "won" and "You won! Score 352." in final.message
+    assert final.status == GameStatus.WON and Ended(GameStatus.WON, 352) in final.events
     assert (await play.store.get_game(stored.id)).status == "won"
 
 
@@ -178,8 +196,9 @@ async def test_the_owner_of_a_damaged_game_can_set_it_aside_and_play_on(play: So
     await play.move(game_id, ALICE, "d rt4")
     await play.store.db.execute("UPDATE games SET snapshot = NULL, moves = 'd zz9' WHERE id = ?", (game_id,))
     fresh = SoloPlay(play.store)  # a restarted bot: nothing in memory
-    with pytest.raises(DamagedGame, match="/resign sets it aside"):
+    with pytest.raises(DamagedGame) as damaged:
         await fresh.start(ALICE, **HERE)
+    assert damaged.value.game_id == game_id
     assert await fresh.abandon_damaged(ALICE, HERE["channel_id"]) == game_id
     stored = await play.store.get_game(game_id)
     assert stored.status == "resigned" and stored.moves == ["d", "zz9"]  # kept as it was, for a look later

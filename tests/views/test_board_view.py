@@ -10,7 +10,7 @@ from bot.views.board import BUTTON_TEMPLATE, PICK_TEMPLATE, Picked, board_view
 
 
 def reply_for(game, version: int = 3, status: str = "playing") -> Reply:
-    return Reply(game_id=41, version=version, status=status, game=game, message="")
+    return Reply(game_id=41, version=version, status=status, game=game)
 
 
 def buttons(view: discord.ui.View) -> dict[str, discord.ui.Button]:

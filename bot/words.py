@@ -1,0 +1,335 @@
+"""The English a player reads, for every presenter: what bot.play's events and errors say.
+
+bot.play returns data; the presenters (bot.views for Discord, bot.terminal) word it here, each
+in its own Voice: how it writes a command (Discord's `/play`, the terminal's `play`) and bold
+text. A new language is a new catalog like this one.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from bot.game import GAMES, TITLES, Move
+from bot.game.race import LAYOUTS
+from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily
+from bot.play.matches import (
+    AlreadyHosting,
+    BadOptions,
+    BadTeamName,
+    ElsewhereMatch,
+    MatchAction,
+    MatchChanged,
+    MatchClosed,
+    MatchEnded,
+    MatchWon,
+    NobodyJoined,
+    NoSuchMatch,
+    NotATeamMatch,
+    NoTeamChosen,
+    NotInATeam,
+    NotInMatch,
+    NotStarted,
+    NotTheHost,
+    RoundDealt,
+    RoundScored,
+    TargetOutOfRange,
+    TeamMatchOffServer,
+    TeamRefused,
+    UnknownGame,
+)
+from bot.play.race import (
+    AlreadyRacing,
+    DamagedRace,
+    ElsewhereRace,
+    NoRaceHere,
+    NoSuchRace,
+    NotInRace,
+    NotRaceHost,
+    RaceChanged,
+    RaceFull,
+    RaceNotRunning,
+    RaceUnderWay,
+    TooFewRacers,
+    UnknownLayout,
+)
+from bot.play.settings import MAX_TARGET, PREFIX_LENGTH, BadSetting
+from bot.play.solo import (
+    AlreadyPlaying,
+    ChangedElsewhere,
+    DamagedGame,
+    DealTooLarge,
+    Ended,
+    GameOver,
+    GameStatus,
+    Hinted,
+    HintNotAlone,
+    MoveCapReached,
+    Moved,
+    NoGameHere,
+    NotASoloGame,
+    NothingToDo,
+    NotYourGame,
+    NoVerdict,
+    PlayError,
+    RateLimited,
+    Refused,
+    Reply,
+    Started,
+    UndoOff,
+    Verdict,
+)
+from bot.store.base import TeamProblem
+
+
+@dataclass(frozen=True, slots=True)
+class Voice:
+    """How a front end writes a command and bold text."""
+
+    command_prefix: str
+    bold_mark: str
+
+    def command(self, name: str) -> str:
+        """A command as the player types it, such as `/play`."""
+        return f"{self.command_prefix}{name}"
+
+    def bold(self, text: str) -> str:
+        """Text set in bold where the front end has bold."""
+        return f"{self.bold_mark}{text}{self.bold_mark}"
+
+
+DISCORD = Voice(command_prefix="/", bold_mark="**")
+TERMINAL = Voice(command_prefix="", bold_mark="")
+# What a rate limit limits (bot.play.work.LIMITS), as a player says it.
+LIMITED = {"new-game": "new games", "hint": "hints", "verdict": "verdicts", "lobby": "new lobbies"}
+PLAYED_SHOWN = 12  # moves named in full when a text plays many
+
+
+def reply_text(reply: Reply, voice: Voice) -> str:
+    """What a player reads for a Reply: its events in order, one sentence or two each."""
+    if reply.stale:
+        return "That board was out of date: here is the current one."
+    return " ".join(text for event in reply.events if (text := event_text(event, reply, voice)))
+
+
+def event_text(event: object, reply: Reply, voice: Voice) -> str:
+    """What one event of a Reply says ("" for none this presenter words)."""
+
+    game = reply.game
+    match event:
+        case Started():
+            return f"New game of {game.title}, deal #{game.deal}. Good luck!"
+        case AlreadyPlaying():
+            return f"You already have a game here: here it is. {voice.command('resign')} ends it."
+        case Moved(took_back=took_back, played=played):
+            back = "Took back " + " ".join(map(str, took_back)) + "." if took_back else ""
+            return f"{back} {played_text(played)}".strip()
+        case Refused(error=error):
+            return str(error)
+        case NothingToDo(auto=auto):
+            return "Nothing can go to a foundation now." if auto else "Nothing to do."
+        case HintNotAlone():
+            return "Ask for a hint on its own: h"
+        case Hinted(move=None):
+            return "No move left to suggest."
+        case Hinted(move=move):
+            return f"Hint: {move} ({game.describe(move)})"
+        case Ended(status=GameStatus.WON, score=score):
+            return f"You won! Score {score}."
+        case Ended(status=GameStatus.BLOCKED, score=score):
+            return f"No move can help now: the game is over. Score {score}."
+        case Ended(score=score):
+            return f"You resigned. Score {score}."
+        case Verdict(winnable=True):
+            return "With every card known, this deal could have been won."
+        case Verdict():
+            return "Even with every card known, this deal could not have been won."
+        case NoVerdict():
+            return "No verdict on this deal this time: you have had many lately."
+        case RoundDealt(match_id=match_id, round=round_number, deal=deal, resumed=resumed):
+            where = f"deal #{deal}" if deal is not None else "a fixed deck"
+            if resumed:
+                return f"Match #{match_id}, round {round_number}: {where}."
+            return f"Match #{match_id}, round {round_number}: {where}, the same for every player."
+        case RoundScored():
+            text = f"Round {event.round} over: {event.score:+d} points, {event.total} in all."
+            if event.team is not None:
+                text += f" Team {event.team}: {event.team_points} of {event.target}."
+            if event.next_round is not None:
+                text += f" Round {event.next_round} is dealt: press {voice.bold('Next round')}."
+            return text
+        case MatchWon(teams=teams):
+            return voice.bold("The demon is exorcised!") + " You " + ("and your team " if teams else "") + \
+                "win the match."
+        case MatchEnded(match_id=match_id, status=status):
+            return f"Match #{match_id} is {status}."
+        case DailyDealt(day=day, deal=deal):
+            return f"Daily {game.title} of {day}: deal #{deal}, the same for everyone today. " \
+                "One attempt, no undo. Good luck!"
+        case DailyResumed(day=day):
+            return f"Your daily game, in play: {game.title} of {day}, deal #{game.deal}. One attempt, no undo."
+    return ""
+
+
+def played_text(played: tuple[Move, ...] | list[Move]) -> str:
+    """The moves played, such as "Played rt2 d.", the middle left out when there are many."""
+    if not played:
+        return ""
+    if len(played) <= PLAYED_SHOWN:
+        return "Played " + " ".join(str(move) for move in played) + "."
+    first, last = " ".join(str(move) for move in played[:PLAYED_SHOWN - 2]), str(played[-1])
+    return f"Played {len(played)} moves: {first} … {last}."
+
+
+def error_text(error: PlayError, voice: Voice) -> str:
+    """What a player reads for a PlayError: what it carries, worded; a PlayError of a part not
+    yet speaking data says its own message."""
+    match error:
+        case NoGameHere(game_id=None):
+            return f"You have no game in this channel: start one with {voice.command('play')}."
+        case NoGameHere(game_id=game_id):
+            return f"There is no game {game_id}."
+        case NotYourGame():
+            return f"That is not your game: start your own with {voice.command('play')}."
+        case GameOver(status=status, score=score):
+            return f"This game is over ({status}, score {score}): start another with {voice.command('play')}."
+        case DamagedGame(game_id=game_id, problem=problem):
+            return (f"Game {game_id} is damaged in storage and cannot be rebuilt ({problem}). "
+                    f"{voice.command('resign')} sets it aside; then {voice.command('play')} starts a new one.")
+        case NotASoloGame():
+            return f"A demon race is played together: open one with {voice.command('race open')}."
+        case UndoOff(in_text=True):
+            return "Undo is off in this game (fair play): nothing was played."
+        case UndoOff():
+            return "Undo is off in this game (fair play)."
+        case DealTooLarge(deal=deal, largest=largest):
+            return f"Deal {deal} is too large: deals here go up to {largest}."
+        case ChangedElsewhere(setting_aside=True):
+            return "This game changed elsewhere at the same moment: try again."
+        case ChangedElsewhere():
+            return "This game changed elsewhere at the same moment: look at the board again."
+        case RateLimited(action=action, retry_after=retry_after):
+            what = LIMITED.get(action, action)
+            return f"Slow down: you have asked for {what} too often. Try again in {math.ceil(retry_after)} s."
+        case MoveCapReached(cap=cap):
+            return f"That would take this game past its cap of {cap} moves: nothing was played."
+        case BadSetting(name="target", value=value):
+            return f"The target must be between 1 and {MAX_TARGET}, not {value}."
+        case BadSetting(name="team_target", value=value):
+            return f"The team target must be between 1 and {MAX_TARGET}, not {value}."
+        case BadSetting(name="die", value=value):
+            return f"The die rule is off, game or pass, not {value!r}."
+        case BadSetting(name="prefix"):
+            return f"A prefix is 1 to {PREFIX_LENGTH} characters, without spaces."
+        case NoSuchDaily(game=game):
+            return f"There is no daily of {game!r}. Games: {', '.join(GAMES)}."
+        case DailyPlayed(game=game, status=status, score=score, seconds_left=seconds_left):
+            return (f"You have played today's {TITLES.get(game, game)} daily already: {status}, score {score}. "
+                    f"The next one comes in {duration_text(seconds_left)} (at 00:00 UTC).")
+    return match_error_text(error, voice) or race_error_text(error, voice) or str(error)
+
+
+def race_error_text(error: PlayError, voice: Voice) -> str:
+    """What a player reads for a refusal of races ("" for another PlayError)."""
+    match error:
+        case DamagedRace(race_id=race_id, entry=entry, problem=problem):
+            return f"Race #{race_id} is damaged in storage and cannot be replayed (move {entry!r}: {problem})."
+        case UnknownLayout(layout=layout):
+            return f"Unknown layout {layout!r}; layouts: {', '.join(LAYOUTS)}."
+        case AlreadyRacing(race_id=None):
+            return "You are already in a race in this channel."
+        case AlreadyRacing(race_id=race_id):
+            return f"You are already in race #{race_id} in this channel."
+        case RaceFull(full=True, seats=seats):
+            return f"That race is full: {seats} players at most."
+        case RaceFull():
+            return "That race is not taking players any more."
+        case NotRaceHost(action=action):
+            return f"Only the race's host can {action} it."
+        case RaceUnderWay():
+            return "That race has already started."
+        case TooFewRacers(least=least):
+            return f"A race needs {least} players at least: wait for someone to join."
+        case ElsewhereRace(race_id=race_id):
+            return f"Race #{race_id} is run in another channel: its buttons work there."
+        case NoRaceHere():
+            return f"You are in no race here: {voice.command('race open')} starts one."
+        case RaceChanged():
+            return "The race changed meanwhile: try again."
+        case NotInRace():
+            return "You are not in that race."
+        case RaceNotRunning(status="finished"):
+            return "That race is over."
+        case RaceNotRunning():
+            return "That race is not running."
+        case NoSuchRace(race_id=race_id):
+            return f"There is no race #{race_id}."
+    return ""
+
+
+def duration_text(seconds: float) -> str:
+    """A wait in hours and minutes, such as "12 h 00 min", "5 min" or "less than a minute"."""
+    minutes = int(seconds // 60)
+    if minutes < 1:
+        return "less than a minute"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+
+
+def match_error_text(error: PlayError, voice: Voice) -> str:
+    """What a player reads for a refusal of matches and teams ("" for another PlayError)."""
+    match error:
+        case AlreadyHosting(match_id=match_id):
+            where = f" (#{match_id})" if match_id is not None else ""
+            return f"You already have a match waiting in its lobby here{where}: start or cancel it first."
+        case UnknownGame(name=name):
+            return f"Unknown game {name!r}; games: {', '.join(GAMES)}."
+        case TeamMatchOffServer():
+            return "Team matches are played on a server."
+        case TargetOutOfRange(target=target, largest=largest):
+            return f"The target must be between 1 and {largest}, not {target}."
+        case BadOptions(problem=problem):
+            return problem
+        case NoSuchMatch(match_id=match_id):
+            return f"There is no match #{match_id}."
+        case MatchClosed(match_id=match_id, status=status, action=action):
+            return f"Match #{match_id} is {status}" + {
+                MatchAction.JOIN: f": open a new one with {voice.command('match open')}.",
+                MatchAction.LEAVE: ": its scoreboard stays as it ended.",
+                MatchAction.START: " already.",
+                MatchAction.CANCEL: ": nothing to cancel.",
+                MatchAction.PLAY: ": its rounds in play ended with it, unscored.",
+            }[action]
+        case NotInMatch(action=MatchAction.PLAY):
+            return "You are not in this match: press Join first."
+        case NotInMatch():
+            return "You are not in this match."
+        case NotTheHost(action=action):
+            return f"Only the host, or a member with Manage Server, can {action} the match."
+        case NobodyJoined():
+            return "Nobody has joined yet."
+        case MatchChanged():
+            return "The match changed meanwhile: look again."
+        case NotStarted():
+            return "The match has not started yet: the host presses Start."
+        case ElsewhereMatch(match_id=match_id):
+            return f"Match #{match_id} is played in another channel: its buttons work there."
+        case NotATeamMatch(match_id=match_id):
+            return f"Match #{match_id} is not a team match: join it with its Join button."
+        case NoTeamChosen():
+            return f"This is a team match: choose your team in the menu, or {voice.command('team create')} one."
+        case BadTeamName(shortest=shortest, longest=longest):
+            return f"A team name has {shortest} to {longest} characters."
+        case NotInATeam():
+            return "You are not in a team on this server."
+        case TeamRefused(problem=TeamProblem.IN_A_TEAM, name=None):
+            return f"You are already in a team on this server: {voice.command('team leave')} first."
+        case TeamRefused(problem=TeamProblem.IN_A_TEAM, name=name):
+            return f"You are in team {name!r}: {voice.command('team leave')} first."
+        case TeamRefused(problem=TeamProblem.NAME_TAKEN, name=name):
+            return f"There is already a team called {name!r} here, or you joined one meanwhile."
+        case TeamRefused(problem=TeamProblem.NO_SUCH_TEAM, name=name):
+            return f"There is no team called {name!r} here: {voice.command('team list')} shows them."
+        case TeamRefused(problem=TeamProblem.JOINED_MEANWHILE):
+            return "You joined another team meanwhile."
+    return ""

@@ -1,0 +1,225 @@
+"""The words players read for the play layer's events and errors, in Discord and in the terminal
+(the wording that tests/play once checked: the play layer returns data now)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.game import GAMES, IllegalMoveError, Move, NotationError, new_game
+from bot.game.race import LAYOUTS
+from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily
+from bot.play.matches import (
+    AlreadyHosting,
+    BadOptions,
+    BadTeamName,
+    ElsewhereMatch,
+    MatchAction,
+    MatchChanged,
+    MatchClosed,
+    MatchEnded,
+    MatchWon,
+    NobodyJoined,
+    NoSuchMatch,
+    NotATeamMatch,
+    NoTeamChosen,
+    NotInATeam,
+    NotInMatch,
+    NotStarted,
+    NotTheHost,
+    RoundDealt,
+    RoundScored,
+    TargetOutOfRange,
+    TeamMatchOffServer,
+    TeamRefused,
+    UnknownGame,
+)
+from bot.play.race import (
+    AlreadyRacing,
+    DamagedRace,
+    ElsewhereRace,
+    NoRaceHere,
+    NoSuchRace,
+    NotInRace,
+    NotRaceHost,
+    RaceChanged,
+    RaceFull,
+    RaceNotRunning,
+    RaceUnderWay,
+    TooFewRacers,
+    UnknownLayout,
+)
+from bot.play.settings import BadSetting
+from bot.play.solo import (
+    AlreadyPlaying,
+    ChangedElsewhere,
+    DamagedGame,
+    DealTooLarge,
+    Ended,
+    GameOver,
+    GameStatus,
+    Hinted,
+    HintNotAlone,
+    MoveCapReached,
+    Moved,
+    NoGameHere,
+    NotASoloGame,
+    NothingToDo,
+    NotYourGame,
+    NoVerdict,
+    PlayError,
+    RateLimited,
+    Refused,
+    Reply,
+    Started,
+    UndoOff,
+    Verdict,
+)
+from bot.store.base import TeamProblem
+from bot.words import DISCORD, TERMINAL, duration_text, error_text, played_text, reply_text
+
+DRAW, RT4 = Move("s", "w"), Move("r", "t4")
+
+
+def said(*events: object, voice=DISCORD, stale: bool = False, status: GameStatus = GameStatus.PLAYING) -> str:
+    game = new_game("canfield", deal=1)
+    return reply_text(Reply(game_id=1, version=0, status=status, game=game, events=events, stale=stale), voice)
+
+
+def test_a_solo_game_is_told_in_sentences_joined_in_order() -> None:
+    assert said(Started()) == "New game of Canfield, deal #1. Good luck!"
+    assert said(AlreadyPlaying()) == "You already have a game here: here it is. /resign ends it."
+    assert said(Moved(played=(DRAW,))) == "Played d."
+    assert said(Moved(took_back=(DRAW,))) == "Took back d."
+    assert said(Moved(took_back=(RT4, DRAW), played=(DRAW,))) == "Took back rt4 d. Played d."
+    illegal = IllegalMoveError("'rt1' is not legal: QC cannot go on KS")
+    assert said(Moved(played=(DRAW,)), Refused(illegal)) == "Played d. 'rt1' is not legal: QC cannot go on KS"
+    assert said(Refused(NotationError("cannot read 'xyz': moves look like rt2", "xyz"))).startswith(
+        "cannot read 'xyz'")
+    assert said(NothingToDo()) == "Nothing to do."
+    assert said(NothingToDo(auto=True)) == "Nothing can go to a foundation now."
+    assert said(HintNotAlone()) == "Ask for a hint on its own: h"
+    assert said(Hinted(None)) == "No move left to suggest."
+    assert said(Hinted(RT4)).startswith("Hint: rt4 (")
+    assert said(stale=True) == "That board was out of date: here is the current one."
+    assert said() == ""
+
+
+def test_the_end_of_a_game_and_the_verdict() -> None:
+    assert said(Moved(played=(DRAW,)), Ended(GameStatus.WON, 352)) == "Played d. You won! Score 352."
+    assert said(Ended(GameStatus.BLOCKED, 40)) == "No move can help now: the game is over. Score 40."
+    assert said(Ended(GameStatus.RESIGNED, -12), Verdict(winnable=True)) == \
+        "You resigned. Score -12. With every card known, this deal could have been won."
+    assert said(Verdict(winnable=False)) == "Even with every card known, this deal could not have been won."
+    assert said(NoVerdict()) == "No verdict on this deal this time: you have had many lately."
+
+
+def test_many_moves_are_told_with_the_middle_left_out() -> None:
+    assert played_text([DRAW] * 13) == "Played 13 moves: " + " ".join(["d"] * 10) + " … d."
+
+
+def test_rounds_of_matches_and_dailies() -> None:
+    assert said(RoundDealt(7, 2, 15)) == "Match #7, round 2: deal #15, the same for every player."
+    assert said(RoundDealt(7, 2, None, resumed=True)) == "Match #7, round 2: a fixed deck."
+    scored = RoundScored(round=1, score=-12, total=-12, team=None, team_points=0, target=100, next_round=2)
+    assert said(Ended(GameStatus.RESIGNED, -12), scored) == \
+        "You resigned. Score -12. Round 1 over: -12 points, -12 in all. Round 2 is dealt: press **Next round**."
+    team = RoundScored(round=1, score=352, total=352, team="Red", team_points=352, target=600, next_round=None)
+    assert said(team) == "Round 1 over: +352 points, 352 in all. Team Red: 352 of 600."
+    assert said(MatchWon(teams=False)) == "**The demon is exorcised!** You win the match."
+    assert said(MatchWon(teams=True)) == "**The demon is exorcised!** You and your team win the match."
+    assert said(MatchEnded(7, "expired")) == "Match #7 is expired."
+    assert said(DailyDealt("2024-05-08", 5)) == \
+        "Daily Canfield of 2024-05-08: deal #5, the same for everyone today. One attempt, no undo. Good luck!"
+    assert said(DailyResumed("2024-05-08")) == \
+        "Your daily game, in play: Canfield of 2024-05-08, deal #1. One attempt, no undo."
+
+
+@pytest.mark.parametrize(("error", "text"), [
+    (NoGameHere(), "You have no game in this channel: start one with /play."),
+    (NoGameHere(9), "There is no game 9."),
+    (NotYourGame(), "That is not your game: start your own with /play."),
+    (GameOver(GameStatus.RESIGNED, -12), "This game is over (resigned, score -12): start another with /play."),
+    (DamagedGame(3, "bad move"), "Game 3 is damaged in storage and cannot be rebuilt (bad move). /resign sets it "
+                                 "aside; then /play starts a new one."),
+    (NotASoloGame("demon-race"), "A demon race is played together: open one with /race open."),
+    (UndoOff(), "Undo is off in this game (fair play)."),
+    (UndoOff(in_text=True), "Undo is off in this game (fair play): nothing was played."),
+    (DealTooLarge(2**63, 2**63 - 1), f"Deal {2**63} is too large: deals here go up to {2**63 - 1}."),
+    (ChangedElsewhere(), "This game changed elsewhere at the same moment: look at the board again."),
+    (ChangedElsewhere(setting_aside=True), "This game changed elsewhere at the same moment: try again."),
+    (RateLimited("hint", 4.2), "Slow down: you have asked for hints too often. Try again in 5 s."),
+    (MoveCapReached(2000), "That would take this game past its cap of 2000 moves: nothing was played."),
+    (PlayError("A part not yet speaking data says this."), "A part not yet speaking data says this."),
+    (DamagedRace(4, "1:zz9", "bad"), "Race #4 is damaged in storage and cannot be replayed (move '1:zz9': bad)."),
+    (UnknownLayout("x"), f"Unknown layout 'x'; layouts: {', '.join(LAYOUTS)}."),
+    (AlreadyRacing(), "You are already in a race in this channel."),
+    (AlreadyRacing(4), "You are already in race #4 in this channel."),
+    (RaceFull(full=True, seats=8), "That race is full: 8 players at most."),
+    (RaceFull(full=False, seats=0), "That race is not taking players any more."),
+    (NotRaceHost("start"), "Only the race's host can start it."),
+    (NotRaceHost("cancel"), "Only the race's host can cancel it."),
+    (RaceUnderWay(), "That race has already started."),
+    (TooFewRacers(2), "A race needs 2 players at least: wait for someone to join."),
+    (ElsewhereRace(4), "Race #4 is run in another channel: its buttons work there."),
+    (NoRaceHere(), "You are in no race here: /race open starts one."),
+    (RaceChanged(), "The race changed meanwhile: try again."),
+    (NotInRace(), "You are not in that race."),
+    (RaceNotRunning("finished"), "That race is over."),
+    (RaceNotRunning("cancelled"), "That race is not running."),
+    (NoSuchRace(4), "There is no race #4."),
+    (BadSetting("target", 0), "The target must be between 1 and 100000, not 0."),
+    (BadSetting("team_target", 200_000), "The team target must be between 1 and 100000, not 200000."),
+    (BadSetting("die", "always"), "The die rule is off, game or pass, not 'always'."),
+    (BadSetting("prefix", "a b"), "A prefix is 1 to 5 characters, without spaces."),
+    (NoSuchDaily("klondike"), f"There is no daily of 'klondike'. Games: {', '.join(GAMES)}."),
+    (DailyPlayed("canfield", "resigned", -12, 12 * 3600),
+     "You have played today's Canfield daily already: resigned, score -12. The next one comes in 12 h 00 min "
+     "(at 00:00 UTC)."),
+    (AlreadyHosting(4), "You already have a match waiting in its lobby here (#4): start or cancel it first."),
+    (AlreadyHosting(None), "You already have a match waiting in its lobby here: start or cancel it first."),
+    (UnknownGame("chess"), f"Unknown game 'chess'; games: {', '.join(GAMES)}."),
+    (TeamMatchOffServer(), "Team matches are played on a server."),
+    (TargetOutOfRange(0, 100_000), "The target must be between 1 and 100000, not 0."),
+    (BadOptions("die must be off, game or pass"), "die must be off, game or pass"),
+    (NoSuchMatch(99), "There is no match #99."),
+    (MatchClosed(7, "finished", MatchAction.JOIN), "Match #7 is finished: open a new one with /match open."),
+    (MatchClosed(7, "finished", MatchAction.LEAVE), "Match #7 is finished: its scoreboard stays as it ended."),
+    (MatchClosed(7, "running", MatchAction.START), "Match #7 is running already."),
+    (MatchClosed(7, "finished", MatchAction.CANCEL), "Match #7 is finished: nothing to cancel."),
+    (MatchClosed(7, "expired", MatchAction.PLAY), "Match #7 is expired: its rounds in play ended with it, unscored."),
+    (NotInMatch(7, MatchAction.PLAY), "You are not in this match: press Join first."),
+    (NotInMatch(7, MatchAction.LEAVE), "You are not in this match."),
+    (NotTheHost(MatchAction.START), "Only the host, or a member with Manage Server, can start the match."),
+    (NotTheHost(MatchAction.CANCEL), "Only the host, or a member with Manage Server, can cancel the match."),
+    (NobodyJoined(), "Nobody has joined yet."),
+    (MatchChanged(), "The match changed meanwhile: look again."),
+    (NotStarted(), "The match has not started yet: the host presses Start."),
+    (ElsewhereMatch(7), "Match #7 is played in another channel: its buttons work there."),
+    (NotATeamMatch(7), "Match #7 is not a team match: join it with its Join button."),
+    (NoTeamChosen(), "This is a team match: choose your team in the menu, or /team create one."),
+    (BadTeamName(1, 32), "A team name has 1 to 32 characters."),
+    (NotInATeam(), "You are not in a team on this server."),
+    (TeamRefused(TeamProblem.IN_A_TEAM, None), "You are already in a team on this server: /team leave first."),
+    (TeamRefused(TeamProblem.IN_A_TEAM, "Red"), "You are in team 'Red': /team leave first."),
+    (TeamRefused(TeamProblem.NAME_TAKEN, "Red"), "There is already a team called 'Red' here, or you joined one "
+                                                 "meanwhile."),
+    (TeamRefused(TeamProblem.NO_SUCH_TEAM, "Red"), "There is no team called 'Red' here: /team list shows them."),
+    (TeamRefused(TeamProblem.JOINED_MEANWHILE, None), "You joined another team meanwhile."),
+])
+def test_errors_are_worded_from_their_data(error: PlayError, text: str) -> None:
+    assert error_text(error, DISCORD) == text
+
+
+def test_the_terminal_shows_no_discord_syntax() -> None:
+    scored = RoundScored(round=1, score=5, total=5, team=None, team_points=0, target=100, next_round=2)
+    for text in (said(AlreadyPlaying(), scored, MatchWon(teams=False), voice=TERMINAL),
+                 *(error_text(error, TERMINAL) for error in (NoGameHere(), NotYourGame(), DamagedGame(1, "x"),
+                                                             GameOver(GameStatus.WON, 352), NotASoloGame("r")))):
+        assert "/" not in text and "**" not in text and "<@" not in text, text
+    assert said(AlreadyPlaying(), voice=TERMINAL) == "You already have a game here: here it is. resign ends it."
+    assert error_text(NoGameHere(), TERMINAL) == "You have no game in this channel: start one with play."
+
+
+def test_a_wait_is_told_in_hours_and_minutes() -> None:
+    assert [duration_text(s) for s in (30, 300, 12 * 3600, 3600 + 61)] == [
+        "less than a minute", "5 min", "12 h 00 min", "1 h 01 min"]

@@ -1,0 +1,14 @@
+"""A server's settings as Discord shows them."""
+
+from __future__ import annotations
+
+from bot.play.settings import ServerSettings
+from bot.views.settings import settings_text
+
+
+def test_the_settings_read_as_a_sentence_with_channel_links() -> None:
+    assert settings_text(ServerSettings()) == ("Match target **200**, team target **400**, Die of Justice **off**, "
+                                               "undo in matches **off**; play allowed in every channel.")
+    chosen = ServerSettings(target=50, team_target=None, die="game", match_undo=True, play_channels=frozenset({9, 3}))
+    assert settings_text(chosen) == ("Match target **50**, team target **100**, Die of Justice **game**, "
+                                     "undo in matches **on**; play allowed in <#3>, <#9>.")
