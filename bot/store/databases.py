@@ -155,6 +155,9 @@ class SqliteDatabase:
                              "(for RETURNING).")
         if str(self.path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        # A file that cannot be opened fails here, in a thread that reports back at once: aiosqlite's
+        # own thread would report it to an event loop that may be closed by then (a traceback at exit).
+        await asyncio.to_thread(_check_opens, self.path)
         self._connection = await aiosqlite.connect(self.path, isolation_level=None)
         for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000"):
             await self._connection.execute(f"PRAGMA {pragma}")
@@ -430,3 +433,8 @@ def _where(url: str) -> str:
     """host:port/database of a URL, without the user or password."""
     rest = url.split("://", 1)[-1]
     return rest.rsplit("@", 1)[-1].split("?", 1)[0]
+
+
+def _check_opens(path: Path) -> None:
+    """sqlite3.Error when SQLite cannot open `path` (a folder, a file without permission)."""
+    sqlite3.connect(path).close()
