@@ -1,13 +1,10 @@
-"""The two databases behind the store, SQLite and PostgreSQL, and every difference between them.
+"""The two databases behind the store, SQLite and PostgreSQL, through SQLAlchemy's asyncio engines
+(the aiosqlite and asyncpg drivers). Queries are written once, as SQL both understand with named
+parameters (`:game_id`); this module is the one place that knows the databases apart:
 
-The queries and migrations are written once, in SQL both understand, with `?` placeholders.
-This module is the one place that knows the dialects apart:
-
-- PostgreSQL numbers its placeholders (`$1`, `$2`...), returns a new row's id with `RETURNING`,
-  sums integers into `numeric` (Decimal here) and has no `AUTOINCREMENT`, `REAL` or `COLLATE NOCASE`:
-  `postgres_sql` and `postgres_ddl` rewrite them; `_plain` turns Decimals back into numbers.
-- SQLite has one connection per process, so a transaction must keep other coroutines' statements
-  out of it: a lock, held for a statement or for a whole transaction.
+- SQLite has one connection per process, so statements take turns on it; a transaction is
+  BEGIN IMMEDIATE ... COMMIT, so that a second writer waits for the first instead of failing.
+- PostgreSQL sums integers into `numeric` (Decimal here): `_plain` turns them back into numbers.
 - A unique-constraint violation is `DuplicateRow` from both.
 - A PostgreSQL URL may end in `?pool_size=N`, the connections each process holds (default 10).
 """
@@ -15,269 +12,218 @@ This module is the one place that knows the dialects apart:
 from __future__ import annotations
 
 import asyncio
-import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
 from decimal import Decimal
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-import aiosqlite
+from sqlalchemy import TextClause, event, text
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import StaticPool
 
 from bot.store.base import StoreError
+from bot.store.migrate import sqlalchemy_url
 
 Row = tuple[Any, ...]
-Parameters = Sequence[Any]
+Parameters = Mapping[str, Any]
 
 DEFAULT_POOL_SIZE = 10  # connections a process may hold; processes × this must stay below the server's max_connections
 MAX_POOL_SIZE = 1000
-MIGRATIONS_TABLE = ("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-                    "applied_at REAL NOT NULL)")
+UNIQUE_VIOLATION = "23505"  # PostgreSQL's SQLSTATE
 
 
 class DuplicateRow(StoreError):
     """A row broke a unique constraint: someone else took that name, seat or key first."""
 
 
-class Queries(Protocol):
-    """Statements on a database, or inside one of its transactions."""
+class Queries:
+    """Statements on one connection: on their own (each commits), or inside a transaction."""
 
-    async def fetch_one(self, sql: str, parameters: Parameters = ()) -> Row | None:
-        """The first row, or None."""
-        ...
-
-    async def fetch_all(self, sql: str, parameters: Parameters = ()) -> list[Row]:
-        """Every row."""
-        ...
-
-    async def fetch_value(self, sql: str, parameters: Parameters = ()) -> Any:
-        """The first column of the first row, or None."""
-        ...
-
-    async def execute(self, sql: str, parameters: Parameters = ()) -> int:
-        """Run a statement; the number of rows it changed."""
-        ...
-
-    async def execute_many(self, sql: str, rows: Iterable[Parameters]) -> None:
-        """Run a statement once for each set of parameters."""
-        ...
-
-    async def insert(self, sql: str, parameters: Parameters = ()) -> int:
-        """Run an INSERT into a table with an `id` column; the new row's id."""
-        ...
-
-
-class Database(Queries, Protocol):
-    """A database: statements run on their own (each commits), or together in `transaction()`."""
-
-    dialect: str
-
-    async def open(self) -> None:
-        """Connect."""
-        ...
-
-    async def close(self) -> None:
-        """Disconnect."""
-        ...
-
-    def transaction(self) -> Any:
-        """`async with db.transaction() as tx:` runs tx's statements all or none."""
-        ...
-
-    async def migrate(self, migrations: list[tuple[int, str, str]], now: Callable[[], float]) -> None:
-        """Apply the migrations not applied yet, each with its record in one transaction."""
-        ...
-
-
-# --- SQLite -------------------------------------------------------------------------------------
-
-
-class _SqliteQueries:
-    """Statements on the one aiosqlite connection; the caller holds the lock."""
-
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    def __init__(self, connection: AsyncConnection) -> None:
         self.connection = connection
 
-    # execute_fetchall runs, fetches and closes in one trip to aiosqlite's thread. The statement
-    # may be an UPDATE ... RETURNING: it commits (autocommit) once its rows are all read.
-    async def fetch_one(self, sql: str, parameters: Parameters = ()) -> Row | None:
+    async def fetch_all(self, sql: str, parameters: Parameters | None = None) -> list[Row]:
+        """Every row."""
+        async with _errors():
+            result = await self.connection.execute(_statement(sql), dict(parameters or {}))
+            return [_row(row) for row in result.fetchall()] if result.returns_rows else []
+
+    async def fetch_one(self, sql: str, parameters: Parameters | None = None) -> Row | None:
+        """The first row, or None."""
         rows = await self.fetch_all(sql, parameters)
         return rows[0] if rows else None
 
-    async def fetch_all(self, sql: str, parameters: Parameters = ()) -> list[Row]:
-        try:
-            rows = await self.connection.execute_fetchall(sql, parameters)
-        except sqlite3.IntegrityError as error:
-            raise DuplicateRow(str(error)) from None
-        return [tuple(row) for row in rows]
-
-    async def fetch_value(self, sql: str, parameters: Parameters = ()) -> Any:
+    async def fetch_value(self, sql: str, parameters: Parameters | None = None) -> Any:
+        """The first column of the first row, or None."""
         row = await self.fetch_one(sql, parameters)
         return row[0] if row else None
 
-    async def execute(self, sql: str, parameters: Parameters = ()) -> int:
-        try:
-            cursor = await self.connection.execute(sql, parameters)
-        except sqlite3.IntegrityError as error:
-            raise DuplicateRow(str(error)) from None
-        return cursor.rowcount
+    async def execute(self, sql: str, parameters: Parameters | None = None) -> int:
+        """Run a statement; the number of rows it changed."""
+        async with _errors():
+            result = await self.connection.execute(_statement(sql), dict(parameters or {}))
+            return result.rowcount
 
     async def execute_many(self, sql: str, rows: Iterable[Parameters]) -> None:
-        try:
-            await self.connection.executemany(sql, rows)
-        except sqlite3.IntegrityError as error:
-            raise DuplicateRow(str(error)) from None
+        """Run a statement once for each set of parameters."""
+        rows = [dict(row) for row in rows]
+        if rows:
+            async with _errors():
+                await self.connection.execute(_statement(sql), rows)
 
-    async def insert(self, sql: str, parameters: Parameters = ()) -> int:
-        try:
-            cursor = await self.connection.execute(sql, parameters)
-        except sqlite3.IntegrityError as error:
-            raise DuplicateRow(str(error)) from None
-        return int(cursor.lastrowid or 0)
+    async def insert(self, sql: str, parameters: Parameters | None = None) -> int:
+        """Run an INSERT into a table with an `id` column; the new row's id."""
+        return int(await self.fetch_value(sql + " RETURNING id", parameters))
 
 
-class SqliteDatabase:
-    """One SQLite file in WAL mode, in autocommit: a statement commits on its own, a transaction
-    is BEGIN IMMEDIATE ... COMMIT under the connection's lock."""
+class Database:
+    """A database behind a SQLAlchemy engine in autocommit: a statement on its own commits; a
+    transaction holds one connection from BEGIN to COMMIT. `turns` keeps the engine's pool from
+    ever being contended: waiters are served first come, first served."""
 
-    dialect = "sqlite"
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._connection: aiosqlite.Connection | None = None
-        self._lock = asyncio.Lock()
+    def __init__(self, url: str, dialect: str, connections: int) -> None:
+        self.url = url
+        self.dialect = dialect
+        self.max_connections = connections
+        self.engine: AsyncEngine | None = None
+        self.turns = asyncio.Semaphore(connections)
 
     async def open(self) -> None:
-        """Open the file (creating its folder) in WAL mode."""
-        if sqlite3.sqlite_version_info < (3, 35):
-            raise StoreError(f"SQLite {sqlite3.sqlite_version} is too old: the store needs 3.35 or newer "
-                             "(for RETURNING).")
-        if str(self.path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        # A file that cannot be opened fails here, in a thread that reports back at once: aiosqlite's
-        # own thread would report it to an event loop that may be closed by then (a traceback at exit).
-        await asyncio.to_thread(_check_opens, self.path)
-        self._connection = await aiosqlite.connect(self.path, isolation_level=None)
-        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000"):
-            await self._connection.execute(f"PRAGMA {pragma}")
+        """Create the engine and connect once, so that a database out of reach fails here."""
+        address, connect_args = sqlalchemy_url(self.url)
+        if self.dialect == "sqlite":  # one connection per process, shared in turns (and ":memory:" works)
+            pool: dict[str, Any] = {"poolclass": StaticPool}
+        else:
+            pool = {"pool_size": self.max_connections, "max_overflow": 0}
+        engine = create_async_engine(address, connect_args=connect_args, isolation_level="AUTOCOMMIT",
+                                     pool_reset_on_return=None, **pool)
+        if self.dialect == "sqlite":
+            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        try:
+            async with engine.connect():
+                pass
+        except (OSError, DBAPIError) as error:
+            await engine.dispose()
+            if self.dialect == "sqlite" and isinstance(error, DBAPIError):
+                raise error.orig from None  # sqlite3's own error, as the bot reports it at start
+            raise StoreError(f"cannot connect to PostgreSQL at {_where(self.url)}: {error.__cause__ or error}"
+                             ) from None
+        self.engine = engine
 
     async def close(self) -> None:
-        """Close the connection."""
-        if self._connection is not None:
-            await self._connection.close()
-            self._connection = None
+        """Close every connection."""
+        if self.engine is not None:
+            await self.engine.dispose()
+            self.engine = None
 
-    @property
-    def _queries(self) -> _SqliteQueries:
-        if self._connection is None:
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Queries]:
+        if self.engine is None:
             raise StoreError("the store is not open")
-        return _SqliteQueries(self._connection)
+        async with self.turns, self.engine.connect() as connection:
+            yield Queries(connection)
 
-    async def fetch_one(self, sql: str, parameters: Parameters = ()) -> Row | None:
-        """The first row, or None."""
-        async with self._lock:
-            return await self._queries.fetch_one(sql, parameters)
-
-    async def fetch_all(self, sql: str, parameters: Parameters = ()) -> list[Row]:
+    async def fetch_all(self, sql: str, parameters: Parameters | None = None) -> list[Row]:
         """Every row."""
-        async with self._lock:
-            return await self._queries.fetch_all(sql, parameters)
+        async with self._connection() as queries:
+            return await queries.fetch_all(sql, parameters)
 
-    async def fetch_value(self, sql: str, parameters: Parameters = ()) -> Any:
+    async def fetch_one(self, sql: str, parameters: Parameters | None = None) -> Row | None:
+        """The first row, or None."""
+        async with self._connection() as queries:
+            return await queries.fetch_one(sql, parameters)
+
+    async def fetch_value(self, sql: str, parameters: Parameters | None = None) -> Any:
         """The first column of the first row, or None."""
-        async with self._lock:
-            return await self._queries.fetch_value(sql, parameters)
+        async with self._connection() as queries:
+            return await queries.fetch_value(sql, parameters)
 
-    async def execute(self, sql: str, parameters: Parameters = ()) -> int:
+    async def execute(self, sql: str, parameters: Parameters | None = None) -> int:
         """Run a statement; the number of rows it changed."""
-        async with self._lock:
-            return await self._queries.execute(sql, parameters)
+        async with self._connection() as queries:
+            return await queries.execute(sql, parameters)
 
     async def execute_many(self, sql: str, rows: Iterable[Parameters]) -> None:
         """Run a statement once for each set of parameters, in one transaction."""
         async with self.transaction() as tx:
             await tx.execute_many(sql, rows)
 
-    async def insert(self, sql: str, parameters: Parameters = ()) -> int:
+    async def insert(self, sql: str, parameters: Parameters | None = None) -> int:
         """Run an INSERT; the new row's id."""
-        async with self._lock:
-            return await self._queries.insert(sql, parameters)
+        async with self._connection() as queries:
+            return await queries.insert(sql, parameters)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[_SqliteQueries]:
-        """Statements that commit together, or not at all."""
-        async with self._lock:
-            queries = self._queries
-            await queries.connection.execute("BEGIN IMMEDIATE")
+    async def transaction(self) -> AsyncIterator[Queries]:
+        """Statements on one connection that commit together, or not at all."""
+        async with self._connection() as queries:
+            begin = "BEGIN IMMEDIATE" if self.dialect == "sqlite" else "BEGIN"
+            async with _errors():
+                await queries.connection.exec_driver_sql(begin)
             try:
                 yield queries
             except BaseException:
-                await queries.connection.rollback()
+                await queries.connection.exec_driver_sql("ROLLBACK")
                 raise
-            await queries.connection.commit()
-
-    async def migrate(self, migrations: list[tuple[int, str, str]], now: Callable[[], float]) -> None:
-        """Apply pending migrations in one BEGIN IMMEDIATE transaction, which keeps a second
-        process from applying them too."""
-        await self.execute(MIGRATIONS_TABLE)
-        async with self.transaction() as tx:
-            applied = {row[0] for row in await tx.fetch_all("SELECT version FROM schema_migrations")}
-            for number, name, script in migrations:
-                if number in applied:
-                    continue
-                # One statement at a time: executescript would commit the transaction first.
-                for statement in sqlite_statements(script):
-                    await tx.execute(statement)
-                await tx.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                                 (number, name, now()))
+            async with _errors():
+                await queries.connection.exec_driver_sql("COMMIT")
 
 
-def sqlite_statements(script: str) -> list[str]:
-    """A migration script cut into its statements."""
-    statements, pending = [], ""
-    for line in script.splitlines(keepends=True):
-        pending += line
-        if sqlite3.complete_statement(pending):
-            statements.append(pending.strip())
-            pending = ""
-    if pending.strip() and not all(part.strip().startswith("--") or not part.strip()
-                                   for part in pending.splitlines()):
-        statements.append(pending.strip())
-    return statements
+class SqliteDatabase(Database):
+    """One SQLite file in WAL mode, on one connection."""
+
+    def __init__(self, path: Path) -> None:
+        if sqlite3.sqlite_version_info < (3, 35):
+            raise StoreError(f"SQLite {sqlite3.sqlite_version} is too old: the store needs 3.35 or newer "
+                             "(for RETURNING).")
+        self.path = path
+        super().__init__(str(path), "sqlite", 1)
+
+    async def open(self) -> None:
+        """Open the file (creating its folder) in WAL mode."""
+        if str(self.path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # A file that cannot be opened fails here, in a thread that reports back at once: aiosqlite's
+            # own thread would report it to an event loop that may be closed by then (a traceback at exit).
+            await asyncio.to_thread(_check_opens, self.path)
+        await super().open()
 
 
-# --- PostgreSQL ---------------------------------------------------------------------------------
+class PostgresDatabase(Database):
+    """A PostgreSQL database through a pool of asyncpg connections."""
+
+    def __init__(self, url: str) -> None:
+        url, connections = pool_size(url)
+        super().__init__(url, "postgresql", connections)
 
 
-_QUOTED_OR_PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?")
-_DDL_REWRITES = [
-    (re.compile(r"\bINTEGER PRIMARY KEY AUTOINCREMENT\b"), "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"),
-    (re.compile(r"\bINTEGER\b"), "BIGINT"),  # Discord ids need 64 bits
-    (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"),
-    (re.compile(r"\s+COLLATE NOCASE\b"), ""),  # migration 0004's index on lower(name) does its work
-]
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000"):
+        cursor.execute(f"PRAGMA {pragma}")
+    cursor.close()
 
 
-def postgres_sql(sql: str) -> str:
-    """A query with `?` placeholders in PostgreSQL's `$1, $2...` form (quoted text untouched)."""
-    counter = 0
-
-    def number(match: re.Match[str]) -> str:
-        nonlocal counter
-        if match.group() != "?":
-            return match.group()
-        counter += 1
-        return f"${counter}"
-
-    return _QUOTED_OR_PLACEHOLDER.sub(number, sql)
+@lru_cache(maxsize=1024)
+def _statement(sql: str) -> TextClause:
+    return text(sql)
 
 
-def postgres_ddl(script: str) -> str:
-    """A migration script's SQLite types in PostgreSQL's words."""
-    for pattern, replacement in _DDL_REWRITES:
-        script = pattern.sub(replacement, script)
-    return script
+@asynccontextmanager
+async def _errors() -> AsyncIterator[None]:
+    try:
+        yield
+    except IntegrityError as error:
+        code = getattr(error.orig, "sqlstate", None) or getattr(error.orig, "pgcode", None)
+        if code is None or code == UNIQUE_VIOLATION:  # SQLite: every integrity error, as before
+            raise DuplicateRow(str(error.orig)) from None
+        raise StoreError(f"PostgreSQL: {error.orig}") from error
+    except (DBAPIError, OSError) as error:
+        raise StoreError(f"database: {getattr(error, 'orig', error)}") from error
 
 
 def _plain(value: Any) -> Any:
@@ -289,127 +235,6 @@ def _plain(value: Any) -> Any:
 
 def _row(record: Any) -> Row:
     return tuple(_plain(value) for value in record)
-
-
-def _changed(status: str) -> int:
-    # asyncpg answers "UPDATE 3", "INSERT 0 1", "DELETE 0": the last word is the row count.
-    last = status.rsplit(" ", 1)[-1]
-    return int(last) if last.isdigit() else 0
-
-
-class _PostgresQueries:
-    """Statements on one asyncpg connection (or the pool, one statement at a time)."""
-
-    def __init__(self, connection: Any, turns: asyncio.Semaphore | None = None) -> None:
-        self.connection = connection
-        self.turns = turns
-
-    @asynccontextmanager
-    async def _turn(self) -> AsyncIterator[None]:
-        # asyncpg's pool lets a newcomer take a connection that a waiter was woken for, and the
-        # waiter queues again at the back: under load a few answers waited 20 s. A semaphore
-        # in front of it, first come first served, keeps the pool from ever being contended.
-        if self.turns is None:
-            async with _duplicates():
-                yield
-            return
-        async with self.turns, _duplicates():
-            yield
-
-    async def fetch_one(self, sql: str, parameters: Parameters = ()) -> Row | None:
-        async with self._turn():
-            record = await self.connection.fetchrow(_translated(sql), *parameters)
-        return _row(record) if record is not None else None
-
-    async def fetch_all(self, sql: str, parameters: Parameters = ()) -> list[Row]:
-        async with self._turn():
-            return [_row(record) for record in await self.connection.fetch(_translated(sql), *parameters)]
-
-    async def fetch_value(self, sql: str, parameters: Parameters = ()) -> Any:
-        async with self._turn():
-            return _plain(await self.connection.fetchval(_translated(sql), *parameters))
-
-    async def execute(self, sql: str, parameters: Parameters = ()) -> int:
-        async with self._turn():
-            return _changed(await self.connection.execute(_translated(sql), *parameters))
-
-    async def execute_many(self, sql: str, rows: Iterable[Parameters]) -> None:
-        async with self._turn():
-            await self.connection.executemany(_translated(sql), [tuple(row) for row in rows])
-
-    async def insert(self, sql: str, parameters: Parameters = ()) -> int:
-        async with self._turn():
-            return int(await self.connection.fetchval(_translated(sql + " RETURNING id"), *parameters))
-
-
-_translations: dict[str, str] = {}
-
-
-def _translated(sql: str) -> str:
-    found = _translations.get(sql)
-    if found is None:
-        found = _translations[sql] = postgres_sql(sql)
-    return found
-
-
-@asynccontextmanager
-async def _duplicates() -> AsyncIterator[None]:
-    import asyncpg
-
-    try:
-        yield
-    except asyncpg.UniqueViolationError as error:
-        raise DuplicateRow(str(error)) from None
-    except (asyncpg.PostgresError, OSError) as error:
-        raise StoreError(f"PostgreSQL: {error}") from error
-
-
-class PostgresDatabase(_PostgresQueries):
-    """A PostgreSQL database through an asyncpg pool: a statement on its own takes any pooled
-    connection and commits; a transaction holds one connection until it ends."""
-
-    dialect = "postgresql"
-    MIGRATION_LOCK = 7_106_243  # any number: the advisory lock that one migrating process holds
-
-    def __init__(self, url: str) -> None:
-        self.url, self.max_connections = pool_size(url)
-        super().__init__(None, asyncio.Semaphore(self.max_connections))
-
-    async def open(self) -> None:
-        """Connect the pool; a server that does not answer is a StoreError naming the host."""
-        import asyncpg
-
-        try:
-            self.connection = await asyncpg.create_pool(self.url, min_size=1, max_size=self.max_connections)
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-            raise StoreError(f"cannot connect to PostgreSQL at {_where(self.url)}: {error}") from None
-
-    async def close(self) -> None:
-        """Close the pool."""
-        if self.connection is not None:
-            await self.connection.close()
-            self.connection = None
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[_PostgresQueries]:
-        """Statements on one connection that commit together, or not at all."""
-        if self.connection is None or self.turns is None:
-            raise StoreError("the store is not open")
-        async with self.turns, self.connection.acquire() as connection, connection.transaction():
-            yield _PostgresQueries(connection)
-
-    async def migrate(self, migrations: list[tuple[int, str, str]], now: Callable[[], float]) -> None:
-        """Apply pending migrations; an advisory lock keeps two processes from applying one twice."""
-        async with self.transaction() as tx:
-            await tx.execute("SELECT pg_advisory_xact_lock(?)", (self.MIGRATION_LOCK,))
-            await tx.execute(postgres_ddl(MIGRATIONS_TABLE))
-            applied = {row[0] for row in await tx.fetch_all("SELECT version FROM schema_migrations")}
-            for number, name, sql in migrations:
-                if number in applied:
-                    continue
-                await tx.connection.execute(postgres_ddl(sql))
-                await tx.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                                 (number, name, float(now())))
 
 
 def pool_size(url: str, default: int = DEFAULT_POOL_SIZE) -> tuple[str, int]:

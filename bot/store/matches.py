@@ -11,10 +11,10 @@ from bot.store.databases import Database, DuplicateRow
 
 _MATCH_COLUMNS = ("id, guild_id, channel_id, host_id, game, options, target, teams, undo, seed, status, message_id, "
                   "winner_user_id, winner_team_id, created_at, started_at, finished_at, last_activity")
-# A match nobody has touched since `before` (the parameter, twice): in its lobby or running, no
+# A match nobody has touched since `before` (the parameter): in its lobby or running, no
 # activity, and no move in any of its rounds.
-_IDLE = ("status IN ('lobby', 'running') AND last_activity < ? "
-         "AND NOT EXISTS (SELECT 1 FROM games g WHERE g.match_id = matches.id AND g.updated_at >= ?)")
+_IDLE = ("status IN ('lobby', 'running') AND last_activity < :before "
+         "AND NOT EXISTS (SELECT 1 FROM games g WHERE g.match_id = matches.id AND g.updated_at >= :before)")
 
 
 class MatchQueries:
@@ -33,11 +33,13 @@ class MatchQueries:
         try:
             async with self.db.transaction() as tx:
                 team_id = await tx.insert(
-                    "INSERT INTO teams (guild_id, name, created_by, created_at) VALUES (?, ?, ?, ?)",
-                    (guild_id, name, user_id, now))
+                    "INSERT INTO teams (guild_id, name, created_by, created_at) "
+                    "VALUES (:guild_id, :name, :user_id, :now)",
+                    {"guild_id": guild_id, "name": name, "user_id": user_id, "now": now})
                 await tx.execute(
-                    "INSERT INTO team_members (guild_id, user_id, team_id, joined_at) VALUES (?, ?, ?, ?)",
-                    (guild_id, user_id, team_id, now))
+                    "INSERT INTO team_members (guild_id, user_id, team_id, joined_at) "
+                    "VALUES (:guild_id, :user_id, :team_id, :now)",
+                    {"guild_id": guild_id, "user_id": user_id, "team_id": team_id, "now": now})
         except DuplicateRow:
             raise TeamError(TeamProblem.NAME_TAKEN, name) from None
         team = await self.get_team(team_id)
@@ -46,8 +48,9 @@ class MatchQueries:
 
     async def join_team(self, guild_id: int, name: str, user_id: int) -> Team:
         """Put a member in a team."""
-        team_id = await self.db.fetch_value("SELECT id FROM teams WHERE guild_id = ? AND LOWER(name) = LOWER(?)",
-                                            (guild_id, name))
+        team_id = await self.db.fetch_value(
+            "SELECT id FROM teams WHERE guild_id = :guild_id AND LOWER(name) = LOWER(:name)",
+            {"guild_id": guild_id, "name": name})
         if team_id is None:
             raise TeamError(TeamProblem.NO_SUCH_TEAM, name)
         current = await self.team_of(guild_id, user_id)
@@ -57,8 +60,9 @@ class MatchQueries:
             raise TeamError(TeamProblem.IN_A_TEAM, current.name)
         try:
             await self.db.execute(
-                "INSERT INTO team_members (guild_id, user_id, team_id, joined_at) VALUES (?, ?, ?, ?)",
-                (guild_id, user_id, team_id, self.clock()))
+                "INSERT INTO team_members (guild_id, user_id, team_id, joined_at) "
+                "VALUES (:guild_id, :user_id, :team_id, :now)",
+                {"guild_id": guild_id, "user_id": user_id, "team_id": team_id, "now": self.clock()})
         except DuplicateRow:
             raise TeamError(TeamProblem.JOINED_MEANWHILE) from None
         team = await self.get_team(team_id)
@@ -71,34 +75,39 @@ class MatchQueries:
         if team is None:
             return None
         async with self.db.transaction() as tx:
-            await tx.execute("DELETE FROM team_members WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+            await tx.execute("DELETE FROM team_members WHERE guild_id = :guild_id AND user_id = :user_id",
+                             {"guild_id": guild_id, "user_id": user_id})
             # A team left empty goes, unless it has a history: that stays, for the leaderboards.
             await tx.execute(
-                "DELETE FROM teams WHERE id = ? AND NOT EXISTS (SELECT 1 FROM team_members WHERE team_id = ?) "
-                "AND NOT EXISTS (SELECT 1 FROM match_players WHERE team_id = ?) "
-                "AND NOT EXISTS (SELECT 1 FROM matches WHERE winner_team_id = ?)",
-                (team.id, team.id, team.id, team.id))
+                "DELETE FROM teams WHERE id = :team_id "
+                "AND NOT EXISTS (SELECT 1 FROM team_members WHERE team_id = :team_id) "
+                "AND NOT EXISTS (SELECT 1 FROM match_players WHERE team_id = :team_id) "
+                "AND NOT EXISTS (SELECT 1 FROM matches WHERE winner_team_id = :team_id)",
+                {"team_id": team.id})
         return team
 
     async def team_of(self, guild_id: int, user_id: int) -> Team | None:
         """The member's team on this server."""
-        team_id = await self.db.fetch_value("SELECT team_id FROM team_members WHERE guild_id = ? AND user_id = ?",
-                                            (guild_id, user_id))
+        team_id = await self.db.fetch_value(
+            "SELECT team_id FROM team_members WHERE guild_id = :guild_id AND user_id = :user_id",
+            {"guild_id": guild_id, "user_id": user_id})
         return None if team_id is None else await self.get_team(team_id)
 
     async def get_team(self, team_id: int) -> Team | None:
         """The team with this id, with its members."""
-        row = await self.db.fetch_one("SELECT id, guild_id, name FROM teams WHERE id = ?", (team_id,))
+        row = await self.db.fetch_one("SELECT id, guild_id, name FROM teams WHERE id = :team_id", {"team_id": team_id})
         if row is None:
             return None
-        rows = await self.db.fetch_all("SELECT user_id FROM team_members WHERE team_id = ? ORDER BY joined_at, user_id",
-                                       (team_id,))
+        rows = await self.db.fetch_all(
+            "SELECT user_id FROM team_members WHERE team_id = :team_id ORDER BY joined_at, user_id",
+            {"team_id": team_id})
         members = tuple(user_id for (user_id,) in rows)
         return Team(row[0], row[1], row[2], members)
 
     async def list_teams(self, guild_id: int) -> list[Team]:
         """The server's teams, by name."""
-        rows = await self.db.fetch_all("SELECT id FROM teams WHERE guild_id = ? ORDER BY LOWER(name), id", (guild_id,))
+        rows = await self.db.fetch_all("SELECT id FROM teams WHERE guild_id = :guild_id ORDER BY LOWER(name), id",
+                                       {"guild_id": guild_id})
         ids = [team_id for (team_id,) in rows]
         return [team for team_id in ids if (team := await self.get_team(team_id)) is not None]
 
@@ -106,7 +115,8 @@ class MatchQueries:
         """The known display names of these players."""
         names: dict[int, str] = {}
         for user_id in set(user_ids):
-            name = await self.db.fetch_value("SELECT name FROM players WHERE user_id = ?", (user_id,))
+            name = await self.db.fetch_value("SELECT name FROM players WHERE user_id = :user_id",
+                                             {"user_id": user_id})
             if name is not None:
                 names[user_id] = name
         return names
@@ -117,35 +127,42 @@ class MatchQueries:
         """Open a match in the lobby."""
         match_id = await self.db.insert(
             "INSERT INTO matches (guild_id, channel_id, host_id, game, options, target, teams, undo, seed, "
-            "created_at, last_activity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (new.guild_id, new.channel_id, new.host_id, new.game, json.dumps(new.options, sort_keys=True), new.target,
-             int(new.teams), int(new.undo), new.seed, now, now))
+            "created_at, last_activity) VALUES (:guild_id, :channel_id, :host_id, :game, :options, :target, :teams, "
+            ":undo, :seed, :now, :now)",
+            {"guild_id": new.guild_id, "channel_id": new.channel_id, "host_id": new.host_id, "game": new.game,
+             "options": json.dumps(new.options, sort_keys=True), "target": new.target, "teams": int(new.teams),
+             "undo": int(new.undo), "seed": new.seed, "now": now})
         match = await self.get_match(match_id)
         assert match is not None
         return match
 
     async def get_match(self, match_id: int) -> Match | None:
         """The match with this id."""
-        row = await self.db.fetch_one(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,))
+        row = await self.db.fetch_one(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = :match_id",
+                                      {"match_id": match_id})
         return _match(row) if row else None
 
     async def set_match_message(self, match_id: int, message_id: int) -> None:
         """Remember the match's scoreboard message."""
-        await self.db.execute("UPDATE matches SET message_id = ? WHERE id = ?", (message_id, match_id))
+        await self.db.execute("UPDATE matches SET message_id = :message_id WHERE id = :match_id",
+                              {"message_id": message_id, "match_id": match_id})
 
     async def add_match_player(self, match_id: int, user_id: int, team_id: int | None, now: float) -> None:
         """Put a player in a match, or back in it."""
         async with self.db.transaction() as tx:
             await tx.execute(
-                "INSERT INTO match_players (match_id, user_id, team_id, joined_at) VALUES (?, ?, ?, ?) "
+                "INSERT INTO match_players (match_id, user_id, team_id, joined_at) "
+                "VALUES (:match_id, :user_id, :team_id, :now) "
                 "ON CONFLICT (match_id, user_id) DO UPDATE SET left_at = NULL, team_id = excluded.team_id",
-                (match_id, user_id, team_id, now))
-            await tx.execute("UPDATE matches SET last_activity = ? WHERE id = ?", (now, match_id))
+                {"match_id": match_id, "user_id": user_id, "team_id": team_id, "now": now})
+            await tx.execute("UPDATE matches SET last_activity = :now WHERE id = :match_id",
+                             {"now": now, "match_id": match_id})
 
     async def leave_match(self, match_id: int, user_id: int, now: float) -> None:
         """Mark a player as gone."""
-        await self.db.execute("UPDATE match_players SET left_at = ? WHERE match_id = ? AND user_id = ?",
-                              (now, match_id, user_id))
+        await self.db.execute(
+            "UPDATE match_players SET left_at = :now WHERE match_id = :match_id AND user_id = :user_id",
+            {"now": now, "match_id": match_id, "user_id": user_id})
 
     async def match_players(self, match_id: int) -> list[MatchPlayer]:
         """The players, with the points and rounds of their finished rounds, in joining order."""
@@ -159,8 +176,8 @@ class MatchQueries:
             "  (SELECT g.id FROM games g WHERE g.match_id = mp.match_id AND g.user_id = mp.user_id "
             "     AND g.status = 'playing' ORDER BY g.id DESC LIMIT 1) "
             "FROM match_players mp LEFT JOIN players p ON p.user_id = mp.user_id "
-            "WHERE mp.match_id = ? ORDER BY mp.joined_at, mp.user_id",
-            (match_id,),
+            "WHERE mp.match_id = :match_id ORDER BY mp.joined_at, mp.user_id",
+            {"match_id": match_id},
         )
         return [MatchPlayer(user_id=row[0], name=row[1], team_id=row[2], points=row[3], rounds=row[4],
                             left=bool(row[5]), game_id=row[6]) for row in rows]
@@ -171,46 +188,52 @@ class MatchQueries:
         started = now if new == "running" else None
         finished = now if new in ("finished", "cancelled", "expired") else None
         changed = await self.db.execute(
-            "UPDATE matches SET status = ?, started_at = COALESCE(?, started_at), "
-            "finished_at = COALESCE(?, finished_at), winner_user_id = COALESCE(?, winner_user_id), "
-            "winner_team_id = COALESCE(?, winner_team_id), last_activity = ? WHERE id = ? AND status = ?",
-            (new, started, finished, winner_user_id, winner_team_id, now, match_id, old))
+            "UPDATE matches SET status = :new, started_at = COALESCE(:started, started_at), "
+            "finished_at = COALESCE(:finished, finished_at), "
+            "winner_user_id = COALESCE(:winner_user_id, winner_user_id), "
+            "winner_team_id = COALESCE(:winner_team_id, winner_team_id), last_activity = :now "
+            "WHERE id = :match_id AND status = :old",
+            {"new": new, "started": started, "finished": finished, "winner_user_id": winner_user_id,
+             "winner_team_id": winner_team_id, "now": now, "match_id": match_id, "old": old})
         return changed == 1
 
     async def close_match_rounds(self, match_id: int, now: float) -> list[int]:
         """End the match's rounds still in play as resigned and closed (scored nowhere); their ids."""
-        rows = await self.db.fetch_all("SELECT id FROM games WHERE match_id = ? AND status = 'playing' ORDER BY id",
-                                       (match_id,))
+        rows = await self.db.fetch_all(
+            "SELECT id FROM games WHERE match_id = :match_id AND status = 'playing' ORDER BY id",
+            {"match_id": match_id})
         closed = []
         for (game_id,) in rows:
             # One version on, as any change: a move racing this one finds the game changed.
             if await self.db.execute(
-                    "UPDATE games SET status = 'resigned', closed = 1, version = version + 1, updated_at = ?, "
-                    "finished_at = ? WHERE id = ? AND status = 'playing'", (now, now, game_id)) == 1:
+                    "UPDATE games SET status = 'resigned', closed = 1, version = version + 1, updated_at = :now, "
+                    "finished_at = :now WHERE id = :game_id AND status = 'playing'",
+                    {"now": now, "game_id": game_id}) == 1:
                 closed.append(game_id)
         return closed
 
     async def touch_match(self, match_id: int, now: float) -> None:
         """Note activity in a match."""
-        await self.db.execute("UPDATE matches SET last_activity = ? WHERE id = ?", (now, match_id))
+        await self.db.execute("UPDATE matches SET last_activity = :now WHERE id = :match_id",
+                              {"now": now, "match_id": match_id})
 
     async def idle_matches(self, before: float) -> list[Match]:
         """Matches in the lobby or running with no activity (and no move in a round) since `before`."""
-        rows = await self.db.fetch_all(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {_IDLE}", (before, before))
+        rows = await self.db.fetch_all(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {_IDLE}", {"before": before})
         return [_match(row) for row in rows]
 
     async def expire_match(self, match_id: int, before: float, now: float) -> bool:
         """Expire a match if it is still idle since `before` (as `idle_matches` found it): one
         statement, so a move that comes meanwhile, in any process, keeps it alive."""
         return await self.db.execute(
-            f"UPDATE matches SET status = 'expired', finished_at = ?, last_activity = ? WHERE id = ? AND {_IDLE}",
-            (now, now, match_id, before, before)) == 1
+            f"UPDATE matches SET status = 'expired', finished_at = :now, last_activity = :now WHERE id = :match_id "
+            f"AND {_IDLE}", {"now": now, "match_id": match_id, "before": before}) == 1
 
     async def lobby_of(self, channel_id: int, host_id: int) -> Match | None:
         """The match a host has in its lobby in a channel, if any (the newest)."""
         row = await self.db.fetch_one(
-            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE channel_id = ? AND host_id = ? AND status = 'lobby' "
-            "ORDER BY id DESC LIMIT 1", (channel_id, host_id))
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE channel_id = :channel_id AND host_id = :host_id "
+            "AND status = 'lobby' ORDER BY id DESC LIMIT 1", {"channel_id": channel_id, "host_id": host_id})
         return _match(row) if row else None
 
 

@@ -24,22 +24,24 @@ class RaceQueries:
         async with self.db.transaction() as tx:
             race_id = await tx.insert(
                 "INSERT INTO races (guild_id, channel_id, host_id, layout, deal, target, created_at, last_activity) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (new.guild_id, new.channel_id, new.host_id, new.layout, new.deal, new.target, now, now))
-            await tx.execute("UPDATE races SET series_id = id WHERE id = ?", (race_id,))
-            await tx.execute("INSERT INTO race_players (race_id, seat, user_id, joined_at) VALUES (?, 0, ?, ?)",
-                             (race_id, new.host_id, now))
+                "VALUES (:guild_id, :channel_id, :host_id, :layout, :deal, :target, :now, :now)",
+                {"guild_id": new.guild_id, "channel_id": new.channel_id, "host_id": new.host_id, "layout": new.layout,
+                 "deal": new.deal, "target": new.target, "now": now})
+            await tx.execute("UPDATE races SET series_id = id WHERE id = :race_id", {"race_id": race_id})
+            await tx.execute("INSERT INTO race_players (race_id, seat, user_id, joined_at) "
+                             "VALUES (:race_id, 0, :user_id, :now)",
+                             {"race_id": race_id, "user_id": new.host_id, "now": now})
         race = await self.get_race(race_id)
         assert race is not None
         return race
 
     async def get_race(self, race_id: int) -> Race | None:
         """A race with its players by seat, or None."""
-        row = await self.db.fetch_one(f"SELECT {_RACE_COLUMNS} FROM races WHERE id = ?", (race_id,))
+        row = await self.db.fetch_one(f"SELECT {_RACE_COLUMNS} FROM races WHERE id = :race_id", {"race_id": race_id})
         if row is None:
             return None
-        seats = await self.db.fetch_all("SELECT user_id, score FROM race_players WHERE race_id = ? ORDER BY seat",
-                                        (race_id,))
+        seats = await self.db.fetch_all(
+            "SELECT user_id, score FROM race_players WHERE race_id = :race_id ORDER BY seat", {"race_id": race_id})
         (race_id, guild_id, channel_id, host_id, layout, deal, status, moves, version, message_id, demon, created,
          started, finished, target, series_id, hand) = row
         return Race(id=race_id, guild_id=guild_id, channel_id=channel_id, host_id=host_id, layout=layout, deal=deal,
@@ -62,10 +64,11 @@ class RaceQueries:
             async with self.db.transaction() as tx:
                 await tx.execute(
                     "INSERT INTO race_players (race_id, seat, user_id, joined_at) "
-                    "SELECT ?, COUNT(*), ?, ? FROM race_players WHERE race_id = ?",
-                    (race_id, user_id, self.clock(), race_id))
-                await tx.execute("UPDATE races SET version = version + 1, last_activity = ? WHERE id = ?",
-                                 (self.clock(), race_id))
+                    "SELECT CAST(:race_id AS BIGINT), COUNT(*), :user_id, :now FROM race_players "
+                    "WHERE race_id = :race_id",
+                    {"race_id": race_id, "user_id": user_id, "now": self.clock()})
+                await tx.execute("UPDATE races SET version = version + 1, last_activity = :now WHERE id = :race_id",
+                                 {"now": self.clock(), "race_id": race_id})
         except DuplicateRow:  # two joins at once took the same seat: try once more
             return await self.join_race(race_id, user_id)
         race = await self.get_race(race_id)
@@ -76,15 +79,15 @@ class RaceQueries:
         """Lobby to running; False when it was not in its lobby any more."""
         now = self.clock()
         return await self.db.execute(
-            "UPDATE races SET status = 'running', started_at = ?, last_activity = ?, version = version + 1 "
-            "WHERE id = ? AND status = 'lobby'", (now, now, race_id)) == 1
+            "UPDATE races SET status = 'running', started_at = :now, last_activity = :now, version = version + 1 "
+            "WHERE id = :race_id AND status = 'lobby'", {"now": now, "race_id": race_id}) == 1
 
     async def save_race_moves(self, race_id: int, *, expected_version: int, moves: list[str]) -> int:
         """Store a running race's moves; the new version. VersionConflict when another change came first."""
         changed = await self.db.execute(
-            "UPDATE races SET moves = ?, version = version + 1, last_activity = ? "
-            "WHERE id = ? AND version = ? AND status = 'running'",
-            (" ".join(moves), self.clock(), race_id, expected_version))
+            "UPDATE races SET moves = :moves, version = version + 1, last_activity = :now "
+            "WHERE id = :race_id AND version = :expected_version AND status = 'running'",
+            {"moves": " ".join(moves), "now": self.clock(), "race_id": race_id, "expected_version": expected_version})
         if changed != 1:
             raise VersionConflict(f"race {race_id} changed meanwhile")
         return expected_version + 1
@@ -96,12 +99,14 @@ class RaceQueries:
         now = self.clock()
         async with self.db.transaction() as tx:
             if await tx.execute(
-                    "UPDATE races SET status = 'finished', finished_at = ?, last_activity = ?, demon_user_id = ?, "
-                    "version = version + 1 WHERE id = ? AND status = 'running' AND (CAST(? AS INTEGER) IS NULL "
-                    "OR version = ?)", (now, now, demon_user_id, race_id, version, version)) != 1:
+                    "UPDATE races SET status = 'finished', finished_at = :now, last_activity = :now, "
+                    "demon_user_id = :demon_user_id, version = version + 1 WHERE id = :race_id AND status = 'running' "
+                    "AND (CAST(:version AS BIGINT) IS NULL OR version = :version)",
+                    {"now": now, "demon_user_id": demon_user_id, "race_id": race_id, "version": version}) != 1:
                 return False
-            await tx.execute_many("UPDATE race_players SET score = ? WHERE race_id = ? AND seat = ?",
-                                  [(score, race_id, seat) for seat, score in enumerate(scores)])
+            await tx.execute_many("UPDATE race_players SET score = :score WHERE race_id = :race_id AND seat = :seat",
+                                  [{"score": score, "race_id": race_id, "seat": seat}
+                                   for seat, score in enumerate(scores)])
         return True
 
     async def next_hand(self, race: Race, deal: int) -> Race:
@@ -112,12 +117,15 @@ class RaceQueries:
             race_id = await tx.insert(
                 "INSERT INTO races (guild_id, channel_id, host_id, layout, deal, status, message_id, target, "
                 "series_id, hand, created_at, started_at, last_activity) "
-                "VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)",
-                (race.guild_id, race.channel_id, race.host_id, race.layout, deal, race.message_id, race.target,
-                 race.series_id, race.hand + 1, now, now, now))
+                "VALUES (:guild_id, :channel_id, :host_id, :layout, :deal, 'running', :message_id, :target, "
+                ":series_id, :hand, :now, :now, :now)",
+                {"guild_id": race.guild_id, "channel_id": race.channel_id, "host_id": race.host_id,
+                 "layout": race.layout, "deal": deal, "message_id": race.message_id, "target": race.target,
+                 "series_id": race.series_id, "hand": race.hand + 1, "now": now})
             await tx.execute_many(
-                "INSERT INTO race_players (race_id, seat, user_id, joined_at) VALUES (?, ?, ?, ?)",
-                [(race_id, seat, user, now) for seat, user in enumerate(race.players)])
+                "INSERT INTO race_players (race_id, seat, user_id, joined_at) VALUES (:race_id, :seat, :user_id, :now)",
+                [{"race_id": race_id, "seat": seat, "user_id": user, "now": now}
+                 for seat, user in enumerate(race.players)])
         hand = await self.get_race(race_id)
         assert hand is not None
         return hand
@@ -126,32 +134,34 @@ class RaceQueries:
         """Each player's points over the finished hands of a series."""
         rows = await self.db.fetch_all(
             "SELECT p.user_id, SUM(p.score) FROM race_players p JOIN races r ON r.id = p.race_id "
-            "WHERE r.series_id = ? AND r.status = 'finished' GROUP BY p.user_id", (series_id,))
+            "WHERE r.series_id = :series_id AND r.status = 'finished' GROUP BY p.user_id", {"series_id": series_id})
         return {user: total for user, total in rows}
 
     async def cancel_race(self, race_id: int, *, version: int | None = None) -> bool:
         """Lobby to cancelled; False when it had started or ended (or, with `version`, when it
         had changed since that version)."""
         return await self.db.execute(
-            "UPDATE races SET status = 'cancelled', last_activity = ?, version = version + 1 "
-            "WHERE id = ? AND status = 'lobby' AND (CAST(? AS INTEGER) IS NULL OR version = ?)",
-            (self.clock(), race_id, version, version)) == 1
+            "UPDATE races SET status = 'cancelled', last_activity = :now, version = version + 1 "
+            "WHERE id = :race_id AND status = 'lobby' AND (CAST(:version AS BIGINT) IS NULL OR version = :version)",
+            {"now": self.clock(), "race_id": race_id, "version": version}) == 1
 
     async def idle_races(self, before: float) -> list[Race]:
         """Races in their lobby or running that have not changed since `before`."""
         ids = await self.db.fetch_all(
-            "SELECT id FROM races WHERE status IN ('lobby', 'running') AND last_activity < ? ORDER BY id", (before,))
+            "SELECT id FROM races WHERE status IN ('lobby', 'running') AND last_activity < :before ORDER BY id",
+            {"before": before})
         races = [await self.get_race(race_id) for race_id, in ids]
         return [race for race in races if race is not None]
 
     async def set_race_message(self, race_id: int, message_id: int) -> None:
         """Remember the race's public board message."""
-        await self.db.execute("UPDATE races SET message_id = ? WHERE id = ?", (message_id, race_id))
+        await self.db.execute("UPDATE races SET message_id = :message_id WHERE id = :race_id",
+                              {"message_id": message_id, "race_id": race_id})
 
     async def running_race(self, channel_id: int, user_id: int) -> Race | None:
         """The race a player is in, in its lobby or running, in a channel."""
         race_id = await self.db.fetch_value(
-            "SELECT r.id FROM races r JOIN race_players p ON p.race_id = r.id WHERE r.channel_id = ? "
-            "AND p.user_id = ? AND r.status IN ('lobby', 'running') ORDER BY r.id DESC LIMIT 1",
-            (channel_id, user_id))
+            "SELECT r.id FROM races r JOIN race_players p ON p.race_id = r.id WHERE r.channel_id = :channel_id "
+            "AND p.user_id = :user_id AND r.status IN ('lobby', 'running') ORDER BY r.id DESC LIMIT 1",
+            {"channel_id": channel_id, "user_id": user_id})
         return None if race_id is None else await self.get_race(race_id)

@@ -1,33 +1,22 @@
-"""The store in SQL: numbered migrations, parameterised queries only, on SQLite or PostgreSQL."""
+"""The store in SQL: Alembic migrations, queries with named parameters only, on SQLite or PostgreSQL."""
 
 from __future__ import annotations
 
 import json
 import time
 from collections.abc import Callable
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from bot.store.base import STATUSES, NewGame, StoredGame, StoreError, VersionConflict
 from bot.store.databases import Database, PostgresDatabase, SqliteDatabase
 from bot.store.matches import MatchQueries
+from bot.store.migrate import upgrade
 from bot.store.races import RaceQueries
 from bot.store.stats import StatsQueries
 
 _GAME_COLUMNS = ("id, guild_id, channel_id, user_id, name, options, deal, cards, moves, snapshot, version, status, "
                  "score, created_at, updated_at, kind, match_id, round, undo_allowed, finished_at")
-
-
-def migrations() -> list[tuple[int, str, str]]:
-    """The migration files as (number, name, SQL), in order."""
-    folder = resources.files("bot.store") / "migrations"
-    found = []
-    for entry in folder.iterdir():
-        if entry.name.endswith(".sql"):
-            number = int(entry.name.split("_", 1)[0])
-            found.append((number, entry.name, entry.read_text(encoding="utf-8")))
-    return sorted(found)
 
 
 class SqlStore(MatchQueries, RaceQueries, StatsQueries):
@@ -47,7 +36,7 @@ class SqlStore(MatchQueries, RaceQueries, StatsQueries):
         """Connect and apply pending migrations."""
         await self.db.open()
         try:
-            await self.db.migrate(migrations(), self.clock)
+            await upgrade(self.db.engine)
         except BaseException:
             await self.db.close()
             raise
@@ -56,9 +45,9 @@ class SqlStore(MatchQueries, RaceQueries, StatsQueries):
         """Disconnect."""
         await self.db.close()
 
-    async def schema_version(self) -> int:
-        """The number of the last migration applied."""
-        return int(await self.db.fetch_value("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") or 0)
+    async def schema_version(self) -> str | None:
+        """The database's Alembic revision, or None before any."""
+        return await self.db.fetch_value("SELECT version_num FROM alembic_version")
 
     async def create_game(self, new: NewGame) -> StoredGame:
         """Store a new game and return it."""
@@ -66,27 +55,31 @@ class SqlStore(MatchQueries, RaceQueries, StatsQueries):
         row = await self.db.fetch_one(
             "INSERT INTO games (guild_id, channel_id, user_id, name, options, deal, cards, snapshot, score, "
             "created_at, updated_at, kind, match_id, round, undo_allowed) "
-            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_GAME_COLUMNS}",
-            (new.guild_id, new.channel_id, new.user_id, new.name, json.dumps(new.options, sort_keys=True),
-             new.deal, new.cards, new.snapshot, new.score, now, now, new.kind, new.match_id, new.round,
-             int(new.undo_allowed)),
+            "VALUES (:guild_id, :channel_id, :user_id, :name, :options, :deal, :cards, :snapshot, :score, :now, :now, "
+            f":kind, :match_id, :round, :undo_allowed) RETURNING {_GAME_COLUMNS}",
+            {"guild_id": new.guild_id, "channel_id": new.channel_id, "user_id": new.user_id, "name": new.name,
+             "options": json.dumps(new.options, sort_keys=True), "deal": new.deal, "cards": new.cards,
+             "snapshot": new.snapshot, "score": new.score, "now": now, "kind": new.kind, "match_id": new.match_id,
+             "round": new.round, "undo_allowed": int(new.undo_allowed)},
         )
         assert row is not None
         return _game(row)
 
     async def get_game(self, game_id: int) -> StoredGame | None:
         """The game with this id, or None."""
-        row = await self.db.fetch_one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        row = await self.db.fetch_one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = :game_id",
+                                      {"game_id": game_id})
         return _game(row) if row else None
 
     async def running_game(self, user_id: int, channel_id: int | None, kind: str | None = None
                            ) -> StoredGame | None:
         """The game in play of this player in this channel that moved last (of one kind)."""
         row = await self.db.fetch_one(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE user_id = ? "
-            "AND (channel_id = ? OR (channel_id IS NULL AND CAST(? AS BIGINT) IS NULL)) AND status = 'playing' "
-            "AND (CAST(? AS TEXT) IS NULL OR kind = ?) ORDER BY updated_at DESC, id DESC LIMIT 1",
-            (user_id, channel_id, channel_id, kind, kind),
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE user_id = :user_id "
+            "AND (channel_id = :channel_id OR (channel_id IS NULL AND CAST(:channel_id AS BIGINT) IS NULL)) "
+            "AND status = 'playing' AND (CAST(:kind AS TEXT) IS NULL OR kind = :kind) "
+            "ORDER BY updated_at DESC, id DESC LIMIT 1",
+            {"user_id": user_id, "channel_id": channel_id, "kind": kind},
         )
         return _game(row) if row else None
 
@@ -98,10 +91,12 @@ class SqlStore(MatchQueries, RaceQueries, StatsQueries):
         now = self.clock()
         # One statement checks the version, writes, and gives back the row as written.
         row = await self.db.fetch_one(
-            "UPDATE games SET moves = ?, snapshot = ?, status = ?, score = ?, version = version + 1, updated_at = ?, "
-            "finished_at = CASE WHEN CAST(? AS TEXT) = 'playing' THEN NULL ELSE COALESCE(finished_at, ?) END "
-            f"WHERE id = ? AND version = ? RETURNING {_GAME_COLUMNS}",
-            (" ".join(moves), snapshot, status, score, now, status, now, game_id, expected_version),
+            "UPDATE games SET moves = :moves, snapshot = :snapshot, status = :status, score = :score, "
+            "version = version + 1, updated_at = :now, "
+            "finished_at = CASE WHEN CAST(:status AS TEXT) = 'playing' THEN NULL ELSE COALESCE(finished_at, :now) END "
+            f"WHERE id = :game_id AND version = :expected_version RETURNING {_GAME_COLUMNS}",
+            {"moves": " ".join(moves), "snapshot": snapshot, "status": status, "score": score, "now": now,
+             "game_id": game_id, "expected_version": expected_version},
         )
         if row is None:
             raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
@@ -118,22 +113,23 @@ class SqlStore(MatchQueries, RaceQueries, StatsQueries):
     async def upsert_player(self, user_id: int, name: str) -> None:
         """Remember a player's display name."""
         await self.db.execute(
-            "INSERT INTO players (user_id, name, updated_at) VALUES (?, ?, ?) "
+            "INSERT INTO players (user_id, name, updated_at) VALUES (:user_id, :name, :now) "
             "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at",
-            (user_id, name, self.clock()),
+            {"user_id": user_id, "name": name, "now": self.clock()},
         )
 
     async def get_settings(self, guild_id: int) -> dict[str, str]:
         """A server's settings."""
-        rows = await self.db.fetch_all("SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        rows = await self.db.fetch_all("SELECT key, value FROM guild_settings WHERE guild_id = :guild_id",
+                                       {"guild_id": guild_id})
         return {key: value for key, value in rows}
 
     async def set_setting(self, guild_id: int, key: str, value: str) -> None:
         """Change one of a server's settings."""
         await self.db.execute(
-            "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?) "
+            "INSERT INTO guild_settings (guild_id, key, value) VALUES (:guild_id, :key, :value) "
             "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
-            (guild_id, key, value),
+            {"guild_id": guild_id, "key": key, "value": value},
         )
 
 

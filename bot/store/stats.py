@@ -35,8 +35,8 @@ class StatsQueries:
         row = await self.db.fetch_one(
             "SELECT a.day, a.game, a.user_id, a.guild_id, a.game_id, g.status, g.score, g.finished_at "
             "FROM daily_attempts a JOIN games g ON g.id = a.game_id "
-            "WHERE a.day = ? AND a.game = ? AND a.user_id = ?",
-            (day, game, user_id),
+            "WHERE a.day = :day AND a.game = :game AND a.user_id = :user_id",
+            {"day": day, "game": game, "user_id": user_id},
         )
         return DailyAttempt(*row) if row else None
 
@@ -47,17 +47,19 @@ class StatsQueries:
         # The primary key (day, game, user_id) decides between simultaneous starts, in this
         # process or another: each statement stands alone and commits on its own.
         claimed = await self.db.execute(
-            "INSERT INTO daily_attempts (day, game, user_id, guild_id, game_id) VALUES (?, ?, ?, ?, ?) "
-            "ON CONFLICT (day, game, user_id) DO NOTHING",
-            (day, game, user_id, guild_id, game_id),
+            "INSERT INTO daily_attempts (day, game, user_id, guild_id, game_id) "
+            "VALUES (:day, :game, :user_id, :guild_id, :game_id) ON CONFLICT (day, game, user_id) DO NOTHING",
+            {"day": day, "game": game, "user_id": user_id, "guild_id": guild_id, "game_id": game_id},
         )
         if claimed != 1:
             await self.db.execute(
-                "DELETE FROM games WHERE id = ? AND NOT EXISTS (SELECT 1 FROM daily_attempts WHERE game_id = ?)",
-                (game_id, game_id),
+                "DELETE FROM games WHERE id = :game_id "
+                "AND NOT EXISTS (SELECT 1 FROM daily_attempts WHERE game_id = :game_id)",
+                {"game_id": game_id},
             )
         attempt = await self.db.fetch_value(
-            "SELECT game_id FROM daily_attempts WHERE day = ? AND game = ? AND user_id = ?", (day, game, user_id))
+            "SELECT game_id FROM daily_attempts WHERE day = :day AND game = :game AND user_id = :user_id",
+            {"day": day, "game": game, "user_id": user_id})
         assert attempt is not None
         return int(attempt)
 
@@ -69,11 +71,11 @@ class StatsQueries:
         rows = await self.db.fetch_all(
             "SELECT a.day, a.user_id, COALESCE(p.name, 'user ' || a.user_id) AS name, g.status, g.score, g.finished_at "
             "FROM daily_attempts a JOIN games g ON g.id = a.game_id LEFT JOIN players p ON p.user_id = a.user_id "
-            "WHERE a.game = ? AND (CAST(? AS BIGINT) IS NULL OR a.guild_id = ?) "
-            "AND (CAST(? AS TEXT) IS NULL OR a.day >= ?) AND a.day <= ? "
+            "WHERE a.game = :game AND (CAST(:guild_id AS BIGINT) IS NULL OR a.guild_id = :guild_id) "
+            "AND (CAST(:first_day AS TEXT) IS NULL OR a.day >= :first_day) AND a.day <= :last_day "
             "ORDER BY CASE WHEN g.status = 'playing' THEN 1 ELSE 0 END, g.score DESC, g.finished_at, "
             "LOWER(COALESCE(p.name, 'user ' || a.user_id)), a.user_id",
-            (game, guild_id, guild_id, first_day, first_day, last_day),
+            {"game": game, "guild_id": guild_id, "first_day": first_day, "last_day": last_day},
         )
         return [DailyResult(*row) for row in rows]
 
@@ -85,10 +87,11 @@ class StatsQueries:
             "SELECT a.user_id, COALESCE(p.name, 'user ' || a.user_id), a.day, "
             "MAX(CASE WHEN g.status = 'won' THEN 1 ELSE 0 END) "
             "FROM daily_attempts a JOIN games g ON g.id = a.game_id LEFT JOIN players p ON p.user_id = a.user_id "
-            "WHERE (CAST(? AS BIGINT) IS NULL OR a.user_id = ?) "
-            "AND (CAST(? AS BIGINT) IS NULL OR a.user_id IN (SELECT user_id FROM daily_attempts WHERE guild_id = ?)) "
+            "WHERE (CAST(:user_id AS BIGINT) IS NULL OR a.user_id = :user_id) "
+            "AND (CAST(:guild_id AS BIGINT) IS NULL "
+            "OR a.user_id IN (SELECT user_id FROM daily_attempts WHERE guild_id = :guild_id)) "
             "GROUP BY a.user_id, p.name, a.day ORDER BY a.user_id, a.day",
-            (user_id, user_id, guild_id, guild_id),
+            {"user_id": user_id, "guild_id": guild_id},
         )
         return [DailyDay(user_id=row[0], name=row[1], day=row[2], won=bool(row[3])) for row in rows]
 
@@ -102,13 +105,13 @@ class StatsQueries:
             f"WITH {_RESULTS}, {_MATCH_WINS}, "
             "finished AS ("
             "  SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, SUM(score) AS points FROM results"
-            "  WHERE (CAST(? AS BIGINT) IS NULL OR guild_id = ?)"
-            "  AND (CAST(? AS DOUBLE PRECISION) IS NULL OR finished_at >= ?)"
+            "  WHERE (CAST(:guild_id AS BIGINT) IS NULL OR guild_id = :guild_id)"
+            "  AND (CAST(:since AS DOUBLE PRECISION) IS NULL OR finished_at >= :since)"
             "  GROUP BY user_id), "
             "won_matches AS ("
             "  SELECT user_id, COUNT(*) AS matches FROM match_wins"
-            "  WHERE (CAST(? AS BIGINT) IS NULL OR guild_id = ?)"
-            "  AND (CAST(? AS DOUBLE PRECISION) IS NULL OR finished_at >= ?)"
+            "  WHERE (CAST(:guild_id AS BIGINT) IS NULL OR guild_id = :guild_id)"
+            "  AND (CAST(:since AS DOUBLE PRECISION) IS NULL OR finished_at >= :since)"
             "  GROUP BY user_id), "
             "everyone AS (SELECT user_id FROM finished UNION SELECT user_id FROM won_matches) "
             "SELECT e.user_id, COALESCE(p.name, 'user ' || e.user_id) AS name, COALESCE(f.games, 0), "
@@ -116,7 +119,7 @@ class StatsQueries:
             "FROM everyone e LEFT JOIN finished f ON f.user_id = e.user_id "
             "LEFT JOIN won_matches w ON w.user_id = e.user_id LEFT JOIN players p ON p.user_id = e.user_id "
             "ORDER BY points DESC, wins DESC, LOWER(COALESCE(p.name, 'user ' || e.user_id)), e.user_id",
-            (guild_id, guild_id, since, since) * 2,
+            {"guild_id": guild_id, "since": since},
         )
         return [PlayerStanding(*row) for row in rows]
 
@@ -132,17 +135,17 @@ class StatsQueries:
             "  JOIN match_players mp ON mp.match_id = g.match_id AND mp.user_id = g.user_id"
             "  WHERE g.kind = 'match' AND g.status != 'playing' AND g.closed = 0 AND m.teams = 1"
             "  AND mp.team_id IS NOT NULL"
-            "  AND (CAST(? AS DOUBLE PRECISION) IS NULL OR g.finished_at >= ?)"
+            "  AND (CAST(:since AS DOUBLE PRECISION) IS NULL OR g.finished_at >= :since)"
             "  GROUP BY mp.team_id), "
             "wins AS ("
             "  SELECT winner_team_id AS team_id, COUNT(*) AS won FROM matches"
-            "  WHERE winner_team_id IS NOT NULL AND (CAST(? AS DOUBLE PRECISION) IS NULL OR finished_at >= ?)"
+            "  WHERE winner_team_id IS NOT NULL AND (CAST(:since AS DOUBLE PRECISION) IS NULL OR finished_at >= :since)"
             "  GROUP BY winner_team_id) "
             "SELECT t.id, t.name, COALESCE(w.won, 0) AS won, COALESCE(pt.points, 0) AS points FROM teams t "
             "LEFT JOIN points pt ON pt.team_id = t.id LEFT JOIN wins w ON w.team_id = t.id "
-            "WHERE (CAST(? AS BIGINT) IS NULL OR t.guild_id = ?) "
+            "WHERE (CAST(:guild_id AS BIGINT) IS NULL OR t.guild_id = :guild_id) "
             "ORDER BY won DESC, points DESC, LOWER(t.name), t.id",
-            (since, since, since, since, guild_id, guild_id),
+            {"since": since, "guild_id": guild_id},
         )
         return [TeamStanding(*row) for row in rows]
 
@@ -152,20 +155,21 @@ class StatsQueries:
         score; matches played (those that started) and won (alone or with their team)."""
         games, wins, best, average = await self.db.fetch_one(
             f"WITH {_RESULTS} SELECT COUNT(*), COALESCE(SUM(won), 0), MAX(score), AVG(score) FROM results "
-            "WHERE user_id = ? AND (CAST(? AS BIGINT) IS NULL OR guild_id = ?)",
-            (user_id, guild_id, guild_id),
+            "WHERE user_id = :user_id AND (CAST(:guild_id AS BIGINT) IS NULL OR guild_id = :guild_id)",
+            {"user_id": user_id, "guild_id": guild_id},
         ) or (0, 0, None, None)
         played = await self.db.fetch_value(
             "SELECT COUNT(*) FROM match_players mp JOIN matches m ON m.id = mp.match_id "
-            "WHERE mp.user_id = ? AND m.started_at IS NOT NULL AND (CAST(? AS BIGINT) IS NULL OR m.guild_id = ?)",
-            (user_id, guild_id, guild_id),
+            "WHERE mp.user_id = :user_id AND m.started_at IS NOT NULL "
+            "AND (CAST(:guild_id AS BIGINT) IS NULL OR m.guild_id = :guild_id)",
+            {"user_id": user_id, "guild_id": guild_id},
         ) or 0
         won = await self.db.fetch_value(
             f"WITH {_MATCH_WINS} SELECT COUNT(*) FROM match_wins "
-            "WHERE user_id = ? AND (CAST(? AS BIGINT) IS NULL OR guild_id = ?)",
-            (user_id, guild_id, guild_id),
+            "WHERE user_id = :user_id AND (CAST(:guild_id AS BIGINT) IS NULL OR guild_id = :guild_id)",
+            {"user_id": user_id, "guild_id": guild_id},
         ) or 0
-        name = await self.db.fetch_value("SELECT name FROM players WHERE user_id = ?", (user_id,))
+        name = await self.db.fetch_value("SELECT name FROM players WHERE user_id = :user_id", {"user_id": user_id})
         return PlayerTotals(user_id=user_id, name=name, games=games, wins=wins, best_score=best,
                             average_score=None if average is None else float(average),
                             matches_played=played, matches_won=won)

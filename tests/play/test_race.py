@@ -278,7 +278,8 @@ async def test_a_race_with_a_damaged_move_hurts_only_itself(world, clock) -> Non
     damaged = await started(races)
     await races.move(damaged, ALICE, "t1f")
     healthy = (await races.open(ALICE, guild_id=5, channel_id=CHANNEL + 1)).race.id
-    await store.db.execute("UPDATE races SET moves = ? WHERE id = ?", ("0:t1f 1:zz9", damaged))
+    await store.db.execute("UPDATE races SET moves = :moves WHERE id = :race_id",
+                           {"moves": "0:t1f 1:zz9", "race_id": damaged})
     fresh = RacePlay(store, clock)  # a process that has not got the race in memory
     for action in (fresh.board(damaged, BOB), fresh.move(damaged, BOB, "d"), fresh.running(ALICE, CHANNEL)):
         with pytest.raises(DamagedRace) as broken:

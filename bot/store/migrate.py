@@ -1,0 +1,78 @@
+"""Bring a database's schema up to date with Alembic (bot/store/alembic), as the store opens.
+
+One process migrates at a time: PostgreSQL holds an advisory lock for the upgrade's transaction,
+SQLite a BEGIN IMMEDIATE transaction. A database made by the hand-written SQL migrations of
+before (a schema_migrations table at 0006) is stamped with the baseline revision, every row kept.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, inspect, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.store.base import StoreError
+
+BASELINE = "0006"  # the hand-written migrations' last number, and Alembic's first revision
+MIGRATION_LOCK = 7_106_243  # any number: the PostgreSQL advisory lock that one migrating process holds
+ALEMBIC = Path(__file__).parent / "alembic"
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """Alembic's configuration for the store's revisions, on `connection` when given."""
+    config = Config()
+    config.set_main_option("script_location", str(ALEMBIC))
+    config.attributes["connection"] = connection
+    return config
+
+
+def head() -> str:
+    """The newest revision."""
+    found = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert found is not None
+    return found
+
+
+def sqlalchemy_url(url: str) -> tuple[str, dict[str, object]]:
+    """A store DATABASE_URL (a SQLite path or `sqlite:///…`, or `postgresql://…` without its
+    pool_size) as SQLAlchemy's async URL, with the driver's connect arguments (a PostgreSQL
+    `search_path` becomes a server setting, as asyncpg takes it)."""
+    if url.startswith(("postgresql://", "postgres://")):
+        parsed = make_url(url).set(drivername="postgresql+asyncpg")
+        settings = {name: str(value) for name, value in parsed.query.items() if name == "search_path"}
+        parsed = parsed.difference_update_query(list(settings))
+        return parsed.render_as_string(hide_password=False), {"server_settings": settings} if settings else {}
+    return f"sqlite+aiosqlite:///{url}", {}
+
+
+async def upgrade(engine: AsyncEngine) -> None:
+    """Apply the revisions the database lacks, on the store's engine (in autocommit: this opens
+    and ends its own transaction)."""
+    async with engine.connect() as connection:
+        if engine.dialect.name == "sqlite":
+            await connection.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            await connection.exec_driver_sql("BEGIN")
+            await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+        try:
+            await connection.run_sync(_upgrade)
+        except BaseException:
+            await connection.exec_driver_sql("ROLLBACK")
+            raise
+        await connection.exec_driver_sql("COMMIT")
+
+
+def _upgrade(connection: Connection) -> None:
+    tables = set(inspect(connection).get_table_names())
+    if "alembic_version" not in tables and "schema_migrations" in tables:
+        applied = connection.execute(text("SELECT MAX(version) FROM schema_migrations")).scalar()
+        if applied != int(BASELINE):
+            raise StoreError(f"this database is at the old migration {applied}: open it with the release that "
+                             f"reaches migration {BASELINE} first, then with this one")
+        command.stamp(alembic_config(connection), BASELINE)
+    command.upgrade(alembic_config(connection), "head")

@@ -1,0 +1,183 @@
+"""The store's tables, declared once for SQLite and PostgreSQL: the schema of migration 0006, which
+Alembic's baseline revision (bot/store/alembic) creates in an empty database."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    Column,
+    Double,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    Table,
+    Text,
+    UniqueConstraint,
+    func,
+    text,
+)
+
+metadata = MetaData()
+
+# Discord ids need 64 bits: BIGINT in PostgreSQL (SQLite's INTEGER holds 64 bits already). A row id
+# is SQLite's `INTEGER PRIMARY KEY AUTOINCREMENT` and PostgreSQL's identity column.
+Id = BigInteger().with_variant(Integer(), "sqlite")
+Time = Double()  # seconds since the epoch
+
+
+def _id() -> Column:
+    return Column("id", Id, primary_key=True, autoincrement=True)
+
+
+players = Table(
+    "players", metadata,
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("name", Text, nullable=False),
+    Column("updated_at", Time, nullable=False),
+)
+
+teams = Table(
+    "teams", metadata,
+    _id(),
+    Column("guild_id", BigInteger, nullable=False),
+    # SQLite compares names without case (COLLATE NOCASE); in both, teams_by_name keeps them unique so.
+    Column("name", Text().with_variant(Text(collation="NOCASE"), "sqlite"), nullable=False),
+    Column("created_by", BigInteger, nullable=False),
+    Column("created_at", Time, nullable=False),
+    UniqueConstraint("guild_id", "name"),
+    sqlite_autoincrement=True,
+)
+Index("teams_by_name", teams.c.guild_id, func.lower(teams.c.name), unique=True)
+
+team_members = Table(
+    "team_members", metadata,
+    Column("guild_id", BigInteger, nullable=False),
+    Column("user_id", BigInteger, nullable=False),
+    Column("team_id", Id, ForeignKey("teams.id", ondelete="CASCADE"), nullable=False),
+    Column("joined_at", Time, nullable=False),
+    PrimaryKeyConstraint("guild_id", "user_id"),  # at most one team per member per server
+)
+
+matches = Table(
+    "matches", metadata,
+    _id(),
+    Column("guild_id", BigInteger),
+    Column("channel_id", BigInteger, nullable=False),
+    Column("host_id", BigInteger, nullable=False),
+    Column("game", Text, nullable=False),
+    Column("options", Text, nullable=False),  # JSON: the engine options of every round
+    Column("target", BigInteger, nullable=False),
+    Column("teams", BigInteger, nullable=False, server_default=text("0")),
+    Column("undo", BigInteger, nullable=False, server_default=text("0")),
+    Column("seed", BigInteger, nullable=False),  # round k's deal is derived from it
+    Column("status", Text, nullable=False, server_default=text("'lobby'")),
+    Column("message_id", BigInteger),  # the lobby, then scoreboard, message in the channel
+    Column("winner_user_id", BigInteger),
+    Column("winner_team_id", Id, ForeignKey("teams.id")),
+    Column("created_at", Time, nullable=False),
+    Column("started_at", Time),
+    Column("finished_at", Time),
+    Column("last_activity", Time, nullable=False),
+    CheckConstraint("status IN ('lobby', 'running', 'finished', 'cancelled', 'expired')"),
+    sqlite_autoincrement=True,
+)
+Index("matches_by_status", matches.c.status, matches.c.last_activity)
+
+games = Table(
+    "games", metadata,
+    _id(),
+    Column("guild_id", BigInteger),  # NULL outside a server (a DM, the terminal)
+    Column("channel_id", BigInteger),
+    Column("user_id", BigInteger, nullable=False),
+    Column("name", Text, nullable=False),  # the game, such as 'canfield'
+    Column("options", Text, nullable=False),  # JSON: draw, redeals, groups, die
+    Column("deal", BigInteger),  # a PySolFC game number, or NULL with cards
+    Column("cards", Text),  # an explicit deck, two characters a card
+    Column("moves", Text, nullable=False, server_default=text("''")),  # canonical moves, space-separated
+    Column("snapshot", Text),  # the position after the moves, to rebuild fast
+    Column("version", BigInteger, nullable=False, server_default=text("0")),  # one more at every change
+    Column("status", Text, nullable=False, server_default=text("'playing'")),
+    Column("score", BigInteger, nullable=False, server_default=text("0")),
+    Column("created_at", Time, nullable=False),
+    Column("updated_at", Time, nullable=False),
+    Column("kind", Text, nullable=False, server_default=text("'solo'")),
+    Column("match_id", Id, ForeignKey("matches.id")),
+    Column("round", BigInteger),
+    Column("undo_allowed", BigInteger, nullable=False, server_default=text("1")),
+    Column("finished_at", Time),  # set when the status leaves 'playing'
+    Column("closed", BigInteger, nullable=False, server_default=text("0")),  # a round its match's end closed
+    CheckConstraint("status IN ('playing', 'won', 'blocked', 'resigned')"),
+    CheckConstraint("kind IN ('solo', 'match', 'daily')"),
+    sqlite_autoincrement=True,
+)
+Index("games_running", games.c.user_id, games.c.channel_id, games.c.status)
+Index("games_finished", games.c.guild_id, games.c.status, games.c.finished_at)
+Index("games_by_match", games.c.match_id, games.c.user_id)
+
+guild_settings = Table(
+    "guild_settings", metadata,
+    Column("guild_id", BigInteger, nullable=False),
+    Column("key", Text, nullable=False),
+    Column("value", Text, nullable=False),
+    PrimaryKeyConstraint("guild_id", "key"),
+)
+
+match_players = Table(
+    "match_players", metadata,
+    Column("match_id", Id, ForeignKey("matches.id"), nullable=False),
+    Column("user_id", BigInteger, nullable=False),
+    Column("team_id", Id, ForeignKey("teams.id")),
+    Column("joined_at", Time, nullable=False),
+    Column("left_at", Time),
+    PrimaryKeyConstraint("match_id", "user_id"),
+)
+
+daily_attempts = Table(
+    "daily_attempts", metadata,
+    Column("day", Text, nullable=False),  # the UTC date the game began, YYYY-MM-DD
+    Column("game", Text, nullable=False),
+    Column("user_id", BigInteger, nullable=False),
+    Column("guild_id", BigInteger),  # the server it was played on (NULL in a DM)
+    Column("game_id", Id, ForeignKey("games.id"), nullable=False),
+    PrimaryKeyConstraint("day", "game", "user_id"),  # one attempt per player per game per day
+)
+Index("daily_by_user", daily_attempts.c.user_id, daily_attempts.c.day)
+
+races = Table(
+    "races", metadata,
+    _id(),
+    Column("guild_id", BigInteger),
+    Column("channel_id", BigInteger, nullable=False),
+    Column("host_id", BigInteger, nullable=False),
+    Column("layout", Text, nullable=False, server_default=text("'klondike'")),
+    Column("deal", BigInteger, nullable=False),  # player k's deck is derived from it
+    Column("status", Text, nullable=False, server_default=text("'lobby'")),
+    Column("moves", Text, nullable=False, server_default=text("''")),  # '<seat>:<move>' in the order received
+    Column("version", BigInteger, nullable=False, server_default=text("0")),  # one more at every change
+    Column("message_id", BigInteger),  # the public board in the channel
+    Column("demon_user_id", BigInteger),  # who went out, if anyone
+    Column("target", BigInteger),  # a series of hands to this many points; NULL: one hand
+    Column("series_id", BigInteger),  # the first hand's id: every hand of a series shares it
+    Column("hand", BigInteger, nullable=False, server_default=text("1")),
+    Column("created_at", Time, nullable=False),
+    Column("started_at", Time),
+    Column("finished_at", Time),
+    Column("last_activity", Time),  # when the race last changed: it expires after a day idle
+    CheckConstraint("layout IN ('klondike', 'demon')"),
+    CheckConstraint("status IN ('lobby', 'running', 'finished', 'cancelled')"),
+    sqlite_autoincrement=True,
+)
+
+race_players = Table(
+    "race_players", metadata,
+    Column("race_id", Id, ForeignKey("races.id"), nullable=False),
+    Column("seat", BigInteger, nullable=False),  # 0..7, in the order they joined: the engine's player
+    Column("user_id", BigInteger, nullable=False),
+    Column("joined_at", Time, nullable=False),
+    Column("score", BigInteger),  # set when the race ends
+    PrimaryKeyConstraint("race_id", "seat"),
+    UniqueConstraint("race_id", "user_id"),
+)
