@@ -13,8 +13,7 @@ def dynamic_items() -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
     from bot.views.board import BoardButton, PickSelect
     from bot.views.leaderboards import PageButton
     from bot.views.matches import MatchButton, TeamSelect
-    from bot.views.race import BoardButton as RaceBoardButton
-    from bot.views.race import LobbyButton
+    from bot.views.race import LobbyButton, RaceBoardButton
 
     return BoardButton, PickSelect, MatchButton, TeamSelect, PageButton, LobbyButton, RaceBoardButton
 

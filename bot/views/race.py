@@ -27,7 +27,7 @@ from bot.play.race import (
     SeriesWon,
 )
 from bot.play.solo import Moved, NothingToDo, Refused
-from bot.views.board import ID, player_of
+from bot.views.board import ID, PER_ROW, player_of
 from bot.views.respond import Answer, answer, shorten
 from render import workers
 
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 LOBBY_TEMPLATE = re.compile(rf"pr:(?P<race>{ID}):(?P<action>join|start|cancel|board)")
 BOARD_TEMPLATE = re.compile(
     rf"prb:(?P<race>{ID}):(?P<seen>[0-9]{{1,9}}):(?P<action>draw|auto|refresh|w|r|t[1-7])")
-PER_ROW = 5
 
 
 def lobby_view(reply: RaceReply) -> discord.ui.View | None:
@@ -148,10 +147,10 @@ async def private_answer(reply: RaceReply, names: list[str], *, message: str | N
     if reply.game is None or reply.seat is None:
         return Answer(text or "The race has not started yet.")
     png = await workers.draw(private_png, reply, names)
-    return Answer(text=text, file=discord.File(io.BytesIO(png), filename="race.png"), view=board_view(reply))
+    return Answer(text=text, file=discord.File(io.BytesIO(png), filename="race.png"), view=race_board_view(reply))
 
 
-def board_view(reply: RaceReply) -> discord.ui.View:
+def race_board_view(reply: RaceReply) -> discord.ui.View:
     """A player's buttons: Draw, Auto, Refresh, then one a pile; disabled when they cannot help."""
     game, seat, race = reply.game, reply.seat, reply.race
     assert game is not None and seat is not None
@@ -162,8 +161,8 @@ def board_view(reply: RaceReply) -> discord.ui.View:
     layout = game.layout(seat)
 
     def button(action: str, label: str, row: int, enabled: bool, style=discord.ButtonStyle.secondary) -> None:
-        view.add_item(BoardButton(race.id, reply.seen, action, label=label, style=style, disabled=over or not enabled,
-                                  row=row))
+        view.add_item(RaceBoardButton(race.id, reply.seen, action, label=label, style=style,
+                                      disabled=over or not enabled, row=row))
 
     stock = len(layout["s"])
     button("draw", f"Draw ({stock})" if stock else "Redeal ↻", 0, any(m.is_draw for m in legal),
@@ -218,7 +217,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMP
         return await private_answer(reply, await races.names(reply.race))
 
 
-class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_TEMPLATE):
+class RaceBoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_TEMPLATE):
     """A private board's button: draw, auto, refresh, or a pile's top card to its best place."""
 
     def __init__(self, race_id: int, seen: int, action: str, *, label: str = "…",
@@ -230,7 +229,7 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_TEMP
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str], /) -> BoardButton:
+                             match: re.Match[str], /) -> RaceBoardButton:
         """Rebuild the button from its custom_id."""
         return cls(int(match["race"]), int(match["seen"]), match["action"], label=item.label or "…",
                    style=item.style, disabled=item.disabled)

@@ -81,8 +81,7 @@ from bot.views import dynamic_items, respond
 from bot.views.board import BoardButton, PickSelect, board_view
 from bot.views.leaderboards import PageButton
 from bot.views.matches import MatchButton, TeamSelect
-from bot.views.race import BoardButton as RaceBoardButton
-from bot.views.race import LobbyButton, race_text
+from bot.views.race import LobbyButton, RaceBoardButton, race_text
 from bot.views.respond import shorten
 from bot.words import DISCORD, reply_text
 
