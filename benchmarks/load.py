@@ -518,7 +518,7 @@ async def check_store(url: str, results: Results) -> None:
     stored game replays."""
     store = await open_store(url)
     try:
-        games = {game.id: game for game in await store.all_games()}
+        games = {game.id: game for game in await store.games.all_games()}
     finally:
         await store.close()
     known = results.answered

@@ -38,7 +38,7 @@ async def run(games: int, moves: int, seed: int = 1) -> None:
         for player in players:
             reply = await solo.start(player, guild_id=1, channel_id=2, deal=rng.randint(1, 10**9))
             game_ids.append(reply.game_id)
-        print(f"{await store.count_games():,} games stored; cache holds {solo.cache_size}")
+        print(f"{await store.games.count_games():,} games stored; cache holds {solo.cache_size}")
         parts: dict[str, list[float]] = {"move + commit": [], "render": [], "total": []}
         for _ in range(moves):
             index = rng.randrange(games)

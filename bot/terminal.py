@@ -143,7 +143,7 @@ async def play_in_terminal(name: str | None, deal: int | None, options: dict[str
         if damaged is not None:
             print(f"{database} held game #{damaged}, damaged and impossible to rebuild: it is set aside.",
                   file=stdout, flush=True)
-        running = await store.running_game(TERMINAL_PLAYER.id, None, kind="solo")
+        running = await store.games.running_game(TERMINAL_PLAYER.id, None, kind="solo")
         if running is not None and _another_game(running, name, deal):
             print(f"{database} holds an unfinished game of {TITLES.get(running.name, running.name)}, deal "
                   f"#{running.deal}. Set it aside (resign it) and start {TITLES[name or DEFAULT_GAME]} instead? "

@@ -20,7 +20,7 @@ from tests.samples import won_game
 async def test_a_won_game_typed_in_the_terminal_exorcises_the_demon(tmp_path) -> None:
     solved = won_game("canfield")
     store = await open_store(str(tmp_path / "t.sqlite3"))
-    stored = await store.create_game(NewGame(
+    stored = await store.games.create_game(NewGame(
         guild_id=None, channel_id=None, user_id=TERMINAL_PLAYER.id, name="canfield", options=solved.options,
         deal=None, cards="".join(map(str, solved.cards)), snapshot=None, score=-12))
     solo = SoloPlay(store)
@@ -29,7 +29,7 @@ async def test_a_won_game_typed_in_the_terminal_exorcises_the_demon(tmp_path) ->
     out = io.StringIO()
     final = await terminal_session(solo, reply, io.StringIO(typed), out)
     assert final.status == "won" and "The demon is exorcised! You won. Score 352." in out.getvalue()
-    assert (await store.get_game(stored.id)).status == "won"
+    assert (await store.games.get_game(stored.id)).status == "won"
     await store.close()
 
 
@@ -128,7 +128,7 @@ async def test_asking_for_another_game_than_the_one_in_the_file_offers_the_choic
     assert fresh.game.name == "storehouse" and fresh.game_id != kept.game_id and fresh.game.moves == []
     assert f"Game #{kept.game_id} set aside." in out.getvalue() and "Storehouse" in out.getvalue()
     store = await open_store(database)
-    assert (await store.get_game(kept.game_id)).status == "resigned"
+    assert (await store.games.get_game(kept.game_id)).status == "resigned"
     await store.close()
 
 

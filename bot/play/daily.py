@@ -170,24 +170,24 @@ class DailyPlay:
         if game not in GAMES:
             raise NoSuchDaily(game)
         day = today(self.clock)
-        attempt = await self.store.daily_attempt(day, game, player.id)
+        attempt = await self.store.stats.daily_attempt(day, game, player.id)
         if attempt is None:
             deal = await asyncio.to_thread(daily_deal, day, game)
             reply = await self.solo.create(
                 player, guild_id=guild_id, channel_id=channel_id, name=game, deal=deal, options={}, kind="daily",
                 undo_allowed=False, events=(DailyDealt(day, deal),),
             )
-            game_id = await self.store.claim_daily(day, game, player.id, guild_id, reply.game_id)
+            game_id = await self.store.stats.claim_daily(day, game, player.id, guild_id, reply.game_id)
             if game_id == reply.game_id:
                 return reply
             # Another start of the same attempt came first: ours was thrown away, theirs stands.
-            attempt = await self.store.daily_attempt(day, game, player.id)
+            attempt = await self.store.stats.daily_attempt(day, game, player.id)
             assert attempt is not None
         return await self._resume(attempt, player)
 
     async def streaks(self, user_id: int) -> Streaks:
         """The player's current and best daily streaks (played and won), as of today."""
-        days = await self.store.daily_days(user_id=user_id)
+        days = await self.store.stats.daily_days(user_id=user_id)
         return streaks(((d.day, d.won) for d in days), today(self.clock))
 
     async def _resume(self, attempt: DailyAttempt, player: Player) -> Reply:

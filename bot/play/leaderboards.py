@@ -107,8 +107,8 @@ class Leaderboards:
     async def stats(self, user_id: int, guild_id: int | None) -> PlayerStats:
         """A player's stats: finished games and matches on this server (None: all servers), and
         their daily streaks (which count dailies on any server)."""
-        totals = await self.store.player_totals(user_id, guild_id)
-        days = await self.store.daily_days(user_id=user_id)
+        totals = await self.store.stats.player_totals(user_id, guild_id)
+        days = await self.store.stats.daily_days(user_id=user_id)
         return PlayerStats(
             user_id=user_id, name=totals.name or f"user {user_id}", guild_id=guild_id, games=totals.games,
             wins=totals.wins, best_score=totals.best_score, average_score=totals.average_score,
@@ -129,30 +129,30 @@ class Leaderboards:
         return midnight.timestamp()
 
     async def _players(self, period: str, guild_id: int | None) -> Board:
-        standings = await self.store.player_standings(guild_id, self.since(period))
+        standings = await self.store.stats.player_standings(guild_id, self.since(period))
         rows = [(s.name, s.games, s.wins, round(100 * s.wins / s.games) if s.games else None, s.points,
                  s.matches_won) for s in standings]
         return ("player", "games", "wins", "win_rate", "points", "matches_won"), rows
 
     async def _teams(self, period: str, guild_id: int | None) -> Board:
-        standings = await self.store.team_standings(guild_id, self.since(period))
+        standings = await self.store.stats.team_standings(guild_id, self.since(period))
         rows = [(s.name, s.matches_won, s.points) for s in standings]
         return ("team", "matches_won", "points"), rows
 
     async def _daily(self, period: str, guild_id: int | None, game: str) -> Board:
         day = today(self.clock)
         if period == "today":
-            results = await self.store.daily_results(game, guild_id, day, day)
+            results = await self.store.stats.daily_results(game, guild_id, day, day)
             rows = [(r.name, r.status, r.score, _time_of_day(r.finished_at)) for r in results]
             return ("player", "result", "score", "finished"), rows
         since = self.since(period)
         first_day = utc_day(since) if since is not None else None
-        rows = _daily_totals(await self.store.daily_results(game, guild_id, first_day, day))
+        rows = _daily_totals(await self.store.stats.daily_results(game, guild_id, first_day, day))
         return ("player", "days", "wins", "points", "best"), rows
 
     async def _streaks(self, period: str, guild_id: int | None) -> Board:
         as_of = today(self.clock)
-        days = await self.store.daily_days(guild_id=guild_id)
+        days = await self.store.stats.daily_days(guild_id=guild_id)
         lines = []
         for _, group in itertools.groupby(days, key=lambda d: d.user_id):
             player_days = list(group)

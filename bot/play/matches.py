@@ -306,19 +306,19 @@ class MatchPlay:
             raise AlreadyHosting(None)
         self._opening.add(opening)  # until this lobby is stored: a second opening meanwhile is refused
         try:
-            lobby = await self.store.lobby_of(channel_id, host.id)
+            lobby = await self.store.matches.lobby_of(channel_id, host.id)
             if lobby is not None:
                 raise AlreadyHosting(lobby.id)
             check_limit(self.solo.limits, host.id, "lobby")
             now = self.clock()
-            await self.store.upsert_player(host.id, host.name)
-            match = await self.store.create_match(NewMatch(
+            await self.store.games.upsert_player(host.id, host.name)
+            match = await self.store.matches.create_match(NewMatch(
                 guild_id=guild_id, channel_id=channel_id, host_id=host.id, game=game, options=options, target=target,
                 teams=teams, undo=settings.match_undo if undo is None else undo,
                 seed=self.rng.randint(1, 2**62)), now)
-            team = await self.store.team_of(guild_id, host.id) if teams and guild_id is not None else None
+            team = await self.store.matches.team_of(guild_id, host.id) if teams and guild_id is not None else None
             if not teams or team is not None:
-                await self.store.add_match_player(match.id, host.id, team.id if team else None, now)
+                await self.store.matches.add_match_player(match.id, host.id, team.id if team else None, now)
         finally:
             self._opening.discard(opening)
         return await self.scoreboard(match.id)
@@ -331,8 +331,8 @@ class MatchPlay:
             if match.status not in (MatchStatus.LOBBY, MatchStatus.RUNNING):
                 raise MatchClosed(match_id, match.status, MatchAction.JOIN)
             team = await self._team_for(match, player, team_name)
-            await self.store.upsert_player(player.id, player.name)
-            await self.store.add_match_player(match_id, player.id, team.id if team else None, self.clock())
+            await self.store.games.upsert_player(player.id, player.name)
+            await self.store.matches.add_match_player(match_id, player.id, team.id if team else None, self.clock())
             if match.status == MatchStatus.RUNNING:
                 await self._deal_next_round(match, player)
         await self._changed(match_id)
@@ -342,12 +342,12 @@ class MatchPlay:
         """Leave a match; a round in play is resigned (its score counts)."""
         async with self._lock(match_id):
             match = await self._match(match_id)
-            mine = self._player(await self.store.match_players(match_id), player)
+            mine = self._player(await self.store.matches.match_players(match_id), player)
             if mine is None or mine.left:
                 raise NotInMatch(match_id, MatchAction.LEAVE)
             if match.status not in (MatchStatus.LOBBY, MatchStatus.RUNNING):
                 raise MatchClosed(match_id, match.status, MatchAction.LEAVE)
-            await self.store.leave_match(match_id, player.id, self.clock())
+            await self.store.matches.leave_match(match_id, player.id, self.clock())
         if mine.game_id is not None and match.status == MatchStatus.RUNNING:
             await self.solo.resign(mine.game_id, player)
         await self._changed(match_id)
@@ -360,13 +360,13 @@ class MatchPlay:
             match = await self._match(match_id)
             if actor.id != match.host_id and not can_manage:
                 raise NotTheHost(MatchAction.START)
-            players = [p for p in await self.store.match_players(match_id) if not p.left]
+            players = [p for p in await self.store.matches.match_players(match_id) if not p.left]
             if match.status != MatchStatus.LOBBY:
                 raise MatchClosed(match_id, match.status, MatchAction.START)
             if not players:
                 raise NobodyJoined()
-            if not await self.store.change_match_status(match_id, MatchStatus.LOBBY, MatchStatus.RUNNING,
-                                                        self.clock()):
+            if not await self.store.matches.change_match_status(match_id, MatchStatus.LOBBY, MatchStatus.RUNNING,
+                                                                self.clock()):
                 raise MatchChanged()
             match = await self._match(match_id)
             for player in players:
@@ -381,8 +381,8 @@ class MatchPlay:
             if actor.id != match.host_id and not can_manage:
                 raise NotTheHost(MatchAction.CANCEL)
             if match.status not in (MatchStatus.LOBBY, MatchStatus.RUNNING) or \
-                    not await self.store.change_match_status(match_id, match.status, MatchStatus.CANCELLED,
-                                                             self.clock()):
+                    not await self.store.matches.change_match_status(match_id, match.status, MatchStatus.CANCELLED,
+                                                                     self.clock()):
                 raise MatchClosed(match_id, match.status, MatchAction.CANCEL)
             await self._close_rounds(match_id)
         await self._changed(match_id)
@@ -400,7 +400,7 @@ class MatchPlay:
     async def my_board(self, match_id: int, player: Player) -> Reply:
         """The player's round in play (dealt now if they have none and the match runs)."""
         match = await self._match(match_id)
-        mine = self._player(await self.store.match_players(match_id), player)
+        mine = self._player(await self.store.matches.match_players(match_id), player)
         if mine is None or mine.left:
             raise NotInMatch(match_id, MatchAction.PLAY)
         if mine.game_id is not None:
@@ -421,25 +421,26 @@ class MatchPlay:
     async def scoreboard(self, match_id: int) -> Scoreboard:
         """Where everyone stands, leader first."""
         match = await self._match(match_id)
-        players = await self.store.match_players(match_id)
+        players = await self.store.matches.match_players(match_id)
         standings = await self._standings(match, players)
         winner = None
         if match.status == MatchStatus.FINISHED:
             key = match.winner_team_id if match.teams else match.winner_user_id
             winner = next((s for s in standings if s.key == key), None)
-        teams = await self.store.list_teams(match.guild_id) if match.teams and match.guild_id is not None else []
+        teams = (await self.store.matches.list_teams(match.guild_id)
+                 if match.teams and match.guild_id is not None else [])
         return Scoreboard(match, players, standings, winner, teams)
 
     async def attach_message(self, match_id: int, message_id: int) -> None:
         """Remember the channel message that shows the match's lobby and scoreboard."""
-        await self.store.set_match_message(match_id, message_id)
+        await self.store.matches.set_match_message(match_id, message_id)
 
     async def expire_idle(self) -> list[Scoreboard]:
         """Expire matches with no move for 24 hours."""
         expired = []
         before = self.clock() - EXPIRE_AFTER
-        for match in await self.store.idle_matches(before):
-            if await self.store.expire_match(match.id, before, self.clock()):
+        for match in await self.store.matches.idle_matches(before):
+            if await self.store.matches.expire_match(match.id, before, self.clock()):
                 async with self._lock(match.id):
                     await self._close_rounds(match.id)
                 expired.append(await self.scoreboard(match.id))
@@ -454,7 +455,7 @@ class MatchPlay:
         match_id, player = table.match_id, Player(table.user_id, "")
         won_by: Scoreboard | None = None
         async with self._lock(match_id):
-            await self.store.touch_match(match_id, self.clock())
+            await self.store.matches.touch_match(match_id, self.clock())
             board = await self.scoreboard(match_id)
             match = board.match
             mine = self._player(board.players, player)
@@ -467,7 +468,7 @@ class MatchPlay:
             if ahead is not None and ahead.points >= match.target and not mine.left:
                 winner_user = None if match.teams else mine.user_id
                 winner_team = mine.team_id if match.teams else None
-                if await self.store.change_match_status(
+                if await self.store.matches.change_match_status(
                         match_id, MatchStatus.RUNNING, MatchStatus.FINISHED, self.clock(),
                         winner_user_id=winner_user, winner_team_id=winner_team):
                     await self._close_rounds(match_id)
@@ -489,7 +490,7 @@ class MatchPlay:
     # --- helpers -----------------------------------------------------------------------------
 
     async def _deal_next_round(self, match: Match, player: Player) -> Reply:
-        mine = self._player(await self.store.match_players(match.id), player)
+        mine = self._player(await self.store.matches.match_players(match.id), player)
         if mine is not None and mine.game_id is not None:
             return await self.solo.board(mine.game_id, player)
         round_number = (mine.rounds if mine else 0) + 1
@@ -503,7 +504,7 @@ class MatchPlay:
     async def _close_rounds(self, match_id: int) -> None:
         """A match that ends takes its rounds in play with it: they end resigned, unscored (the
         final scoreboard is the one at the end), so that nobody plays on in a match that is over."""
-        for game_id in await self.store.close_match_rounds(match_id, self.clock()):
+        for game_id in await self.store.matches.close_match_rounds(match_id, self.clock()):
             self.solo.forget(game_id)
 
     async def _standings(self, match: Match, players: list[MatchPlayer]) -> list[Standing]:
@@ -517,7 +518,7 @@ class MatchPlay:
                     by_team.setdefault(p.team_id, []).append(p)
             lines = []
             for team_id, members in by_team.items():
-                team = await self.store.get_team(team_id)
+                team = await self.store.matches.get_team(team_id)
                 lines.append(Standing(team_id, team.name if team else f"team {team_id}",
                                       sum(m.points for m in members), sum(m.rounds for m in members),
                                       tuple(m.name for m in members)))
@@ -528,18 +529,18 @@ class MatchPlay:
             raise NotATeamMatch(match.id)
         if not match.teams or match.guild_id is None:
             return None
-        current = await self.store.team_of(match.guild_id, player.id)
+        current = await self.store.matches.team_of(match.guild_id, player.id)
         if team_name is None:
             if current is None:
                 raise NoTeamChosen()
             return current
         try:
-            return await self.store.join_team(match.guild_id, team_name, player.id)
+            return await self.store.matches.join_team(match.guild_id, team_name, player.id)
         except TeamError as error:
             raise TeamRefused(error.problem, error.name) from None
 
     async def _match(self, match_id: int) -> Match:
-        match = await self.store.get_match(match_id)
+        match = await self.store.matches.get_match(match_id)
         if match is None:
             raise NoSuchMatch(match_id)
         return match
@@ -567,29 +568,29 @@ class TeamPlay:
         name = " ".join(name.split())
         if not 1 <= len(name) <= TEAM_NAME_LENGTH:
             raise BadTeamName(1, TEAM_NAME_LENGTH)
-        await self.store.upsert_player(player.id, player.name)
-        return await self._teams(self.store.create_team(guild_id, name, player.id))
+        await self.store.games.upsert_player(player.id, player.name)
+        return await self._teams(self.store.matches.create_team(guild_id, name, player.id))
 
     async def join(self, guild_id: int, player: Player, name: str) -> Team:
         """Join a team (a member is in at most one team per server)."""
-        await self.store.upsert_player(player.id, player.name)
-        return await self._teams(self.store.join_team(guild_id, " ".join(name.split()), player.id))
+        await self.store.games.upsert_player(player.id, player.name)
+        return await self._teams(self.store.matches.join_team(guild_id, " ".join(name.split()), player.id))
 
     async def leave(self, guild_id: int, player: Player) -> Team:
         """Leave your team."""
-        team = await self.store.leave_team(guild_id, player.id)
+        team = await self.store.matches.leave_team(guild_id, player.id)
         if team is None:
             raise NotInATeam()
         return team
 
     async def list(self, guild_id: int) -> list[Team]:
         """The server's teams."""
-        return await self.store.list_teams(guild_id)
+        return await self.store.matches.list_teams(guild_id)
 
     async def rosters(self, guild_id: int) -> list[TeamRoster]:
         """The server's teams with their members' names."""
-        teams = await self.store.list_teams(guild_id)
-        names = await self.store.player_names([member for team in teams for member in team.members])
+        teams = await self.store.matches.list_teams(guild_id)
+        names = await self.store.games.player_names([member for team in teams for member in team.members])
         return [TeamRoster(team.name, tuple(names.get(m, str(m)) for m in team.members)) for team in teams]
 
     @staticmethod

@@ -270,24 +270,24 @@ class RacePlay:
         if target is not None and not 1 <= target <= MAX_TARGET:
             raise TargetOutOfRange(target, MAX_TARGET)
         check_deal_number(deal)
-        if await self.store.running_race(channel_id, host.id) is not None:
+        if await self.store.races.running_race(channel_id, host.id) is not None:
             raise AlreadyRacing()
         check_limit(self.limits, host.id, "lobby")
-        await self.store.upsert_player(host.id, host.name)
+        await self.store.games.upsert_player(host.id, host.name)
         deal = deal if deal is not None else self.rng.randint(1, DEAL_RANGE)
-        race = await self.store.create_race(NewRace(guild_id, channel_id, host.id, layout, deal, target))
+        race = await self.store.races.create_race(NewRace(guild_id, channel_id, host.id, layout, deal, target))
         return RaceReply(race, None, 0, (RaceOpened(race.id),))
 
     async def join(self, race_id: int, player: Player) -> RaceReply:
         """Seat a player in a race's lobby; AlreadyRacing when they are in another race (in its
         lobby or running) in that channel already: a player races once at a time in a channel."""
         race = await self._race(race_id)
-        current = await self.store.running_race(race.channel_id, player.id)
+        current = await self.store.races.running_race(race.channel_id, player.id)
         if current is not None and current.id != race_id:
             raise AlreadyRacing(current.id)
-        await self.store.upsert_player(player.id, player.name)
+        await self.store.games.upsert_player(player.id, player.name)
         try:
-            race = await self.store.join_race(race_id, player.id)
+            race = await self.store.races.join_race(race_id, player.id)
         except RaceError as error:
             raise RaceFull(full=error.full, seats=error.seats) from None
         await self._changed(race_id)
@@ -302,12 +302,12 @@ class RacePlay:
             raise RaceUnderWay()
         if len(race.players) < MIN_PLAYERS:
             raise TooFewRacers(MIN_PLAYERS)
-        await self.store.start_race(race_id)
+        await self.store.races.start_race(race_id)
         events: tuple[object, ...] = (RaceStarted(),)
         game = await self._game(await self._race(race_id))
         # Nobody can move at the deal: nobody is left waiting either.
         if await self.work.engine(player.id, _finished, game):
-            await self.store.finish_race(race_id, demon_user_id=None, scores=game.scores)
+            await self.store.races.finish_race(race_id, demon_user_id=None, scores=game.scores)
             events += (ending(await self._race(race_id), game),)
         await self._changed(race_id)
         return await self.board(race_id, player, events=events)
@@ -317,7 +317,7 @@ class RacePlay:
         race = await self._race(race_id)
         if player.id != race.host_id:
             raise NotRaceHost("cancel")
-        if not await self.store.cancel_race(race_id):
+        if not await self.store.races.cancel_race(race_id):
             raise RaceUnderWay()
         await self._changed(race_id)
         return RaceReply(await self._race(race_id), None, 0, (RaceCancelled(race_id),))
@@ -340,7 +340,7 @@ class RacePlay:
 
     async def running(self, player: Player, channel_id: int) -> RaceReply:
         """The player's race in this channel; NoRaceHere when there is none."""
-        race = await self.store.running_race(channel_id, player.id)
+        race = await self.store.races.running_race(channel_id, player.id)
         if race is None:
             raise NoRaceHere()
         return await self.board(race.id, player)
@@ -390,13 +390,13 @@ class RacePlay:
             if len(game.history) > before:
                 moves = race.moves + [f"{seat}:{move}" for _, move in game.history[before:]]
                 try:
-                    await self.store.save_race_moves(race_id, expected_version=race.version, moves=moves)
+                    await self.store.races.save_race_moves(race_id, expected_version=race.version, moves=moves)
                 except VersionConflict:
                     self._games.pop(race_id, None)  # our copy holds a move that was never stored
                     raise
                 if await self.work.engine(player.id, _finished, game):
-                    await self.store.finish_race(race_id, demon_user_id=None if game.demon is None
-                                                 else race.players[game.demon], scores=game.scores)
+                    await self.store.races.finish_race(race_id, demon_user_id=None if game.demon is None
+                                                       else race.players[game.demon], scores=game.scores)
                 race = await self._race(race_id)
                 if ok:
                     events.append(Moved(played=tuple(played)))
@@ -422,12 +422,12 @@ class RacePlay:
         said = ending(race, game)
         if race.target is None:
             return (said,), race.id
-        totals = await self.store.series_totals(race.series_id)
+        totals = await self.store.races.series_totals(race.series_id)
         standings = tuple((user, totals.get(user, 0)) for user in race.players)
         best = max(race.players, key=lambda user: (totals.get(user, 0), user == race.demon_user_id))
         if totals.get(best, 0) >= race.target:
             return (said, SeriesWon(best, totals[best], race.target, standings)), race.id
-        following = await self.store.next_hand(race, self.rng.randint(1, DEAL_RANGE))
+        following = await self.store.races.next_hand(race, self.rng.randint(1, DEAL_RANGE))
         return (said, SeriesGoesOn(race.hand, standings, race.target, following.hand)), following.id
 
     async def expire_idle(self) -> list[Race]:
@@ -437,7 +437,7 @@ class RacePlay:
         conditional on the version found idle, so a move meanwhile, in any process, keeps the
         race going. The races ended, as stored."""
         ended = []
-        for idle in await self.store.idle_races(self.clock() - EXPIRE_AFTER):
+        for idle in await self.store.races.idle_races(self.clock() - EXPIRE_AFTER):
             try:  # one race that cannot be ended must not keep the others going
                 race = await self._expire(idle)
             except Exception:
@@ -453,7 +453,7 @@ class RacePlay:
         game = None
         async with self._lock(idle.id):
             if idle.status == RaceStatus.LOBBY:
-                done = await self.store.cancel_race(idle.id, version=idle.version)
+                done = await self.store.races.cancel_race(idle.id, version=idle.version)
             else:
                 try:
                     game = await self._game(idle)
@@ -462,8 +462,8 @@ class RacePlay:
                     log.warning("ending idle race %s without scores: move %r: %s", idle.id, error.entry,
                                 error.problem)
                     points = [0] * len(idle.players)
-                done = await self.store.finish_race(idle.id, demon_user_id=None, scores=points,
-                                                    version=idle.version)
+                done = await self.store.races.finish_race(idle.id, demon_user_id=None, scores=points,
+                                                          version=idle.version)
         if not done:
             return None
         race = await self._race(idle.id)
@@ -474,17 +474,17 @@ class RacePlay:
 
     async def names(self, race: Race) -> list[str]:
         """The players' names by seat."""
-        known = await self.store.player_names(race.players)
+        known = await self.store.games.player_names(race.players)
         return [known.get(user, f"player {seat + 1}") for seat, user in enumerate(race.players)]
 
     async def attach_message(self, race_id: int, message_id: int) -> None:
         """Remember the race's public board message."""
-        await self.store.set_race_message(race_id, message_id)
+        await self.store.races.set_race_message(race_id, message_id)
 
     # --- inside ------------------------------------------------------------------------
 
     async def _race(self, race_id: int) -> Race:
-        race = await self.store.get_race(race_id)
+        race = await self.store.races.get_race(race_id)
         if race is None:
             raise NoSuchRace(race_id)
         return race

@@ -47,7 +47,7 @@ async def load_settings(store: Store, guild_id: int | None) -> ServerSettings:
     """A server's settings (defaults outside a server, or for a value that does not read)."""
     if guild_id is None:
         return ServerSettings()
-    raw = await store.get_settings(guild_id)
+    raw = await store.stats.get_settings(guild_id)
     try:
         return ServerSettings(
             target=int(raw.get("target", DEFAULT_TARGET)),
@@ -69,27 +69,27 @@ async def change_settings(store: Store, guild_id: int, *, target: int | None = N
     if target is not None:
         if not 1 <= target <= MAX_TARGET:
             raise BadSetting("target", target)
-        await store.set_setting(guild_id, "target", str(target))
+        await store.stats.set_setting(guild_id, "target", str(target))
     if team_target is not None:
         if not 1 <= team_target <= MAX_TARGET:
             raise BadSetting("team_target", team_target)
-        await store.set_setting(guild_id, "team_target", str(team_target))
+        await store.stats.set_setting(guild_id, "team_target", str(team_target))
     if die is not None:
         if die not in {d.value for d in Die}:
             raise BadSetting("die", die)
-        await store.set_setting(guild_id, "die", die)
+        await store.stats.set_setting(guild_id, "die", die)
     if prefix is not None:
         prefix = prefix.strip()
         if not 1 <= len(prefix) <= PREFIX_LENGTH or any(c.isspace() for c in prefix):
             raise BadSetting("prefix", prefix)
-        await store.set_setting(guild_id, "prefix", prefix)
+        await store.stats.set_setting(guild_id, "prefix", prefix)
     if match_undo is not None:
-        await store.set_setting(guild_id, "match_undo", "1" if match_undo else "0")
+        await store.stats.set_setting(guild_id, "match_undo", "1" if match_undo else "0")
     if channel is not None:
         channels = set(current.play_channels)
         if allow is False:
             channels.discard(channel)
         else:
             channels.add(channel)
-        await store.set_setting(guild_id, "play_channels", ",".join(str(c) for c in sorted(channels)))
+        await store.stats.set_setting(guild_id, "play_channels", ",".join(str(c) for c in sorted(channels)))
     return await load_settings(store, guild_id)

@@ -311,7 +311,7 @@ class SoloPlay:
                     name: str = "canfield", deal: int | None = None, **options: object) -> Reply:
         """A new solo game for the player in this channel, or the one already running there.
         ValueError (from the engine) for an unknown game, deal or option."""
-        running = await self.store.running_game(player.id, channel_id, kind="solo")
+        running = await self.store.games.running_game(player.id, channel_id, kind="solo")
         if running is not None:
             table = await self._table(running.id)
             return self._reply(table, AlreadyPlaying())
@@ -330,8 +330,8 @@ class SoloPlay:
         check_deal_number(deal)
         check_limit(self.limits, player.id, "new-game")
         game = new_game(name, deal=deal, cards=cards, **options)
-        await self.store.upsert_player(player.id, player.name)
-        stored = await self.store.create_game(NewGame(
+        await self.store.games.upsert_player(player.id, player.name)
+        stored = await self.store.games.create_game(NewGame(
             guild_id=guild_id, channel_id=channel_id, user_id=player.id, name=game.name, options=game.options,
             deal=game.deal, cards=None if game.deal is not None else "".join(map(str, game.cards)),
             snapshot=to_snapshot(game), score=game.score, kind=kind, match_id=match_id, round=round,
@@ -342,7 +342,7 @@ class SoloPlay:
 
     async def running(self, player: Player, channel_id: int | None) -> Reply:
         """The player's game in this channel; NoGameHere when there is none."""
-        stored = await self.store.running_game(player.id, channel_id)
+        stored = await self.store.games.running_game(player.id, channel_id)
         if stored is None:
             raise NoGameHere()
         table = await self._table(stored.id)
@@ -409,7 +409,7 @@ class SoloPlay:
         """Set aside the player's game in this channel when it is damaged in storage (stored as
         resigned, its record kept as it is), so that they can start another; its id. None, and
         nothing changes, when they have no game here or it can be rebuilt."""
-        stored = await self.store.running_game(player.id, channel_id)
+        stored = await self.store.games.running_game(player.id, channel_id)
         if stored is None:
             return None
         async with self._lock(stored.id):
@@ -419,8 +419,9 @@ class SoloPlay:
             except DamagedGame:
                 pass
             try:
-                await self.store.save_game(stored.id, expected_version=stored.version, moves=stored.moves,
-                                           snapshot=stored.snapshot, status=GameStatus.RESIGNED, score=stored.score)
+                await self.store.games.save_game(stored.id, expected_version=stored.version, moves=stored.moves,
+                                                 snapshot=stored.snapshot, status=GameStatus.RESIGNED,
+                                                 score=stored.score)
             except VersionConflict:
                 raise ChangedElsewhere(setting_aside=True) from None
         return stored.id
@@ -532,7 +533,7 @@ class SoloPlay:
     async def _save(self, table: Table, status: GameStatus) -> Table:
         game = table.game
         try:
-            stored = await self.store.save_game(
+            stored = await self.store.games.save_game(
                 table.id, expected_version=table.version, moves=[str(m) for m in game.moves],
                 snapshot=to_snapshot(game), status=status, score=game.score)
         except VersionConflict:
@@ -552,7 +553,7 @@ class SoloPlay:
         if table is not None:
             self._tables.move_to_end(game_id)
             return table
-        stored = await self.store.get_game(game_id)
+        stored = await self.store.games.get_game(game_id)
         if stored is None:
             raise NoGameHere(game_id)
         return self._remember(_table_from(stored, rebuild(stored)))

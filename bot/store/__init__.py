@@ -1,5 +1,5 @@
-"""Persistence behind one repository interface: SQLite (aiosqlite) by default, PostgreSQL (asyncpg)
-for several processes sharing one database."""
+"""Persistence in a store per aggregate (games, matches, races, stats) on one database: SQLite
+(aiosqlite) by default, PostgreSQL (asyncpg) for several processes sharing one database."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.store.base import NewGame, Store, StoredGame, StoreError, VersionConflict
-from bot.store.sql import PostgresStore, SqliteStore, SqlStore
+from bot.store.base import NewGame, StoredGame, StoreError, VersionConflict
+from bot.store.sql import PostgresStore, SqliteStore, Store
 
 DEFAULT_DATABASE_URL = "sqlite:///data/patient-exorcism.sqlite3"
 
-__all__ = ["DEFAULT_DATABASE_URL", "NewGame", "PostgresStore", "SqlStore", "SqliteStore", "Store", "StoreError",
+__all__ = ["DEFAULT_DATABASE_URL", "NewGame", "PostgresStore", "SqliteStore", "Store", "StoreError",
            "StoredGame", "VersionConflict", "open_store", "sqlite_path", "store_for"]
 
 

@@ -1,4 +1,4 @@
-"""Queries for teams and matches, mixed into SqlStore."""
+"""The store of teams and matches."""
 
 from __future__ import annotations
 
@@ -17,16 +17,18 @@ _IDLE = ("status IN ('lobby', 'running') AND last_activity < :before "
          "AND NOT EXISTS (SELECT 1 FROM games g WHERE g.match_id = matches.id AND g.updated_at >= :before)")
 
 
-class MatchQueries:
-    """Teams and matches; uses the store's database `self.db`."""
+class MatchStore:
+    """Teams and matches, with their players and rounds."""
 
-    db: Database
-    clock: Callable[[], float]
+    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
+        self.db = db
+        self.clock = clock  # every time this store writes comes from here
 
     # --- teams -------------------------------------------------------------------------
 
     async def create_team(self, guild_id: int, name: str, user_id: int) -> Team:
-        """A new team with its creator in it."""
+        """A new team with its creator in it; TeamError if the name is taken or the creator
+        is already in a team on this server."""
         if await self.team_of(guild_id, user_id) is not None:
             raise TeamError(TeamProblem.IN_A_TEAM)
         now = self.clock()
@@ -47,7 +49,7 @@ class MatchQueries:
         return team
 
     async def join_team(self, guild_id: int, name: str, user_id: int) -> Team:
-        """Put a member in a team."""
+        """Put a member in a team; TeamError if there is no such team or they are in another."""
         team_id = await self.db.fetch_value(
             "SELECT id FROM teams WHERE guild_id = :guild_id AND LOWER(name) = LOWER(:name)",
             {"guild_id": guild_id, "name": name})
@@ -70,7 +72,7 @@ class MatchQueries:
         return team
 
     async def leave_team(self, guild_id: int, user_id: int) -> Team | None:
-        """Take a member out of their team; a team left empty is deleted."""
+        """Take a member out of their team (an emptied team is deleted); the team, or None."""
         team = await self.team_of(guild_id, user_id)
         if team is None:
             return None
@@ -87,14 +89,14 @@ class MatchQueries:
         return team
 
     async def team_of(self, guild_id: int, user_id: int) -> Team | None:
-        """The member's team on this server."""
+        """The member's team on this server, or None."""
         team_id = await self.db.fetch_value(
             "SELECT team_id FROM team_members WHERE guild_id = :guild_id AND user_id = :user_id",
             {"guild_id": guild_id, "user_id": user_id})
         return None if team_id is None else await self.get_team(team_id)
 
     async def get_team(self, team_id: int) -> Team | None:
-        """The team with this id, with its members."""
+        """The team with this id, with its members, or None."""
         row = await self.db.fetch_one("SELECT id, guild_id, name FROM teams WHERE id = :team_id", {"team_id": team_id})
         if row is None:
             return None
@@ -105,26 +107,16 @@ class MatchQueries:
         return Team(row[0], row[1], row[2], members)
 
     async def list_teams(self, guild_id: int) -> list[Team]:
-        """The server's teams, by name."""
+        """The server's teams with their members, by name."""
         rows = await self.db.fetch_all("SELECT id FROM teams WHERE guild_id = :guild_id ORDER BY LOWER(name), id",
                                        {"guild_id": guild_id})
         ids = [team_id for (team_id,) in rows]
         return [team for team_id in ids if (team := await self.get_team(team_id)) is not None]
 
-    async def player_names(self, user_ids: list[int]) -> dict[int, str]:
-        """The known display names of these players."""
-        names: dict[int, str] = {}
-        for user_id in set(user_ids):
-            name = await self.db.fetch_value("SELECT name FROM players WHERE user_id = :user_id",
-                                             {"user_id": user_id})
-            if name is not None:
-                names[user_id] = name
-        return names
-
     # --- matches -----------------------------------------------------------------------
 
     async def create_match(self, new: NewMatch, now: float) -> Match:
-        """Open a match in the lobby."""
+        """Open a match (status lobby)."""
         match_id = await self.db.insert(
             "INSERT INTO matches (guild_id, channel_id, host_id, game, options, target, teams, undo, seed, "
             "created_at, last_activity) VALUES (:guild_id, :channel_id, :host_id, :game, :options, :target, :teams, "
@@ -137,18 +129,18 @@ class MatchQueries:
         return match
 
     async def get_match(self, match_id: int) -> Match | None:
-        """The match with this id."""
+        """The match with this id, or None."""
         row = await self.db.fetch_one(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = :match_id",
                                       {"match_id": match_id})
         return _match(row) if row else None
 
     async def set_match_message(self, match_id: int, message_id: int) -> None:
-        """Remember the match's scoreboard message."""
+        """Remember the match's lobby and scoreboard message."""
         await self.db.execute("UPDATE matches SET message_id = :message_id WHERE id = :match_id",
                               {"message_id": message_id, "match_id": match_id})
 
     async def add_match_player(self, match_id: int, user_id: int, team_id: int | None, now: float) -> None:
-        """Put a player in a match, or back in it."""
+        """Put a player in a match (again, if they had left)."""
         async with self.db.transaction() as tx:
             await tx.execute(
                 "INSERT INTO match_players (match_id, user_id, team_id, joined_at) "
@@ -159,13 +151,13 @@ class MatchQueries:
                              {"now": now, "match_id": match_id})
 
     async def leave_match(self, match_id: int, user_id: int, now: float) -> None:
-        """Mark a player as gone."""
+        """Mark a player as gone from a match."""
         await self.db.execute(
             "UPDATE match_players SET left_at = :now WHERE match_id = :match_id AND user_id = :user_id",
             {"now": now, "match_id": match_id, "user_id": user_id})
 
     async def match_players(self, match_id: int) -> list[MatchPlayer]:
-        """The players, with the points and rounds of their finished rounds, in joining order."""
+        """The match's players with the points and rounds of their finished rounds."""
         rows = await self.db.fetch_all(
             "SELECT mp.user_id, COALESCE(p.name, CAST(mp.user_id AS TEXT)), mp.team_id, "
             "  (SELECT COALESCE(SUM(g.score), 0) FROM games g WHERE g.match_id = mp.match_id "
@@ -184,7 +176,8 @@ class MatchQueries:
 
     async def change_match_status(self, match_id: int, old: str, new: str, now: float,
                                   winner_user_id: int | None = None, winner_team_id: int | None = None) -> bool:
-        """Move a match from `old` to `new`, only if it is still in `old`."""
+        """Move a match from status `old` to `new` (with its winner); False, and nothing
+        written, when it is no longer in `old` (so only one caller can finish a match)."""
         started = now if new == "running" else None
         finished = now if new in ("finished", "cancelled", "expired") else None
         changed = await self.db.execute(
@@ -213,24 +206,23 @@ class MatchQueries:
         return closed
 
     async def touch_match(self, match_id: int, now: float) -> None:
-        """Note activity in a match."""
+        """Note activity in a match (a move in one of its rounds)."""
         await self.db.execute("UPDATE matches SET last_activity = :now WHERE id = :match_id",
                               {"now": now, "match_id": match_id})
 
     async def idle_matches(self, before: float) -> list[Match]:
-        """Matches in the lobby or running with no activity (and no move in a round) since `before`."""
+        """Matches in the lobby or running with no activity since `before`."""
         rows = await self.db.fetch_all(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {_IDLE}", {"before": before})
         return [_match(row) for row in rows]
 
     async def expire_match(self, match_id: int, before: float, now: float) -> bool:
-        """Expire a match if it is still idle since `before` (as `idle_matches` found it): one
-        statement, so a move that comes meanwhile, in any process, keeps it alive."""
+        """Expire a match still idle since `before`; False when it moved meanwhile or ended."""
         return await self.db.execute(
             f"UPDATE matches SET status = 'expired', finished_at = :now, last_activity = :now WHERE id = :match_id "
             f"AND {_IDLE}", {"now": now, "match_id": match_id, "before": before}) == 1
 
     async def lobby_of(self, channel_id: int, host_id: int) -> Match | None:
-        """The match a host has in its lobby in a channel, if any (the newest)."""
+        """The match a host has in its lobby in a channel, if any."""
         row = await self.db.fetch_one(
             f"SELECT {_MATCH_COLUMNS} FROM matches WHERE channel_id = :channel_id AND host_id = :host_id "
             "AND status = 'lobby' ORDER BY id DESC LIMIT 1", {"channel_id": channel_id, "host_id": host_id})

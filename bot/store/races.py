@@ -1,4 +1,4 @@
-"""Queries for demon races, mixed into SqlStore."""
+"""The store of demon races."""
 
 from __future__ import annotations
 
@@ -12,14 +12,15 @@ _RACE_COLUMNS = ("id, guild_id, channel_id, host_id, layout, deal, status, moves
 MAX_SEATS = 8
 
 
-class RaceQueries:
-    """Races and their players; uses the store's database `self.db`."""
+class RaceStore:
+    """Demon races and their players by seat."""
 
-    db: Database
-    clock: Callable[[], float]
+    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
+        self.db = db
+        self.clock = clock  # every time this store writes comes from here
 
     async def create_race(self, new: NewRace) -> Race:
-        """A new race in its lobby, with its host in seat 0."""
+        """A new race in its lobby, its host in seat 0."""
         now = self.clock()
         async with self.db.transaction() as tx:
             race_id = await tx.insert(
@@ -52,7 +53,7 @@ class RaceQueries:
                     series_id=series_id or race_id, hand=hand)
 
     async def join_race(self, race_id: int, user_id: int) -> Race:
-        """Seat a player in a race's lobby (again: no change); RaceError when it cannot be."""
+        """Seat a player in a race's lobby; RaceError when it is full or has started."""
         race = await self.get_race(race_id)
         if race is None or race.status != "lobby":
             raise RaceError()
@@ -76,14 +77,14 @@ class RaceQueries:
         return race
 
     async def start_race(self, race_id: int) -> bool:
-        """Lobby to running; False when it was not in its lobby any more."""
+        """Lobby to running; False when it was not in its lobby."""
         now = self.clock()
         return await self.db.execute(
             "UPDATE races SET status = 'running', started_at = :now, last_activity = :now, version = version + 1 "
             "WHERE id = :race_id AND status = 'lobby'", {"now": now, "race_id": race_id}) == 1
 
     async def save_race_moves(self, race_id: int, *, expected_version: int, moves: list[str]) -> int:
-        """Store a running race's moves; the new version. VersionConflict when another change came first."""
+        """Store a running race's moves; the new version; VersionConflict when it changed meanwhile."""
         changed = await self.db.execute(
             "UPDATE races SET moves = :moves, version = version + 1, last_activity = :now "
             "WHERE id = :race_id AND version = :expected_version AND status = 'running'",
@@ -94,8 +95,8 @@ class RaceQueries:
 
     async def finish_race(self, race_id: int, *, demon_user_id: int | None, scores: list[int],
                           version: int | None = None) -> bool:
-        """Running to finished, with every seat's score; False when it was not running (or, with
-        `version`, when it had changed since that version)."""
+        """Running to finished with every seat's score; False when it was not running (or had
+        changed since `version`, when given)."""
         now = self.clock()
         async with self.db.transaction() as tx:
             if await tx.execute(
@@ -110,8 +111,7 @@ class RaceQueries:
         return True
 
     async def next_hand(self, race: Race, deal: int) -> Race:
-        """The next hand of a finished race's series: the same players in the same seats, dealt
-        `deal`, running at once, shown in the same public message."""
+        """The next hand of a series: the same players and seats, running at once."""
         now = self.clock()
         async with self.db.transaction() as tx:
             race_id = await tx.insert(
@@ -138,8 +138,8 @@ class RaceQueries:
         return {user: total for user, total in rows}
 
     async def cancel_race(self, race_id: int, *, version: int | None = None) -> bool:
-        """Lobby to cancelled; False when it had started or ended (or, with `version`, when it
-        had changed since that version)."""
+        """Lobby to cancelled; False when it had started or ended (or had changed since
+        `version`, when given)."""
         return await self.db.execute(
             "UPDATE races SET status = 'cancelled', last_activity = :now, version = version + 1 "
             "WHERE id = :race_id AND status = 'lobby' AND (CAST(:version AS BIGINT) IS NULL OR version = :version)",
@@ -159,7 +159,7 @@ class RaceQueries:
                               {"message_id": message_id, "race_id": race_id})
 
     async def running_race(self, channel_id: int, user_id: int) -> Race | None:
-        """The race a player is in, in its lobby or running, in a channel."""
+        """The race a player is in (lobby or running) in a channel."""
         race_id = await self.db.fetch_value(
             "SELECT r.id FROM races r JOIN race_players p ON p.race_id = r.id WHERE r.channel_id = :channel_id "
             "AND p.user_id = :user_id AND r.status IN ('lobby', 'running') ORDER BY r.id DESC LIMIT 1",

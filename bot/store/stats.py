@@ -1,4 +1,4 @@
-"""Queries for daily challenges, leaderboards and stats, mixed into SqlStore."""
+"""The store of daily challenges, leaderboards, stats and server settings."""
 
 from __future__ import annotations
 
@@ -23,10 +23,11 @@ _MATCH_WINS = (
     "  WHERE m.status = 'finished' AND (m.winner_user_id = mp.user_id OR m.winner_team_id = mp.team_id))")
 
 
-class StatsQueries:
-    """Daily attempts, leaderboards and stats; uses the store's database `self.db`."""
+class StatsStore:
+    """Daily attempts, leaderboards, stats and server settings."""
 
-    db: Database
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     # --- daily challenges ------------------------------------------------------------------
 
@@ -41,9 +42,9 @@ class StatsQueries:
         return DailyAttempt(*row) if row else None
 
     async def claim_daily(self, day: str, game: str, user_id: int, guild_id: int | None, game_id: int) -> int:
-        """Record game `game_id` as the player's attempt at that day's daily; the id of the
-        attempt's game. When they have one already, the new game is deleted and the existing
-        attempt's game id is returned."""
+        """Record game `game_id` (just created, unplayed) as the player's attempt at that day's
+        daily; the id of the attempt's game. When they have an attempt already (two starts at
+        once), the new game is deleted and the existing attempt's game id is returned."""
         # The primary key (day, game, user_id) decides between simultaneous starts, in this
         # process or another: each statement stands alone and commits on its own.
         claimed = await self.db.execute(
@@ -66,8 +67,8 @@ class StatsQueries:
     async def daily_results(self, game: str, guild_id: int | None, first_day: str | None,
                             last_day: str) -> list[DailyResult]:
         """The attempts at the dailies of `game` from `first_day` (None: the first ever) to
-        `last_day` on this server (None: anywhere): finished games first, by score, then by
-        the earlier finish; games in play after them."""
+        `last_day`, played on this server (None: anywhere), with their games' state: finished
+        games first, by score, then by the earlier finish; games in play after them."""
         rows = await self.db.fetch_all(
             "SELECT a.day, a.user_id, COALESCE(p.name, 'user ' || a.user_id) AS name, g.status, g.score, g.finished_at "
             "FROM daily_attempts a JOIN games g ON g.id = a.game_id LEFT JOIN players p ON p.user_id = a.user_id "
@@ -80,9 +81,9 @@ class StatsQueries:
         return [DailyResult(*row) for row in rows]
 
     async def daily_days(self, *, guild_id: int | None = None, user_id: int | None = None) -> list[DailyDay]:
-        """Every day each player made a daily attempt (on any server), and whether they won one
-        that day, by player and day: the players with an attempt on this server (None: anywhere),
-        or one player."""
+        """Every day each player made a daily attempt, and whether they won a daily that day, by
+        player and day: for the players with an attempt on this server (None: anywhere), or for one
+        player. A player's days are all theirs, on any server: a streak is personal."""
         rows = await self.db.fetch_all(
             "SELECT a.user_id, COALESCE(p.name, 'user ' || a.user_id), a.day, "
             "MAX(CASE WHEN g.status = 'won' THEN 1 ELSE 0 END) "
@@ -98,9 +99,8 @@ class StatsQueries:
     # --- leaderboards and stats -------------------------------------------------------------
 
     async def player_standings(self, guild_id: int | None, since: float | None) -> list[PlayerStanding]:
-        """Every player with a game or a race hand finished, or a match won, on this server (None:
-        all) since `since` (None: ever), counted as `_RESULTS` and `_MATCH_WINS` say: by points,
-        then wins, then name."""
+        """Every player with a game finished, or a match won, on this server (None: all) since
+        `since` (None: ever): by points, then wins, then name."""
         rows = await self.db.fetch_all(
             f"WITH {_RESULTS}, {_MATCH_WINS}, "
             "finished AS ("
@@ -150,9 +150,8 @@ class StatsQueries:
         return [TeamStanding(*row) for row in rows]
 
     async def player_totals(self, user_id: int, guild_id: int | None) -> PlayerTotals:
-        """A player's record on this server (None: all), counted as the players' leaderboard counts
-        (`_RESULTS`, `_MATCH_WINS`): games and race hands finished, won, their best and average
-        score; matches played (those that started) and won (alone or with their team)."""
+        """A player's finished games, and the matches they played (that started) and won (they, or
+        their team), on this server (None: all servers)."""
         games, wins, best, average = await self.db.fetch_one(
             f"WITH {_RESULTS} SELECT COUNT(*), COALESCE(SUM(won), 0), MAX(score), AVG(score) FROM results "
             "WHERE user_id = :user_id AND (CAST(:guild_id AS BIGINT) IS NULL OR guild_id = :guild_id)",
@@ -173,3 +172,19 @@ class StatsQueries:
         return PlayerTotals(user_id=user_id, name=name, games=games, wins=wins, best_score=best,
                             average_score=None if average is None else float(average),
                             matches_played=played, matches_won=won)
+
+    # --- server settings ---------------------------------------------------------------
+
+    async def get_settings(self, guild_id: int) -> dict[str, str]:
+        """A server's settings."""
+        rows = await self.db.fetch_all("SELECT key, value FROM guild_settings WHERE guild_id = :guild_id",
+                                       {"guild_id": guild_id})
+        return {key: value for key, value in rows}
+
+    async def set_setting(self, guild_id: int, key: str, value: str) -> None:
+        """Change one of a server's settings."""
+        await self.db.execute(
+            "INSERT INTO guild_settings (guild_id, key, value) VALUES (:guild_id, :key, :value) "
+            "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
+            {"guild_id": guild_id, "key": key, "value": value},
+        )

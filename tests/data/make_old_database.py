@@ -30,60 +30,60 @@ async def fill(url: str) -> None:
         await solo.move(playing.game_id, ALICE, "d")
     resigned = await solo.start(BOB, guild_id=GUILD, channel_id=CHANNEL, name="storehouse", deal=7)
     await solo.resign(resigned.game_id, BOB)
-    await store.set_setting(GUILD, "locale", "en")
-    await store.set_setting(GUILD, "target", "250")
+    await store.stats.set_setting(GUILD, "locale", "en")
+    await store.stats.set_setting(GUILD, "target", "250")
     # Teams: red (alice, bob) and blue (carol).
-    red = await store.create_team(GUILD, "Red", ALICE.id)
-    await store.join_team(GUILD, "red", BOB.id)
-    blue = await store.create_team(GUILD, "Blue", CAROL.id)
+    red = await store.matches.create_team(GUILD, "Red", ALICE.id)
+    await store.matches.join_team(GUILD, "red", BOB.id)
+    blue = await store.matches.create_team(GUILD, "Blue", CAROL.id)
     # A team match, finished, with a scored round each and a round closed by its end.
-    match = await store.create_match(NewMatch(
+    match = await store.matches.create_match(NewMatch(
         guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE.id, game="canfield", options={"draw": 3}, target=200,
         teams=True, undo=False, seed=4242), CLOCK)
-    await store.set_match_message(match.id, 9001)
+    await store.matches.set_match_message(match.id, 9001)
     for player, team in ((ALICE, red), (BOB, red), (CAROL, blue)):
-        await store.add_match_player(match.id, player.id, team.id, CLOCK)
-    await store.change_match_status(match.id, "lobby", "running", CLOCK)
+        await store.matches.add_match_player(match.id, player.id, team.id, CLOCK)
+    await store.matches.change_match_status(match.id, "lobby", "running", CLOCK)
     for number, (player, score) in enumerate(((ALICE, 120), (BOB, 90), (CAROL, 60)), start=1):
-        game = await store.create_game(NewGame(
+        game = await store.games.create_game(NewGame(
             guild_id=GUILD, channel_id=CHANNEL, user_id=player.id, name="canfield", options={"draw": 3},
             deal=1000 + number, cards=None, snapshot=None, score=0, kind="match", match_id=match.id, round=1,
             undo_allowed=False))
-        await store.save_game(game.id, expected_version=0, moves=["d"], snapshot=None, status="blocked",
-                              score=score)
-    await store.create_game(NewGame(
+        await store.games.save_game(game.id, expected_version=0, moves=["d"], snapshot=None, status="blocked",
+                                    score=score)
+    await store.games.create_game(NewGame(
         guild_id=GUILD, channel_id=CHANNEL, user_id=CAROL.id, name="canfield", options={"draw": 3}, deal=1004,
         cards=None, snapshot=None, score=-10, kind="match", match_id=match.id, round=2, undo_allowed=False))
-    await store.change_match_status(match.id, "running", "finished", CLOCK, winner_team_id=red.id)
-    await store.close_match_rounds(match.id, CLOCK)
-    await store.leave_match(match.id, CAROL.id, CLOCK)
-    await store.create_match(NewMatch(
+    await store.matches.change_match_status(match.id, "running", "finished", CLOCK, winner_team_id=red.id)
+    await store.matches.close_match_rounds(match.id, CLOCK)
+    await store.matches.leave_match(match.id, CAROL.id, CLOCK)
+    await store.matches.create_match(NewMatch(
         guild_id=GUILD, channel_id=CHANNEL + 1, host_id=CAROL.id, game="storehouse", options={}, target=100,
         teams=False, undo=True, seed=7), CLOCK)
     # Dailies: alice won hers, bob's is still in play.
     for player, status in ((ALICE, "won"), (BOB, "playing")):
-        daily = await store.create_game(NewGame(
+        daily = await store.games.create_game(NewGame(
             guild_id=GUILD, channel_id=CHANNEL, user_id=player.id, name="canfield", options={}, deal=555,
             cards=None, snapshot=None, score=0, kind="daily", undo_allowed=False))
-        await store.claim_daily("2023-11-14", "canfield", player.id, GUILD, daily.id)
+        await store.stats.claim_daily("2023-11-14", "canfield", player.id, GUILD, daily.id)
         if status == "won":
-            await store.save_game(daily.id, expected_version=0, moves=["d"], snapshot=None, status="won",
-                                  score=352)
+            await store.games.save_game(daily.id, expected_version=0, moves=["d"], snapshot=None, status="won",
+                                        score=352)
     # A race finished with its scores, and one running with moves.
-    race = await store.create_race(NewRace(guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE.id, layout="klondike",
-                                           deal=31337))
-    await store.join_race(race.id, BOB.id)
-    await store.start_race(race.id)
-    version = await store.save_race_moves(race.id, expected_version=(await store.get_race(race.id)).version,
+    race = await store.races.create_race(NewRace(guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE.id,
+                                                 layout="klondike", deal=31337))
+    await store.races.join_race(race.id, BOB.id)
+    await store.races.start_race(race.id)
+    version = await store.races.save_race_moves(race.id, expected_version=(await store.races.get_race(race.id)).version,
                                          moves=["0:d", "1:d"])
-    await store.set_race_message(race.id, 9002)
-    await store.finish_race(race.id, demon_user_id=ALICE.id, scores=[62, 3], version=version)
-    running = await store.create_race(NewRace(guild_id=GUILD, channel_id=CHANNEL + 2, host_id=CAROL.id,
-                                              layout="demon", deal=99, target=100))
-    await store.join_race(running.id, BOB.id)
-    await store.start_race(running.id)
-    await store.save_race_moves(running.id, expected_version=(await store.get_race(running.id)).version,
-                                moves=["0:d"])
+    await store.races.set_race_message(race.id, 9002)
+    await store.races.finish_race(race.id, demon_user_id=ALICE.id, scores=[62, 3], version=version)
+    running = await store.races.create_race(NewRace(guild_id=GUILD, channel_id=CHANNEL + 2, host_id=CAROL.id,
+                                                    layout="demon", deal=99, target=100))
+    await store.races.join_race(running.id, BOB.id)
+    await store.races.start_race(running.id)
+    await store.races.save_race_moves(running.id, expected_version=(await store.races.get_race(running.id)).version,
+                                      moves=["0:d"])
     await store.close()
 
 

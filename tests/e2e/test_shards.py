@@ -28,7 +28,7 @@ async def stored_game(database_url: str, user: FakeUser, channel_id: int) -> Sto
     """The user's game in play in that channel, read from the shared database by a store of our own."""
     store = await open_store(database_url)
     try:
-        return await store.running_game(user.id, channel_id)
+        return await store.games.running_game(user.id, channel_id)
     finally:
         await store.close()
 

@@ -69,12 +69,12 @@ async def win_daily(store: Store, solo: SoloPlay, player: Player, day: str, guil
     easy to win, so the game is laid with the cards of tests.samples.won_game and its moves
     replayed. Its game id."""
     solved = won_game("canfield")
-    await store.upsert_player(player.id, player.name)
-    stored = await store.create_game(NewGame(
+    await store.games.upsert_player(player.id, player.name)
+    stored = await store.games.create_game(NewGame(
         guild_id=guild_id, channel_id=10, user_id=player.id, name="canfield", options=solved.options, deal=None,
         cards="".join(str(card) for card in solved.cards), snapshot=None, score=-12, kind="daily",
         undo_allowed=False))
-    assert await store.claim_daily(day, "canfield", player.id, guild_id, stored.id) == stored.id
+    assert await store.stats.claim_daily(day, "canfield", player.id, guild_id, stored.id) == stored.id
     final = await solo.move(stored.id, player, " ".join(str(move) for move in solved.moves))
     assert final.status == "won"
     return stored.id
@@ -137,7 +137,7 @@ async def test_one_attempt_a_day_resumed_while_in_play_then_refused(daily: Daily
         await daily.start(ALICE, **HERE)
     assert (played.value.game, played.value.status, played.value.score, played.value.seconds_left) == \
         ("canfield", "resigned", -12, 12 * 3600)
-    assert await daily.store.count_games() == 1
+    assert await daily.store.games.count_games() == 1
     with pytest.raises(NoSuchDaily):
         await daily.start(ALICE, **HERE, game="klondike")
 
@@ -145,14 +145,14 @@ async def test_one_attempt_a_day_resumed_while_in_play_then_refused(daily: Daily
 async def test_simultaneous_starts_end_with_one_attempt_and_one_game(daily: DailyPlay, database_url, clock) -> None:
     replies = await asyncio.gather(*(daily.start(ALICE, **HERE) for _ in range(4)))
     assert len({reply.game_id for reply in replies}) == 1 and sum(reply.started for reply in replies) == 1
-    assert await daily.store.count_games() == 1
+    assert await daily.store.games.count_games() == 1
     # Two processes (two connections to one file) starting at once: the primary key decides.
     other_store = await open_store(database_url, clock)
     other = DailyPlay(other_store, SoloPlay(other_store), clock)
     replies = await asyncio.gather(daily.start(BOB, **HERE), other.start(BOB, **HERE),
                                    daily.start(BOB, **HERE), other.start(BOB, **HERE))
     assert len({reply.game_id for reply in replies}) == 1
-    assert await daily.store.count_games() == 2
+    assert await daily.store.games.count_games() == 2
     assert await daily.store.db.fetch_value("SELECT COUNT(*) FROM daily_attempts") == 2
     # The losers' games were really made, then thrown away: ids are never reused.
     later = await daily.solo.start(CAROL, **HERE, deal=1)
@@ -169,10 +169,10 @@ async def test_a_game_begun_before_midnight_counts_for_its_day(daily: DailyPlay,
     new = await daily.start(ALICE, **HERE)
     assert new.started and new.game_id != old.game_id and new.game.deal == daily_deal("2024-05-09", "canfield")
     await daily.solo.resign(old.game_id, ALICE)
-    yesterday = await daily.store.daily_attempt("2024-05-08", "canfield", ALICE.id)
+    yesterday = await daily.store.stats.daily_attempt("2024-05-08", "canfield", ALICE.id)
     assert yesterday.game_id == old.game_id and yesterday.status == "resigned"
     assert yesterday.finished_at == at("2024-05-09 00:01")
-    assert (await daily.store.daily_attempt("2024-05-09", "canfield", ALICE.id)).status == "playing"
+    assert (await daily.store.stats.daily_attempt("2024-05-09", "canfield", ALICE.id)).status == "playing"
     assert (await daily.start(ALICE, **HERE)).game_id == new.game_id
 
 
@@ -185,7 +185,7 @@ async def test_undo_is_refused_in_a_daily(daily: DailyPlay) -> None:
     for text in ("u", "u u", "d u u", "undo", "d undo d"):
         with pytest.raises(UndoOff):
             await daily.solo.move(game_id, ALICE, text)
-    assert (await daily.store.get_game(game_id)).moves == ["d"]
+    assert (await daily.store.games.get_game(game_id)).moves == ["d"]
 
 
 def test_streaks_count_consecutive_days() -> None:

@@ -155,11 +155,11 @@ async def test_too_many_new_games_are_refused_with_the_wait_and_nothing_is_store
     for _ in range(2):
         reply = await play.start(ALICE, **HERE, deal=1)
         await play.resign(reply.game_id, ALICE)
-    stored = len(await store.all_games())
+    stored = len(await store.games.all_games())
     with pytest.raises(RateLimited) as refused:
         await play.start(ALICE, **HERE, deal=1)
     assert refused.value.action == "new-game" and refused.value.retry_after == pytest.approx(60)
-    assert len(await store.all_games()) == stored
+    assert len(await store.games.all_games()) == stored
     assert (await play.start(BOB, **HERE, deal=1)).started  # others are not limited
     clock.now += 61
     assert (await play.start(ALICE, **HERE, deal=1)).started
@@ -174,7 +174,7 @@ async def test_a_hint_searches_once_per_version_and_searches_are_rate_limited(st
     await play.move(game_id, ALICE, "d")
     with pytest.raises(RateLimited) as refused:
         await play.hint(game_id, ALICE)
-    assert refused.value.action == "hint" and (await store.get_game(game_id)).version == 1
+    assert refused.value.action == "hint" and (await store.games.get_game(game_id)).version == 1
 
 
 async def test_verdicts_are_kept_per_deal_and_rate_limited_and_the_resign_stands(store, clock) -> None:
@@ -183,7 +183,7 @@ async def test_verdicts_are_kept_per_deal_and_rate_limited_and_the_resign_stands
     for deal in (2, 2, 4):  # both winnable; the second game of deal 2 gets the kept verdict
         game_id = (await play.start(ALICE, **HERE, deal=deal)).game_id
         reply = await play.resign(game_id, ALICE)
-        assert reply.status == "resigned" and (await store.get_game(game_id)).status == "resigned"
+        assert reply.status == "resigned" and (await store.games.get_game(game_id)).status == "resigned"
         said.append(reply.events)
     resigned = Ended(GameStatus.RESIGNED, -12)
     assert said[0] == said[1] == (resigned, Verdict(winnable=True))
@@ -203,12 +203,12 @@ async def test_a_host_has_one_match_lobby_per_channel_and_lobbies_are_rate_limit
     with pytest.raises(AlreadyHosting) as refused:
         await matches.open(ALICE, guild_id=5, channel_id=10)
     assert refused.value.match_id == opened[0].match.id
-    assert len(await store.idle_matches(before=clock() + 10**9)) == 1  # every match open: one
+    assert len(await store.matches.idle_matches(before=clock() + 10**9)) == 1  # every match open: one
     await matches.open(ALICE, guild_id=5, channel_id=11)  # another channel
     await matches.open(BOB, guild_id=5, channel_id=10)  # another host
     await matches.cancel(opened[0].match.id, ALICE)
     await matches.open(ALICE, guild_id=5, channel_id=10)  # the lobby here is gone: a new one
-    await matches.cancel((await store.lobby_of(10, ALICE.id)).id, ALICE)
+    await matches.cancel((await store.matches.lobby_of(10, ALICE.id)).id, ALICE)
     with pytest.raises(RateLimited) as limited:
         await matches.open(ALICE, guild_id=5, channel_id=10)
     assert limited.value.action == "lobby"
@@ -221,7 +221,7 @@ async def test_race_lobbies_are_rate_limited(store, clock) -> None:
         await races.cancel(race.id, ALICE)
     with pytest.raises(RateLimited):
         await races.open(ALICE, guild_id=5, channel_id=10)
-    assert await store.running_race(10, ALICE.id) is None
+    assert await store.races.running_race(10, ALICE.id) is None
     clock.now += 301
     assert (await races.open(ALICE, guild_id=5, channel_id=10)).race.status == "lobby"
 
@@ -235,13 +235,13 @@ async def test_a_game_takes_at_most_move_cap_moves_and_past_it_nothing_is_played
     with pytest.raises(MoveCapReached) as refused:
         await play.move(game_id, ALICE, "d " * (MOVE_CAP + 1))
     assert refused.value.cap == MOVE_CAP
-    assert (await store.get_game(game_id)).moves == [] and (await play.board(game_id, ALICE)).game.moves == []
+    assert (await store.games.get_game(game_id)).moves == [] and (await play.board(game_id, ALICE)).game.moves == []
     assert (await play.move(game_id, ALICE, "d " * MOVE_CAP)).version == 1
     with pytest.raises(MoveCapReached):
         await play.move(game_id, ALICE, "d")
     with pytest.raises(MoveCapReached):
         await play.play(game_id, ALICE, DRAW)  # a button's move
-    assert len((await store.get_game(game_id)).moves) == MOVE_CAP
+    assert len((await store.games.get_game(game_id)).moves) == MOVE_CAP
     assert len((await play.move(game_id, ALICE, "u u d")).game.moves) == MOVE_CAP - 1  # take-backs make room
     assert (await play.undo(game_id, ALICE)).ok  # undo and resign still work
     assert (await play.resign(game_id, ALICE)).status == "resigned"
@@ -256,12 +256,12 @@ async def test_a_race_takes_at_most_move_cap_moves_of_each_player(store, clock, 
     assert (await races.move(race_id, ALICE, "d d")).ok
     with pytest.raises(MoveCapReached):
         await races.move(race_id, ALICE, "d d")
-    assert len((await store.get_race(race_id)).moves) == 2
+    assert len((await store.races.get_race(race_id)).moves) == 2
     assert (await races.move(race_id, ALICE, "d")).ok
     with pytest.raises(MoveCapReached):
         await races.move(race_id, ALICE, "d")
     assert (await races.move(race_id, BOB, "d")).ok  # the cap is each player's
-    assert len((await store.get_race(race_id)).moves) == 4
+    assert len((await store.races.get_race(race_id)).moves) == 4
 
 
 async def test_the_cache_holds_at_most_cache_bytes(store) -> None:

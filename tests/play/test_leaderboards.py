@@ -37,8 +37,8 @@ class World:
     async def win(self, player: Player, guild_id: int | None = 5, **round_of: int) -> int:
         """A game (a match's round with match_id=, round=) played out to a win: 352."""
         solved = won_game("canfield")
-        await self.store.upsert_player(player.id, player.name)
-        stored = await self.store.create_game(NewGame(
+        await self.store.games.upsert_player(player.id, player.name)
+        stored = await self.store.games.create_game(NewGame(
             guild_id=guild_id, channel_id=10, user_id=player.id, name="canfield", options=solved.options, deal=None,
             cards="".join(str(card) for card in solved.cards), snapshot=None, score=-12,
             kind="match" if round_of else "solo", **round_of))
@@ -47,18 +47,19 @@ class World:
 
     async def match(self, players: dict[Player, int | None], guild_id: int = 5, teams: bool = False) -> int:
         """A running match of these players (each with their team id, or None)."""
-        match = await self.store.create_match(NewMatch(
+        match = await self.store.matches.create_match(NewMatch(
             guild_id=guild_id, channel_id=10, host_id=next(iter(players)).id, game="canfield", options={},
             target=300, teams=teams, undo=False, seed=7), self.clock())
         for player, team_id in players.items():
-            await self.store.add_match_player(match.id, player.id, team_id, self.clock())
-        assert await self.store.change_match_status(match.id, "lobby", "running", self.clock())
+            await self.store.matches.add_match_player(match.id, player.id, team_id, self.clock())
+        assert await self.store.matches.change_match_status(match.id, "lobby", "running", self.clock())
         return match.id
 
     async def finish(self, match_id: int, *, user: Player | None = None, team_id: int | None = None) -> None:
         """End a running match with its winner."""
-        assert await self.store.change_match_status(match_id, "running", "finished", self.clock(),
-                                                    winner_user_id=user.id if user else None, winner_team_id=team_id)
+        assert await self.store.matches.change_match_status(match_id, "running", "finished", self.clock(),
+                                                            winner_user_id=user.id if user else None,
+                                                            winner_team_id=team_id)
 
 
 @pytest.fixture
@@ -121,11 +122,11 @@ async def test_pages_split_the_board_and_keep_the_ranks(world: World) -> None:
 
 
 async def test_teams_pool_their_members_match_rounds(world: World) -> None:
-    reds = await world.store.create_team(5, "Reds", ALICE.id)
-    await world.store.join_team(5, "Reds", BOB.id)
-    blues = await world.store.create_team(5, "Blues", CAROL.id)
-    await world.store.create_team(5, "Greens", ERIN.id)
-    await world.store.create_team(6, "Elsewhere", DAVE.id)
+    reds = await world.store.matches.create_team(5, "Reds", ALICE.id)
+    await world.store.matches.join_team(5, "Reds", BOB.id)
+    blues = await world.store.matches.create_team(5, "Blues", CAROL.id)
+    await world.store.matches.create_team(5, "Greens", ERIN.id)
+    await world.store.matches.create_team(6, "Elsewhere", DAVE.id)
     match_id = await world.match({ALICE: reds.id, BOB: reds.id, CAROL: blues.id}, teams=True)
     await world.win(ALICE, match_id=match_id, round=1)
     await world.lose(BOB, match_id=match_id, round=1)
@@ -202,7 +203,7 @@ async def test_a_players_stats(world: World) -> None:
     match_id = await world.match({ALICE: None, BOB: None})
     await world.win(ALICE, match_id=match_id, round=1)
     await world.finish(match_id, user=ALICE)
-    reds = await world.store.create_team(5, "Reds", ALICE.id)
+    reds = await world.store.matches.create_team(5, "Reds", ALICE.id)
     team_match = await world.match({ALICE: reds.id}, teams=True)
     await world.finish(team_match, team_id=reds.id)
     await world.match({ALICE: None})  # still running: played, not won
@@ -223,11 +224,12 @@ async def test_stats_and_the_players_board_count_the_same_way(world: World) -> N
     await world.win(ALICE)
     await world.lose(ALICE)
     for demon in (ALICE, BOB):  # two race hands: Alice goes out in the first, Bob in the second
-        race = await world.store.create_race(NewRace(5, 10, ALICE.id, "klondike", 7))
-        await world.store.join_race(race.id, BOB.id)
-        await world.store.start_race(race.id)
-        await world.store.finish_race(race.id, demon_user_id=demon.id, scores=[62, 3] if demon is ALICE else [4, 62])
-    reds = await world.store.create_team(5, "Reds", ALICE.id)
+        race = await world.store.races.create_race(NewRace(5, 10, ALICE.id, "klondike", 7))
+        await world.store.races.join_race(race.id, BOB.id)
+        await world.store.races.start_race(race.id)
+        await world.store.races.finish_race(race.id, demon_user_id=demon.id,
+                                            scores=[62, 3] if demon is ALICE else [4, 62])
+    reds = await world.store.matches.create_team(5, "Reds", ALICE.id)
     team_match = await world.match({ALICE: reds.id, CAROL: None}, teams=True)
     await world.finish(team_match, team_id=reds.id)
     solo_match = await world.match({ALICE: None, BOB: None})
@@ -235,7 +237,7 @@ async def test_stats_and_the_players_board_count_the_same_way(world: World) -> N
     closed = await world.solo.create(ALICE, guild_id=5, channel_id=10, name="canfield", deal=1, options={},
                                      kind="match", match_id=solo_match, round=1)
     await world.finish(solo_match, user=BOB)
-    assert await world.store.close_match_rounds(solo_match, world.clock()) == [closed.game_id]
+    assert await world.store.matches.close_match_rounds(solo_match, world.clock()) == [closed.game_id]
     board = {row[1]: row for row in (await world.boards.page("players", "all", 5)).rows}
     for player in (ALICE, BOB):
         stats = await world.boards.stats(player.id, 5)

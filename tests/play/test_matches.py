@@ -125,7 +125,7 @@ async def test_a_won_match_is_final_and_its_rounds_in_play_end_with_it(world) ->
     final = [(s.name, s.points, s.rounds) for s in (await matches.scoreboard(match_id)).standings]
     assert final == [("Alice", 352, 1), ("Bob", 0, 0)]
     # Bob's round ended with the match: resigned, closed, its score added nowhere, not playable.
-    stored = await store.get_game(bob_game)
+    stored = await store.games.get_game(bob_game)
     assert stored.status == "resigned"
     with pytest.raises(MatchClosed) as closed:
         await matches.my_board(match_id, BOB)
@@ -156,7 +156,7 @@ async def test_a_cancelled_or_expired_match_ends_its_rounds_in_play(world) -> No
     await matches.start(cancelled, ALICE)
     game = await round_game(matches, cancelled, ALICE)
     await matches.cancel(cancelled, ALICE)
-    assert (await store.get_game(game)).status == "resigned"
+    assert (await store.games.get_game(game)).status == "resigned"
     with pytest.raises(NoGameHere):
         await solo.running(ALICE, CHANNEL)
     expiring = (await matches.open(BOB, guild_id=GUILD, channel_id=CHANNEL, target=5000)).match.id
@@ -164,7 +164,7 @@ async def test_a_cancelled_or_expired_match_ends_its_rounds_in_play(world) -> No
     game = await round_game(matches, expiring, BOB)
     clock.now += 2 * EXPIRE_AFTER
     [expired] = await matches.expire_idle()
-    assert expired.match.status == "expired" and (await store.get_game(game)).status == "resigned"
+    assert expired.match.status == "expired" and (await store.games.get_game(game)).status == "resigned"
     assert [(s.points, s.rounds) for s in expired.standings] == [(0, 0)]
 
 
@@ -270,7 +270,7 @@ async def test_a_team_choice_for_a_match_without_teams_is_refused_and_changes_no
         await matches.join(board.match.id, CAROL, team_name="Blue")  # a forged team menu
     assert refused.value.match_id == board.match.id
     assert [p.name for p in (await matches.scoreboard(board.match.id)).players] == ["Alice"]
-    assert await store.team_of(GUILD, CAROL.id) is None
+    assert await store.matches.team_of(GUILD, CAROL.id) is None
 
 
 async def test_every_player_gets_the_same_deal_each_round_and_undo_is_off(world) -> None:
@@ -286,7 +286,7 @@ async def test_every_player_gets_the_same_deal_each_round_and_undo_is_off(world)
     for text in ("u u", "d u u", "undo"):
         with pytest.raises(UndoOff):
             await solo.move(boards[0].game_id, ALICE, text)
-    assert (await solo.store.get_game(boards[0].game_id)).moves == ["d"]
+    assert (await solo.store.games.get_game(boards[0].game_id)).moves == ["d"]
     for player, board in zip((ALICE, BOB), boards, strict=True):
         await solo.resign(board.game_id, player)
     round2 = [await matches.my_board(match_id, p) for p in (ALICE, BOB)]
@@ -312,9 +312,9 @@ async def test_late_joiners_leavers_cancel_and_expiry(world) -> None:
     clock.now += 3 * EXPIRE_AFTER
     # Found idle, then a move (in this process or another) before it is expired: it stays.
     before = clock.now - EXPIRE_AFTER
-    assert [m.id for m in await store.idle_matches(before)] == [match_id]
+    assert [m.id for m in await store.matches.idle_matches(before)] == [match_id]
     await solo.move(await round_game(matches, match_id, ALICE), ALICE, "d")
-    assert not await store.expire_match(match_id, before, clock.now)
+    assert not await store.matches.expire_match(match_id, before, clock.now)
     clock.now += 3 * EXPIRE_AFTER
     [expired] = await matches.expire_idle()
     assert expired.match.status == "expired" and match_id in heard.changed

@@ -96,7 +96,7 @@ async def test_the_lobby_seats_players_in_order_and_only_the_host_starts(world) 
     assert not full.value.full  # not taking players any more: it has started
     with pytest.raises(NotInRace):
         await races.move(race_id, CAROL, "d")
-    assert (await store.get_race(race_id)).status == "running" and heard.changed
+    assert (await store.races.get_race(race_id)).status == "running" and heard.changed
 
 
 async def test_a_player_races_once_at_a_time_in_a_channel(world) -> None:
@@ -107,7 +107,7 @@ async def test_a_player_races_once_at_a_time_in_a_channel(world) -> None:
     with pytest.raises(AlreadyRacing) as racing:
         await races.join(second, BOB)
     assert racing.value.race_id == first
-    assert (await store.get_race(second)).players == [CAROL.id]
+    assert (await store.races.get_race(second)).players == [CAROL.id]
     await races.start(first, ALICE)
     with pytest.raises(AlreadyRacing) as racing:  # running: still one at a time
         await races.join(second, BOB)
@@ -134,10 +134,11 @@ async def test_every_move_is_stored_before_the_answer_and_survives_a_restart(wor
     race_id = await started(races)
     reply = await races.move(race_id, ALICE, "t1f d")
     assert reply.ok and reply.events == (Moved(played=(Move("t1", "f"), DRAW)),)
-    stored = await store.get_race(race_id)
+    stored = await store.races.get_race(race_id)
     assert stored.moves == ["0:t1f", "0:d"] and stored.version == reply.race.version
     bad = await races.move(race_id, BOB, "t2t9")
-    assert not bad.ok and "t2t9" in str(bad.events[-1].error) and (await store.get_race(race_id)).moves == stored.moves
+    assert not bad.ok and "t2t9" in str(bad.events[-1].error)
+    assert (await store.races.get_race(race_id)).moves == stored.moves
     fresh = RacePlay(store, lambda: 1_800_000_000.0)  # another process, or after a restart
     board = await fresh.board(race_id, BOB)
     assert board.game.foundation_tops()[0].card == reply.game.foundation_tops()[0].card
@@ -148,13 +149,13 @@ async def test_two_players_racing_for_one_place_the_first_received_takes_it(worl
     store, races, _ = world
     race_id = await started(races)
     await races.move(race_id, ALICE, "t1f")  # AH starts a foundation
-    seen = len((await store.get_race(race_id)).moves)
+    seen = len((await store.races.get_race(race_id)).moves)
     bob, carol = await asyncio.gather(races.move(race_id, BOB, "t6f", seen=seen),
                                       races.move(race_id, CAROL, "t3f", seen=seen))
     assert bob.ok and bob.events == (Moved(played=(Move("t6", "f"),)),)
     assert not carol.ok and carol.beaten and carol.events == (Beaten(Card.parse("2H"), "Bob"),)
     assert carol.game.layout(2)["t3"][-1] == "2H"  # Carol's card stays where it was
-    assert (await store.get_race(race_id)).moves == ["0:t1f", "1:t6f"]
+    assert (await store.races.get_race(race_id)).moves == ["0:t1f", "1:t6f"]
 
 
 async def test_the_end_is_stored_with_the_scores_and_reaches_the_leaderboards(database_url) -> None:
@@ -172,10 +173,10 @@ async def test_the_end_is_stored_with_the_scores_and_reaches_the_leaderboards(da
             reply = await races.move(race_id, ALICE, "d")
     assert reply.events[-1] == RaceEnded(ALICE.id, ((ALICE.id, 62), (BOB.id, 0), (CAROL.id, 0)))
     assert reply.game.demon == 0
-    race = await store.get_race(race_id)
+    race = await store.races.get_race(race_id)
     assert race.status == "finished" and race.demon_user_id == ALICE.id and heard.finished == [race_id]
     assert race.scores == [62, 0, 0]
-    standings = {row.user_id: row for row in await store.player_standings(None, None)}
+    standings = {row.user_id: row for row in await store.stats.player_standings(None, None)}
     assert [(standings[u].points, standings[u].wins) for u in race.players] == [(62, 1), (0, 0), (0, 0)]
     with pytest.raises(RaceNotRunning) as over:
         await races.move(race_id, BOB, "d")
@@ -195,12 +196,12 @@ async def test_a_race_with_no_change_for_a_day_ends_and_its_players_can_race_aga
     assert await races.expire_idle() == []
     clock.now += 120  # the lobby has waited a day, the running race not
     assert [(race.id, race.status) for race in await races.expire_idle()] == [(lobby, "cancelled")]
-    assert heard.finished == [] and (await store.get_race(race_id)).status == "running"
+    assert heard.finished == [] and (await store.races.get_race(race_id)).status == "running"
 
     clock.now += EXPIRE_AFTER
-    [idle] = await store.idle_races(clock.now - EXPIRE_AFTER)
+    [idle] = await store.races.idle_races(clock.now - EXPIRE_AFTER)
     await races.move(race_id, BOB, "d")  # a move between "found idle" and "ended", in any process
-    assert not await store.finish_race(race_id, demon_user_id=None, scores=[0, 0], version=idle.version)
+    assert not await store.races.finish_race(race_id, demon_user_id=None, scores=[0, 0], version=idle.version)
     assert await races.expire_idle() == []
 
     clock.now += EXPIRE_AFTER + 1
@@ -223,7 +224,7 @@ async def test_a_series_of_hands_runs_to_its_target_with_the_same_seats(database
     first = (await races.open(ALICE, guild_id=5, channel_id=CHANNEL, deal=9, target=100)).race
     await races.join(first.id, BOB)
     await races.start(first.id, ALICE)
-    await store.set_race_message(first.id, 4242)
+    await store.races.set_race_message(first.id, 4242)
 
     async def go_out(race_id: int) -> tuple[object, ...]:
         reply = await races.board(race_id, ALICE)
@@ -267,7 +268,7 @@ async def test_moves_through_two_processes_at_once_are_each_stored_once(world, d
     replies = await asyncio.gather(*(play.move(race_id, who, "d")
                                      for _ in range(8) for play, who in ((races, BOB), (other, CAROL))))
     assert all(reply.ok for reply in replies), [reply.events for reply in replies if not reply.ok]
-    stored = (await store.get_race(race_id)).moves
+    stored = (await store.races.get_race(race_id)).moves
     assert sorted(stored) == ["1:d"] * 8 + ["2:d"] * 8
     assert len((await other.board(race_id, CAROL)).game.history) == 16
     await other_store.close()

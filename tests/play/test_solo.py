@@ -39,7 +39,7 @@ async def test_start_move_and_every_move_is_stored_before_the_reply(play: SoloPl
     assert again.game_id == reply.game_id and not again.started and again.events == (AlreadyPlaying(),)
     moved = await play.move(reply.game_id, ALICE, "d rt4")
     assert moved.ok and [str(m) for m in moved.played] == ["d", "rt4"] and moved.version == 1
-    stored = await play.store.get_game(reply.game_id)
+    stored = await play.store.games.get_game(reply.game_id)
     assert stored.moves == ["d", "rt4"] and stored.version == 1 and stored.snapshot == to_snapshot(moved.game)
 
 
@@ -48,7 +48,7 @@ async def test_bad_input_answers_and_changes_nothing(play: SoloPlay) -> None:
     for text in ("xyz", "rt1", "u"):
         reply = await play.move(game_id, ALICE, text)
         assert not reply.ok and reply.events and reply.version == 0
-    assert (await play.store.get_game(game_id)).version == 0
+    assert (await play.store.games.get_game(game_id)).version == 0
 
 
 async def test_a_message_with_an_unreadable_token_plays_nothing_and_names_it(play: SoloPlay) -> None:
@@ -59,7 +59,7 @@ async def test_a_message_with_an_unreadable_token_plays_nothing_and_names_it(pla
         [refused] = reply.events
         assert not reply.ok and isinstance(refused, Refused) and not reply.played
         assert isinstance(refused.error, NotationError) and refused.error.token == bad
-    stored = await play.store.get_game(game_id)
+    stored = await play.store.games.get_game(game_id)
     assert stored.moves == [] and stored.version == 0
     assert [str(m) for m in (await play.move(game_id, ALICE, "draw")).played] == ["d"]
 
@@ -71,7 +71,7 @@ async def test_a_race_or_a_deal_the_store_cannot_keep_is_refused_in_one_line(pla
     with pytest.raises(DealTooLarge) as too_large:
         await play.start(ALICE, **HERE, deal=2**63)
     assert (too_large.value.deal, too_large.value.largest) == (2**63, 2**63 - 1)
-    assert await play.store.running_game(ALICE.id, HERE["channel_id"]) is None
+    assert await play.store.games.running_game(ALICE.id, HERE["channel_id"]) is None
 
 
 async def test_a_partly_legal_message_stores_the_moves_before_the_bad_one(play: SoloPlay) -> None:
@@ -80,13 +80,13 @@ async def test_a_partly_legal_message_stores_the_moves_before_the_bad_one(play: 
     moved, refused = reply.events
     assert not reply.ok and isinstance(refused.error, IllegalMoveError) and [str(m) for m in reply.played] == ["d"]
     assert "'rt1' is not legal" in str(refused.error)  # the engine's own words
-    assert (await play.store.get_game(game_id)).moves == ["d"]
+    assert (await play.store.games.get_game(game_id)).moves == ["d"]
     assert moved == Moved(played=(Move("s", "w"),))
     # A take-back before the bad move stands too, and the answer says so.
     reply = await play.move(game_id, ALICE, "u rt1")
     moved, refused = reply.events
     assert moved == Moved(took_back=(Move("s", "w"),)) and isinstance(refused.error, IllegalMoveError)
-    assert (await play.store.get_game(game_id)).moves == []
+    assert (await play.store.games.get_game(game_id)).moves == []
 
 
 async def test_undo_hint_and_resign(play: SoloPlay) -> None:
@@ -113,7 +113,7 @@ async def test_only_the_owner_plays_and_stale_boards_are_refused(play: SoloPlay)
     await play.play(game_id, ALICE, Move("s", "w"), version=0)
     stale = await play.play(game_id, ALICE, Move("s", "w"), version=0)
     assert stale.stale and not stale.ok and stale.version == 1
-    assert (await play.store.get_game(game_id)).moves == ["d"]
+    assert (await play.store.games.get_game(game_id)).moves == ["d"]
 
 
 async def test_a_game_resumes_after_the_database_is_reopened(database_url) -> None:
@@ -140,7 +140,7 @@ async def test_two_moves_at_once_apply_in_order_each_once(play: SoloPlay) -> Non
     assert sum(r.ok for r in replies) == 1 and sum(r.stale for r in replies) == 3
     replies = await asyncio.gather(*(play.move(game_id, ALICE, "d") for _ in range(3)))
     assert all(r.ok for r in replies) and sorted(r.version for r in replies) == [2, 3, 4]
-    assert (await play.store.get_game(game_id)).moves == ["d"] * 4
+    assert (await play.store.games.get_game(game_id)).moves == ["d"] * 4
 
 
 async def test_two_processes_on_one_game_cannot_both_apply_the_same_version(database_url) -> None:
@@ -178,18 +178,18 @@ async def test_a_damaged_snapshot_is_rebuilt_from_the_moves_and_a_damaged_game_s
 
 async def test_a_won_game_is_stored_as_won(play: SoloPlay) -> None:
     solved = won_game("canfield")
-    stored = await play.store.create_game(NewGame(
+    stored = await play.store.games.create_game(NewGame(
         guild_id=5, channel_id=10, user_id=ALICE.id, name="canfield", options=solved.options, deal=None,
         cards="".join(str(card) for card in solved.cards), snapshot=None, score=-12))
     final = await play.move(stored.id, ALICE, " ".join(str(m) for m in solved.moves))
     assert final.status == GameStatus.WON and Ended(GameStatus.WON, 352) in final.events
-    assert (await play.store.get_game(stored.id)).status == "won"
+    assert (await play.store.games.get_game(stored.id)).status == "won"
 
 
 async def test_the_owner_of_a_damaged_game_can_set_it_aside_and_play_on(play: SoloPlay) -> None:
     healthy = (await play.start(ALICE, guild_id=5, channel_id=11, deal=1)).game_id
     assert await play.abandon_damaged(ALICE, 11) is None  # a game that rebuilds is not touched
-    assert (await play.store.get_game(healthy)).status == "playing"
+    assert (await play.store.games.get_game(healthy)).status == "playing"
     assert await play.abandon_damaged(ALICE, 12) is None  # no game there
 
     game_id = (await play.start(ALICE, **HERE, deal=1)).game_id
@@ -201,7 +201,7 @@ async def test_the_owner_of_a_damaged_game_can_set_it_aside_and_play_on(play: So
         await fresh.start(ALICE, **HERE)
     assert damaged.value.game_id == game_id
     assert await fresh.abandon_damaged(ALICE, HERE["channel_id"]) == game_id
-    stored = await play.store.get_game(game_id)
+    stored = await play.store.games.get_game(game_id)
     assert stored.status == "resigned" and stored.moves == ["d", "zz9"]  # kept as it was, for a look later
     again = await fresh.start(ALICE, **HERE, deal=2)
     assert again.started and again.game_id != game_id and again.game.deal == 2

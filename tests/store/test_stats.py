@@ -25,38 +25,39 @@ async def store(database_url):
 
 
 async def test_a_second_claim_on_one_attempt_gets_the_first_game_and_its_own_is_deleted(store) -> None:
-    first, second = await store.create_game(daily_game(1)), await store.create_game(daily_game(1, guild_id=6))
-    assert await store.claim_daily("2024-05-08", "canfield", 1, 5, first.id) == first.id
-    assert await store.claim_daily("2024-05-08", "canfield", 1, 6, second.id) == first.id
-    assert await store.get_game(second.id) is None and await store.count_games() == 1
-    attempt = await store.daily_attempt("2024-05-08", "canfield", 1)
+    first = await store.games.create_game(daily_game(1))
+    second = await store.games.create_game(daily_game(1, guild_id=6))
+    assert await store.stats.claim_daily("2024-05-08", "canfield", 1, 5, first.id) == first.id
+    assert await store.stats.claim_daily("2024-05-08", "canfield", 1, 6, second.id) == first.id
+    assert await store.games.get_game(second.id) is None and await store.games.count_games() == 1
+    attempt = await store.stats.daily_attempt("2024-05-08", "canfield", 1)
     assert (attempt.game_id, attempt.guild_id, attempt.status, attempt.score, attempt.finished_at) == \
         (first.id, 5, "playing", -12, None)
-    assert await store.daily_attempt("2024-05-09", "canfield", 1) is None
-    assert await store.daily_attempt("2024-05-08", "storehouse", 1) is None
+    assert await store.stats.daily_attempt("2024-05-09", "canfield", 1) is None
+    assert await store.stats.daily_attempt("2024-05-08", "storehouse", 1) is None
 
 
 async def test_daily_days_are_per_player_and_day_and_follow_players_to_other_servers(store) -> None:
     attempts = [("2024-05-07", "canfield", 1, 5, "resigned"), ("2024-05-08", "canfield", 1, 6, "blocked"),
                 ("2024-05-08", "storehouse", 1, 6, "won"), ("2024-05-08", "canfield", 2, 6, "playing")]
     for day, name, user_id, guild_id, status in attempts:
-        game = await store.create_game(daily_game(user_id, guild_id, name))
-        await store.claim_daily(day, name, user_id, guild_id, game.id)
+        game = await store.games.create_game(daily_game(user_id, guild_id, name))
+        await store.stats.claim_daily(day, name, user_id, guild_id, game.id)
         if status != "playing":
-            await store.save_game(game.id, expected_version=0, moves=[], snapshot=None, status=status, score=3)
-    on_five = await store.daily_days(guild_id=5)
+            await store.games.save_game(game.id, expected_version=0, moves=[], snapshot=None, status=status, score=3)
+    on_five = await store.stats.daily_days(guild_id=5)
     assert [(d.user_id, d.name, d.day, d.won) for d in on_five] == [
         (1, "user 1", "2024-05-07", False), (1, "user 1", "2024-05-08", True)]
-    assert [(d.user_id, d.day) for d in await store.daily_days()] == [
+    assert [(d.user_id, d.day) for d in await store.stats.daily_days()] == [
         (1, "2024-05-07"), (1, "2024-05-08"), (2, "2024-05-08")]
-    assert [d.day for d in await store.daily_days(user_id=2)] == ["2024-05-08"]
-    results = await store.daily_results("canfield", 6, "2024-05-08", "2024-05-08")
+    assert [d.day for d in await store.stats.daily_days(user_id=2)] == ["2024-05-08"]
+    results = await store.stats.daily_results("canfield", 6, "2024-05-08", "2024-05-08")
     assert [(r.user_id, r.status, r.score) for r in results] == [(1, "blocked", 3), (2, "playing", -12)]
-    assert len(await store.daily_results("canfield", None, None, "2024-05-08")) == 3
+    assert len(await store.stats.daily_results("canfield", None, None, "2024-05-08")) == 3
 
 
 async def test_totals_of_a_player_with_nothing_stored(store) -> None:
-    totals = await store.player_totals(7, None)
+    totals = await store.stats.player_totals(7, None)
     assert (totals.name, totals.games, totals.wins, totals.best_score, totals.average_score,
             totals.matches_played, totals.matches_won) == (None, 0, 0, None, None, 0, 0)
-    assert await store.player_standings(None, None) == [] and await store.team_standings(5, None) == []
+    assert await store.stats.player_standings(None, None) == [] and await store.stats.team_standings(5, None) == []

@@ -49,60 +49,60 @@ async def test_a_sqlite_file_is_created_in_wal_mode(tmp_path) -> None:
 
 async def test_games_are_stored_and_versions_guard_every_change(database_url) -> None:
     store = await open_store(database_url)
-    game = await store.create_game(new())
+    game = await store.games.create_game(new())
     assert (game.version, game.status, game.moves, game.options["draw"]) == (0, "playing", [], 3)
-    saved = await store.save_game(game.id, expected_version=0, moves=["d", "rt4"], snapshot="{}", status="playing",
-                                  score=-11)
+    saved = await store.games.save_game(game.id, expected_version=0, moves=["d", "rt4"], snapshot="{}",
+                                        status="playing", score=-11)
     assert (saved.version, saved.moves, saved.score) == (1, ["d", "rt4"], -11)
     with pytest.raises(VersionConflict):
-        await store.save_game(game.id, expected_version=0, moves=["d"], snapshot=None, status="playing", score=0)
-    assert (await store.get_game(game.id)).moves == ["d", "rt4"]
-    assert (await store.running_game(1, 10)).id == game.id
-    assert await store.running_game(1, 11) is None and await store.running_game(2, 10) is None
-    await store.save_game(game.id, expected_version=1, moves=["d"], snapshot=None, status="resigned", score=-12)
-    assert await store.running_game(1, 10) is None
+        await store.games.save_game(game.id, expected_version=0, moves=["d"], snapshot=None, status="playing", score=0)
+    assert (await store.games.get_game(game.id)).moves == ["d", "rt4"]
+    assert (await store.games.running_game(1, 10)).id == game.id
+    assert await store.games.running_game(1, 11) is None and await store.games.running_game(2, 10) is None
+    await store.games.save_game(game.id, expected_version=1, moves=["d"], snapshot=None, status="resigned", score=-12)
+    assert await store.games.running_game(1, 10) is None
     with pytest.raises(StoreError, match="'lost'"):
-        await store.save_game(game.id, expected_version=2, moves=[], snapshot=None, status="lost", score=0)
-    assert await store.count_games() == 1
+        await store.games.save_game(game.id, expected_version=2, moves=[], snapshot=None, status="lost", score=0)
+    assert await store.games.count_games() == 1
     await store.close()
 
 
 async def test_a_game_in_a_dm_has_no_channel_and_is_still_found(database_url) -> None:
     store = await open_store(database_url)
-    game = await store.create_game(new(channel_id=None))
-    assert (await store.running_game(1, None)).id == game.id
+    game = await store.games.create_game(new(channel_id=None))
+    assert (await store.games.running_game(1, None)).id == game.id
     await store.close()
 
 
 async def test_concurrent_saves_on_one_version_land_exactly_once(database_url) -> None:
     store = await open_store(database_url)
-    game = await store.create_game(new())
+    game = await store.games.create_game(new())
     results = await asyncio.gather(*(
-        store.save_game(game.id, expected_version=0, moves=[f"m{i}"], snapshot=None, status="playing", score=0)
+        store.games.save_game(game.id, expected_version=0, moves=[f"m{i}"], snapshot=None, status="playing", score=0)
         for i in range(5)), return_exceptions=True)
     assert sum(not isinstance(r, Exception) for r in results) == 1
     assert all(isinstance(r, VersionConflict) for r in results if isinstance(r, Exception))
-    assert (await store.get_game(game.id)).version == 1
+    assert (await store.games.get_game(game.id)).version == 1
     await store.close()
 
 
 async def test_players_and_settings(database_url) -> None:
     store = await open_store(database_url)
-    await store.upsert_player(1, "alice")
-    await store.upsert_player(1, "Alice")
-    await store.set_setting(5, "prefix", "?")
-    await store.set_setting(5, "prefix", "$")
-    assert await store.get_settings(5) == {"prefix": "$"} and await store.get_settings(6) == {}
+    await store.games.upsert_player(1, "alice")
+    await store.games.upsert_player(1, "Alice")
+    await store.stats.set_setting(5, "prefix", "?")
+    await store.stats.set_setting(5, "prefix", "$")
+    assert await store.stats.get_settings(5) == {"prefix": "$"} and await store.stats.get_settings(6) == {}
     await store.close()
 
 
 async def test_a_corrupt_options_row_is_read_without_crashing(database_url) -> None:
     store = await open_store(database_url)
-    game = await store.create_game(new())
+    game = await store.games.create_game(new())
     await store.close()
     store = await open_store(database_url)
     await store.db.execute("UPDATE games SET options = 'not json' WHERE id = :game_id", {"game_id": game.id})
-    assert (await store.get_game(game.id)).options == {"corrupt": "not json"}
+    assert (await store.games.get_game(game.id)).options == {"corrupt": "not json"}
     await store.close()
 
 
@@ -130,7 +130,7 @@ async def test_a_process_holds_at_most_pool_size_connections(postgres_url) -> No
     store = await open_store(f"{postgres_url}&pool_size=2")  # the URL names its schema: ?search_path=...
     try:
         assert store.db.max_connections == 2
-        games = await asyncio.gather(*(store.create_game(new(user_id=user)) for user in range(1, 17)))
+        games = await asyncio.gather(*(store.games.create_game(new(user_id=user)) for user in range(1, 17)))
         assert len({game.id for game in games}) == 16 and store.db.engine.pool.checkedin() <= 2
     finally:
         await store.close()
@@ -145,8 +145,8 @@ async def test_a_postgresql_server_that_does_not_answer_is_one_clear_error() -> 
 async def test_discord_ids_need_64_bits_and_get_them(database_url) -> None:
     store = await open_store(database_url)
     big = 1_234_567_890_123_456_789
-    game = await store.create_game(NewGame(guild_id=big, channel_id=big + 1, user_id=big + 2, name="canfield",
-                                           options={}, deal=1, cards=None, snapshot=None, score=0))
+    game = await store.games.create_game(NewGame(guild_id=big, channel_id=big + 1, user_id=big + 2, name="canfield",
+                                                 options={}, deal=1, cards=None, snapshot=None, score=0))
     assert (game.guild_id, game.channel_id, game.user_id) == (big, big + 1, big + 2)
-    assert (await store.running_game(big + 2, big + 1)).id == game.id
+    assert (await store.games.running_game(big + 2, big + 1)).id == game.id
     await store.close()

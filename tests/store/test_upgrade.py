@@ -60,26 +60,26 @@ async def check_the_bot_works_on(url: str) -> None:
     store = await open_store(url)
     try:
         assert await store.schema_version() == head()
-        game = await store.get_game(1)
+        game = await store.games.get_game(1)
         assert (game.user_id, game.name, game.deal, game.moves, game.status) == (ALICE.id, "canfield", 12345,
                                                                                   ["d", "d", "d"], "playing")
-        assert await store.get_settings(GUILD) == {"locale": "en", "target": "250"}
-        assert [(team.name, team.members) for team in await store.list_teams(GUILD)] == [
+        assert await store.stats.get_settings(GUILD) == {"locale": "en", "target": "250"}
+        assert [(team.name, team.members) for team in await store.matches.list_teams(GUILD)] == [
             ("Blue", (CAROL.id,)), ("Red", (ALICE.id, BOB.id))]
-        match = await store.get_match(1)
+        match = await store.matches.get_match(1)
         assert (match.status, match.teams, match.message_id, match.winner_team_id) == ("finished", True, 9001, 1)
-        assert [(p.user_id, p.points, p.rounds, p.left) for p in await store.match_players(1)] == [
+        assert [(p.user_id, p.points, p.rounds, p.left) for p in await store.matches.match_players(1)] == [
             (ALICE.id, 120, 1, False), (BOB.id, 90, 1, False), (CAROL.id, 60, 1, True)]
-        assert [(r.user_id, r.status, r.score) for r in await store.daily_results("canfield", GUILD, None,
+        assert [(r.user_id, r.status, r.score) for r in await store.stats.daily_results("canfield", GUILD, None,
                                                                                    "2023-11-14")] == [
             (ALICE.id, "won", 352), (BOB.id, "playing", 0)]
-        race = await store.get_race(1)
+        race = await store.races.get_race(1)
         assert (race.status, race.players, race.scores, race.moves, race.demon_user_id) == (
             "finished", [ALICE.id, BOB.id], [62, 3], ["0:d", "1:d"], ALICE.id)
-        assert (await store.get_race(2)).status == "running"
+        assert (await store.races.get_race(2)).status == "running"
         solo = SoloPlay(store)
         reply = await solo.move(1, ALICE, "d")
-        assert reply.game_id == 1 and (await store.get_game(1)).version == game.version + 1
+        assert reply.game_id == 1 and (await store.games.get_game(1)).version == game.version + 1
         # New rows take new ids after the old ones.
         fresh = await solo.start(Player(104, "dave"), guild_id=GUILD, channel_id=700, deal=3)
         assert fresh.game_id == 9
