@@ -12,13 +12,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-import os
-import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import Any
+
+from bot.processes import exit_with_the_bot
 
 log = logging.getLogger(__name__)
 _pool: ProcessPoolExecutor | None = None
@@ -42,20 +42,6 @@ def stop() -> None:
     if _pool is not None:
         _pool.shutdown(wait=False, cancel_futures=True)
         _pool = None
-
-
-def exit_with_the_bot() -> None:
-    """In a worker: end when the bot's process ends, however it ends (SIGKILL too). A worker
-    waiting for work would otherwise wait for ever, and keep the forkserver and multiprocessing's
-    resource tracker alive with it."""
-    bot = multiprocessing.parent_process()  # the process that asked for the worker, not the forkserver
-    if bot is not None:
-        threading.Thread(target=_exit_after, args=(bot,), name="exit-with-the-bot", daemon=True).start()
-
-
-def _exit_after(bot: Any) -> None:
-    bot.join()
-    os._exit(0)
 
 
 async def draw(function: Callable[..., bytes], /, *args: Any, **kwargs: Any) -> bytes:

@@ -26,7 +26,6 @@ import asyncio
 import logging
 import multiprocessing
 import os
-import threading
 import time
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable
@@ -36,6 +35,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
 from typing import TypeVar
+
+from bot.processes import exit_with_the_bot
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -191,18 +192,4 @@ def _processes(kind: str) -> ProcessPoolExecutor:
 def _start_worker() -> None:
     """In a new worker process: a lower CPU priority, and an end with the bot's."""
     os.nice(NICENESS)
-    _end_with_parent()
-
-
-def _end_with_parent() -> None:
-    """In a worker process: end it when its parent (the bot) goes. A pool's worker waits for
-    work forever otherwise, even after the bot was killed."""
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
-
+    exit_with_the_bot()

@@ -29,6 +29,7 @@ from bot.play.race import (
 from bot.play.solo import Moved, NothingToDo, Refused
 from bot.views.board import ID, PER_ROW, player_of
 from bot.views.respond import Answer, answer, shorten
+from bot.words import played_text
 from render import workers
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ def race_event_text(event: object) -> str:
         case RaceCancelled(race_id=race_id):
             return f"Race #{race_id} is cancelled."
         case Moved(played=played):
-            return "Played " + " ".join(map(str, played)) + "."
+            return played_text(played)
         case NothingToDo():
             return "Nothing could be played."
         case Refused(error=error):
