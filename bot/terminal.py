@@ -14,11 +14,11 @@ import threading
 from pathlib import Path
 from typing import TextIO
 
-from bot.game import TITLES, describe_game
+from bot.game import TITLES
 from bot.game.notation import Word, read_word
 from bot.play import GameStatus, Player, PlayError, Reply, SoloPlay
 from bot.store import StoredGame, open_store
-from bot.words import TERMINAL, error_text, reply_text
+from bot.words import TERMINAL, error_text, reply_text, rules_text
 
 HELP = """Type moves and press Enter; {examples}.
 Piles: s stock, w waste, r reserve (r1-r9 in Patriarchs), f1-f8 foundations, t1-t9 columns.
@@ -99,7 +99,7 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
             say(HELP.format(examples=reply.game.examples))
             continue
         if word is Word.RULES:
-            say(describe_game(reply.game.name).replace("**", ""))  # the rules are written for Discord
+            say(rules_text(reply.game.name, TERMINAL))
             continue
         if word is Word.BOARD:
             say(f"\n{reply.game}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bot.game import GAMES, TITLES, Move
+from bot.game import GAMES, TITLES, Move, describe_game
 from bot.game.race import LAYOUTS
 from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily
 from bot.play.matches import (
@@ -103,6 +103,13 @@ TERMINAL = Voice(command_prefix="", bold_mark="")
 # What a rate limit limits (bot.play.work.LIMITS), as a player says it.
 LIMITED = {"new-game": "new games", "hint": "hints", "verdict": "verdicts", "lobby": "new lobbies"}
 PLAYED_SHOWN = 12  # moves named in full when a text plays many
+
+
+def rules_text(name: str, voice: Voice) -> str:
+    """The rules of game `name` as a front end shows them: the engine's sentences, the title
+    that begins them set in bold."""
+    text, title = describe_game(name), TITLES[name]
+    return voice.bold(title) + text.removeprefix(title) if text.startswith(title) else text
 
 
 def reply_text(reply: Reply, voice: Voice) -> str:

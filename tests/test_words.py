@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.game import GAMES, IllegalMoveError, Move, NotationError, new_game
+from bot.game import GAMES, TITLES, IllegalMoveError, Move, NotationError, describe_game, new_game
 from bot.game.race import LAYOUTS
 from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily
 from bot.play.matches import (
@@ -75,7 +75,7 @@ from bot.play.solo import (
     Verdict,
 )
 from bot.store.base import TeamProblem
-from bot.words import DISCORD, TERMINAL, duration_text, error_text, played_text, reply_text
+from bot.words import DISCORD, TERMINAL, duration_text, error_text, played_text, reply_text, rules_text
 
 DRAW, RT4 = Move("s", "w"), Move("r", "t4")
 
@@ -223,3 +223,11 @@ def test_the_terminal_shows_no_discord_syntax() -> None:
 def test_a_wait_is_told_in_hours_and_minutes() -> None:
     assert [duration_text(s) for s in (30, 300, 12 * 3600, 3600 + 61)] == [
         "less than a minute", "5 min", "12 h 00 min", "1 h 01 min"]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_rules_come_plain_from_the_engine_and_bold_only_in_discord(name: str) -> None:
+    title = TITLES[name]
+    assert "**" not in describe_game(name) and describe_game(name).startswith(title)
+    assert rules_text(name, DISCORD).startswith(f"**{title}**")
+    assert rules_text(name, TERMINAL) == describe_game(name)

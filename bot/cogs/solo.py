@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.checks import check_channel, check_play_channel
-from bot.game import GAMES, TITLES, describe_game
+from bot.game import GAMES, TITLES
 from bot.game.notation import Word, read_word
 from bot.game.patience import Game
 from bot.play import Player, PlayError, Reply
@@ -18,6 +18,7 @@ from bot.play.settings import change_settings, load_settings
 from bot.views import answers_custom_id
 from bot.views.board import board_answer, player_of
 from bot.views.respond import ERROR_LIMIT, Answer, answer, error_text, in_turn, shorten
+from bot.words import DISCORD, rules_text
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -126,7 +127,7 @@ class SoloCog(commands.Cog):
     @app_commands.command(name="rules", description="How a game is played")
     async def rules(self, interaction: discord.Interaction, game: str = "canfield") -> None:
         """Explain the rules."""
-        text = describe_game(game) if game in GAMES else shorten(f"No game {game!r}; games: {', '.join(GAMES)}.",
+        text = rules_text(game, DISCORD) if game in GAMES else shorten(f"No game {game!r}; games: {', '.join(GAMES)}.",
                                                                  ERROR_LIMIT)
         await interaction.response.send_message(text, ephemeral=True)
 
@@ -214,7 +215,7 @@ class SoloCog(commands.Cog):
             name = words[1].lower() if len(words) == 2 else await self._game_name(player, channel_id)
             if name not in GAMES:
                 raise PlayError(shorten(f"No game {name!r}; games: {', '.join(GAMES)}.", ERROR_LIMIT))
-            return Answer(describe_game(name))
+            return Answer(rules_text(name, DISCORD))
         if first in START_WORDS and len(words) <= 2:
             name = words[1].lower() if len(words) == 2 else "canfield"
             await check_play_channel(self.bot, guild_id, channel_id)

@@ -70,5 +70,5 @@ def option_names(name: str) -> tuple[str, ...]:
 
 
 def describe_game(name: str) -> str:
-    """The rules of `name` in a few plain sentences."""
+    """The rules of `name` in a few plain sentences, beginning with its title (no markup)."""
     return game_kind(name).describe_rules()

@@ -16,7 +16,7 @@ from bot.game.moves import PILE_PATTERN
 
 
 class Action(Enum):
-    """A one-letter command."""
+    """A command that is a letter or its word: d or draw, a or auto, u or undo, h or hint."""
 
     DRAW = "d"
     AUTO = "a"

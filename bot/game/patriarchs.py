@@ -586,7 +586,7 @@ def describe_patriarchs(rules: PatriarchsRules, title: str) -> str:
                  "other (never the base cards)." if rules.reversals else "")
     redeals = "one redeal" if rules.redeals else "no redeal"
     return (
-        f"**{title}** (two decks): build four foundations up in suit from the ace to the king, "
+        f"{title} (two decks): build four foundations up in suit from the ace to the king, "
         f"and four down from the king to the ace. {start}Nine reserve cards, each playable to the foundations "
         "only; an emptied reserve space is filled at once from the waste (from the stock when the waste is "
         f"empty). The stock turns one card at a time, {redeals}.{reversals} Score: 50 a finished foundation, "

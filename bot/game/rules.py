@@ -161,7 +161,7 @@ def describe_rules(rules: Rules, title: str) -> str:
     else:
         redeals = f"{rules.redeals} redeal{'s' if rules.redeals != 1 else ''}"
     return (
-        f"**{title}**: build the four foundations up in suit {base}, wrapping from king to ace, "
+        f"{title}: build the four foundations up in suit {base}, wrapping from king to ace, "
         f"13 cards each. A 13-card reserve, {reserve}; four columns build down {rules.build.value}, "
         f"wrapping from ace to king; {groups}; {spaces}. Then {draw}, with {redeals}. "
         "Score: 50 a finished foundation, 100 for a win, 1 a foundation card, −1 a card left in the reserve."
