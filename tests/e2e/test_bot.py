@@ -12,7 +12,13 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from .fakediscord import DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE, FakeDiscord, StoredMessage
+from .fakediscord import (
+    DEFERRED_CHANNEL_MESSAGE,
+    DEFERRED_UPDATE_MESSAGE,
+    UPDATE_MESSAGE,
+    FakeDiscord,
+    StoredMessage,
+)
 from .harness import BotProcess, BotRunner, said
 
 COMMANDS = {"play", "move", "board", "undo", "hint", "resign", "rules", "help", "prefix"}
@@ -427,3 +433,64 @@ async def test_a_stopped_bot_leaves_no_process_behind_and_shuts_down_cleanly(fak
         log = bot.run_log_text()
         assert code == 0 and f"{how}: shutting down" in log and log.rstrip().endswith("stopped")
         assert "Traceback" not in log
+
+
+async def test_a_board_is_a_v2_layout_updated_in_place_with_its_alt_text(fake: FakeDiscord, bots: BotRunner,
+                                                                        tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    message = await play(fake, deal=1)
+    assert message.v2 and message.content == "" and message.embeds == []
+    status, text = message.text_displays()
+    assert status == "**Canfield** · deal #1 · score -12 · stock 34 · unlimited redeals"
+    assert text.startswith("New game of Canfield, deal #1")
+    image = message.attachment("board.png")
+    assert message.media_urls() == [image.url]  # the gallery shows the uploaded board
+    assert image.description is not None and image.description.startswith("Canfield board, deal #1, score -12")
+    assert "Stock: 34 cards." in image.description and "Column t2: 2 of spades." in image.description
+
+    reply = await fake.click("alice", message, label="Draw (34)")
+    updated = await reply.wait_response()
+    assert reply.response_type == UPDATE_MESSAGE and updated.id == message.id and updated.v2
+    assert updated.text_displays() == ["**Canfield** · deal #1 · score -12 · stock 31 · unlimited redeals",
+                                       "Played d."]
+    new_image = updated.attachment("board.png")
+    assert updated.media_urls() == [new_image.url] and new_image.data != image.data
+    assert "Stock: 31 cards." in new_image.description and "Waste: " in new_image.description
+    assert button(updated, "Draw").label == "Draw (31)" and not button(updated, "Undo").disabled
+    assert fake.error_responses == []
+
+
+async def test_a_board_from_before_v2_becomes_a_v2_board_when_pressed(fake: FakeDiscord, bots: BotRunner,
+                                                                     tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    board = await play(fake, deal=1, public=True)
+    # The board as the bot posted it before V2: content, the image as a plain attachment, its
+    # buttons in top-level rows with the same custom_ids.
+    rows = [component for component in board.components[0]["components"] if component["type"] == 1]
+    old = fake._new_message(fake.channel_id, {"content": "New game of Canfield, deal #1.", "components": rows}, [])
+    assert not old.v2 and old.content
+    reply = await fake.click("alice", old, label="Draw (34)")
+    upgraded = await reply.wait_response()
+    assert upgraded.id == old.id and upgraded.v2 and upgraded.content == ""
+    assert said(upgraded) == "Played d." and upgraded.attachment("board.png").description
+    assert fake.error_responses == []
+
+
+async def test_a_deferred_board_becomes_a_v2_message_on_its_edit(fake: FakeDiscord, bots: BotRunner,
+                                                                 tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    await play(fake, deal=1)
+    blocker = sqlite3.connect(tmp_path / "pe.sqlite3", timeout=1)
+    blocker.execute("BEGIN EXCLUSIVE")  # the new game's commit waits: the answer is deferred
+    reply = await fake.slash_command("bob", "play", {"deal": 2})
+    await asyncio.sleep(3.2)
+    blocker.rollback()
+    blocker.close()
+    await reply.wait(timeout=1)
+    assert reply.response_type == DEFERRED_CHANNEL_MESSAGE and reply.latency < 3 and not reply.failed
+    answer = await reply.wait_for(lambda r: r.message is not None and r.message.v2, timeout=5)
+    message = answer.message
+    assert message is not None and message.ephemeral and not message.loading
+    assert "New game of Canfield, deal #2" in said(message)
+    assert message.attachment("board.png").description.startswith("Canfield board, deal #2")
+    assert fake.error_responses == []
