@@ -8,6 +8,7 @@ text. A new language is a new catalog like this one.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.game import GAMES, TITLES, Move, describe_game
@@ -382,7 +383,7 @@ def board_alt_text(game: Game, limit: int = ALT_TEXT_LIMIT) -> str:
     foundations' tops, the reserve's top and count, the waste's top, the stock, each column
     (its face-up cards, fewer when the text would be too long)."""
     head = f"{game.title} board, deal #{game.deal}, score {game.score}, {_redeals_words(game.redeals_left)}."
-    return _alt_text(head, game.layout(), limit)
+    return _alt_text(head, game.layout(), limit, base=lambda pile: str(game.foundation_base(pile)))
 
 
 def race_board_alt_text(game: RaceGame, seat: int, name: str, limit: int = ALT_TEXT_LIMIT) -> str:
@@ -400,25 +401,30 @@ def race_table_alt_text(game: RaceGame, names: list[str], limit: int = ALT_TEXT_
     return _cut_text(f"Race table. Shared foundations' tops: {tops}. {racers}.", limit)
 
 
-def _alt_text(head: str, layout: dict[str, list[str]], limit: int) -> str:
-    """`head`, then the piles of `layout` in words, naming fewer column cards until it fits."""
+def _alt_text(head: str, layout: dict[str, list[str]], limit: int,
+              base: Callable[[str], str] | None = None) -> str:
+    """`head`, then the piles of `layout` in words, naming fewer column cards until it fits;
+    `base` names the card an empty foundation starts with."""
     text = head
     for cap in COLUMN_CAPS:
-        text = " ".join([head, *_piles_in_words(layout, cap)])
+        text = " ".join([head, *_piles_in_words(layout, cap, base)])
         if len(text) <= limit:
             return text
     return _cut_text(text, limit)
 
 
-def _piles_in_words(layout: dict[str, list[str]], cap: int | None) -> list[str]:
+def _piles_in_words(layout: dict[str, list[str]], cap: int | None,
+                    base: Callable[[str], str] | None = None) -> list[str]:
     """One sentence a group of piles: foundations, reserve(s), waste, stock, columns."""
     foundations = [pile for pile in layout if pile.startswith("f")]
     reserves = [pile for pile in layout if pile.startswith("r")]
     columns = [pile for pile in layout if pile.startswith("t")]
     sentences = []
     if foundations:
-        sentences.append("Foundations: " + ", ".join(f"{pile} {_top_words(layout[pile])}" for pile in foundations)
-                         + ".")
+        sentences.append("Foundations: " + ", ".join(
+            f"{pile} {_top_words(layout[pile])}" + (f" (from the {card_words(base(pile))})"
+                                                    if base is not None and not layout[pile] else "")
+            for pile in foundations) + ".")
     if reserves == ["r"]:
         cards = layout["r"]
         sentences.append(f"Reserve: {_top_words(cards)}" + (f", {len(cards)} cards." if cards else "."))
