@@ -135,7 +135,8 @@ async def test_a_message_of_moves_is_read_whole_and_the_words_work_by_mention_an
         assert said(answer).startswith(f"cannot read {bad!r}: moves look like rt2"), said(answer)
     assert stored_moves(tmp_path) == [(fake.alice.id, "", 0)]
     sent = await fake.message("alice", f"{fake.bot_user.mention} draw", mentions_bot=True)
-    assert said(await fake.wait_for_bot_message(after=sent)) == "Played d."
+    typed = await fake.wait_for_bot_message(after=sent)  # a reply to the message: a V2 board too
+    assert said(typed) == "Played d." and typed.v2 and "Stock: 31 cards." in typed.attachment().description
     reply = await fake.slash_command("alice", "move", {"moves": "rules"})
     assert "**Canfield**" in said(await reply.wait_response())
     reply = await fake.slash_command("alice", "move", {"moves": "help"})

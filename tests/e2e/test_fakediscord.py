@@ -10,6 +10,7 @@ import aiohttp
 import pytest
 
 from .fakediscord import (
+    APPLICATION_COMMAND,
     CHANNEL_MESSAGE,
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE_MESSAGE,
@@ -17,6 +18,7 @@ from .fakediscord import (
     INTENT_GUILD_MESSAGES,
     UPDATE_MESSAGE,
     FakeDiscord,
+    FakeInteraction,
     InteractionFailed,
     NoBotConnected,
     shard_of,
@@ -449,3 +451,24 @@ async def test_components_v2_messages_are_checked_as_discord_does(fake: FakeDisc
         async with http.patch(f"{url}/{old.id}", data=_form(upgrade, {"b.png": png})) as response:
             assert response.status == 200
         assert old.v2 and old.content == "" and old.text_displays() == ["Played d."]
+
+
+async def test_a_deferral_cannot_carry_the_v2_flag_but_its_edit_can(fake: FakeDiscord) -> None:
+    interaction = FakeInteraction(fake, type=APPLICATION_COMMAND, user=fake.alice, channel_id=fake.channel_id,
+                                  guild_id=fake.guild_id, data={"name": "play"})
+    fake.interactions[interaction.id] = interaction
+    interaction.dispatched_at = asyncio.get_running_loop().time()
+    callback = f"{fake.api_base}/interactions/{interaction.id}/{interaction.token}/callback"
+    original = f"{fake.api_base}/webhooks/{fake.application_id}/{interaction.token}/messages/@original"
+    async with aiohttp.ClientSession() as http:
+        deferral = {"type": DEFERRED_CHANNEL_MESSAGE, "data": {"flags": (1 << 15) | (1 << 6)}}
+        async with http.post(callback, json=deferral) as response:
+            assert response.status == 400 and "deferred" in (await response.json())["errors"]["_errors"][0]["message"]
+        async with http.post(callback, json={"type": DEFERRED_CHANNEL_MESSAGE, "data": {"flags": 1 << 6}}) as response:
+            assert response.status == 204
+        edit = {"flags": 1 << 15, "content": None, "components": [{"type": 10, "content": "the answer"}]}
+        async with http.patch(original, json=edit) as response:
+            assert response.status == 200
+    message = interaction.message
+    assert message is not None and message.v2 and message.ephemeral and not message.loading
+    assert message.text_displays() == ["the answer"]

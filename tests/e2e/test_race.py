@@ -35,9 +35,13 @@ async def test_a_three_player_race_with_a_race_for_one_foundation(fake: FakeDisc
     assert refused.ephemeral and "Only the race's host" in said(refused)
     alice = await (await fake.click("alice", lobby, label="Start")).wait_response()
     assert alice.ephemeral and said(alice) == "The race is on! Your cards are dealt."
-    assert alice.attachment("race.png").data.startswith(PNG_SIGNATURE)
+    assert alice.attachment("race.png").data.startswith(PNG_SIGNATURE) and alice.v2
+    assert alice.text_displays()[0] == "**Demon race #1** · your board · 52 cards left"
+    assert alice.attachment("race.png").description.startswith("Race board of Alice: 52 cards left.")
     assert await _eventually(fake, lambda: [b.label for b in lobby.buttons] == ["My board"]
                              and lobby.attachments and "52 cards left" in said(lobby))
+    assert lobby.v2 and lobby.media_urls() == [lobby.attachment("race.png").url]
+    assert lobby.attachment("race.png").description.startswith("Race table. Shared foundations' tops: none yet.")
 
     bob = await (await fake.click("bob", lobby, label="My board")).wait_response()
     carol_board = await (await fake.click(carol, lobby, label="My board")).wait_response()
