@@ -495,3 +495,25 @@ async def test_a_deferred_board_becomes_a_v2_message_on_its_edit(fake: FakeDisco
     assert "New game of Canfield, deal #2" in said(message)
     assert message.attachment("board.png").description.startswith("Canfield board, deal #2")
     assert fake.error_responses == []
+
+
+async def test_a_crowd_pressing_at_once_gets_deferred_answers_that_become_v2_boards(
+        fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    players = [fake.add_user(f"player{n}") for n in range(12)]
+    boards = [await play(fake, user=player, deal=1) for player in players]
+    await asyncio.sleep(2.1)  # the answers to /play leave the bot's window of recent answers (RATE_WINDOW)
+    blocker = sqlite3.connect(tmp_path / "pe.sqlite3", timeout=1)
+    blocker.execute("BEGIN EXCLUSIVE")  # nothing finishes: the answers pile up, a crowd
+    clicks = await asyncio.gather(*(fake.click(player, board, label="Draw (34)")
+                                    for player, board in zip(players, boards, strict=True)))
+    await asyncio.sleep(0.6)  # under DEFER_AFTER: only a crowd is deferred this soon
+    blocker.rollback()
+    blocker.close()
+    for click in clicks:
+        await click.wait_for(lambda r: r.message is not None and said(r.message) == "Played d.", timeout=10)
+    assert all(click.latency < 3 and not click.failed for click in clicks)
+    kinds = [click.response_type for click in clicks]
+    assert kinds.count(DEFERRED_UPDATE_MESSAGE) >= 3 and set(kinds) <= {DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE}, kinds
+    assert all(click.message.v2 and "Stock: 31 cards." in click.message.attachment().description for click in clicks)
+    assert fake.error_responses == []
