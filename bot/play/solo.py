@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from bot.game import (
+    GAMES,
     Game,
     IllegalMoveError,
     Move,
@@ -131,6 +132,22 @@ class ChangedElsewhere(PlayError):
     def __init__(self, *, setting_aside: bool = False) -> None:
         super().__init__(setting_aside)
         self.setting_aside = setting_aside
+
+
+class UnknownGame(PlayError):
+    """There is no game called `name`."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+class BadOptions(PlayError):
+    """The game's rules refused a game's options (a match's, or a new game's): `problem` is the engine's reason."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
 
 
 def check_deal_number(deal: int | None) -> None:
@@ -310,7 +327,7 @@ class SoloPlay:
     async def start(self, player: Player, *, guild_id: int | None, channel_id: int | None,
                     name: str = "canfield", deal: int | None = None, **options: object) -> Reply:
         """A new solo game for the player in this channel, or the one already running there.
-        ValueError (from the engine) for an unknown game, deal or option."""
+        UnknownGame for an unknown game, BadOptions for options its rules refuse."""
         running = await self.store.games.running_game(player.id, channel_id, kind="solo")
         if running is not None:
             table = await self._table(running.id)
@@ -327,9 +344,14 @@ class SoloPlay:
         player has started too many games lately."""
         if name == RACE:
             raise NotASoloGame(name)
+        if name not in GAMES:
+            raise UnknownGame(name)
         check_deal_number(deal)
         check_limit(self.limits, player.id, "new-game")
-        game = new_game(name, deal=deal, cards=cards, **options)
+        try:
+            game = new_game(name, deal=deal, cards=cards, **options)
+        except ValueError as error:  # an option or deck the game's rules refuse
+            raise BadOptions(str(error)) from None
         await self.store.games.upsert_player(player.id, player.name)
         stored = await self.store.games.create_game(NewGame(
             guild_id=guild_id, channel_id=channel_id, user_id=player.id, name=game.name, options=game.options,

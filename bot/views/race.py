@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.game.race import MAX_PLAYERS, MIN_PLAYERS
-from bot.play import PlayError
 from bot.play.race import (
     Beaten,
+    NotInRace,
     RaceCancelled,
     RaceEnded,
     RaceJoined,
+    RaceNotRunning,
     RaceOpened,
     RaceReply,
     RaceStarted,
@@ -250,9 +251,9 @@ class RaceBoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_
             reply = await races.move(self.race_id, player, text, seen=self.seen)
         # Refusals are private messages that leave the board as it is (an Answer would replace it).
         if reply.seat is None:
-            raise PlayError("That is not your board.")
+            raise NotInRace()
         if reply.game is None:
-            raise PlayError("That race has not started yet.")
+            raise RaceNotRunning(reply.race.status)
         return await private_answer(reply, await races.names(reply.race))
 
 

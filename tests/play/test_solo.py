@@ -10,6 +10,7 @@ from bot.game import IllegalMoveError, Move, NotationError, to_snapshot
 from bot.play import DamagedGame, GameOver, NoGameHere, NotASoloGame, NotYourGame, Player, SoloPlay
 from bot.play.solo import (
     AlreadyPlaying,
+    BadOptions,
     ChangedElsewhere,
     DealTooLarge,
     Ended,
@@ -17,6 +18,7 @@ from bot.play.solo import (
     Moved,
     Refused,
     Started,
+    UnknownGame,
 )
 from bot.store import NewGame, open_store
 from tests.samples import won_game
@@ -71,6 +73,18 @@ async def test_a_race_or_a_deal_the_store_cannot_keep_is_refused_in_one_line(pla
     with pytest.raises(DealTooLarge) as too_large:
         await play.start(ALICE, **HERE, deal=2**63)
     assert (too_large.value.deal, too_large.value.largest) == (2**63, 2**63 - 1)
+    assert await play.store.games.running_game(ALICE.id, HERE["channel_id"]) is None
+
+
+async def test_an_unknown_game_or_options_its_rules_refuse_start_nothing(play: SoloPlay) -> None:
+    with pytest.raises(UnknownGame) as unknown:
+        await play.start(ALICE, **HERE, name="chess")
+    assert unknown.value.name == "chess"
+    with pytest.raises(BadOptions) as refused:
+        await play.start(ALICE, **HERE, die="always")
+    assert "always" in refused.value.problem
+    with pytest.raises(BadOptions):
+        await play.start(ALICE, **HERE, colour="blue")
     assert await play.store.games.running_game(ALICE.id, HERE["channel_id"]) is None
 
 
