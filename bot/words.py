@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 from bot.game import GAMES, TITLES, Move, describe_game
-from bot.game.race import LAYOUTS
+from bot.game.race import RACE_LAYOUTS
 from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily, NotADay
 from bot.play.leaderboards import UnknownPeriod, UnknownRanking
 from bot.play.matches import (
@@ -60,6 +60,7 @@ from bot.play.solo import (
     DamagedGame,
     DealTooLarge,
     Ended,
+    Event,
     GameOver,
     GameStatus,
     Hinted,
@@ -125,7 +126,7 @@ def reply_text(reply: Reply, voice: Voice) -> str:
     return " ".join(text for event in reply.events if (text := event_text(event, reply, voice)))
 
 
-def event_text(event: object, reply: Reply, voice: Voice) -> str:
+def event_text(event: Event, reply: Reply, voice: Voice) -> str:
     """What one event of a Reply says ("" for none this presenter words)."""
 
     game = reply.game
@@ -258,7 +259,7 @@ def race_error_text(error: PlayError, voice: Voice) -> str:
         case DamagedRace(race_id=race_id, entry=entry, problem=problem):
             return f"Race #{race_id} is damaged in storage and cannot be replayed (move {entry!r}: {problem})."
         case UnknownLayout(layout=layout):
-            return f"Unknown layout {layout!r}; layouts: {', '.join(LAYOUTS)}."
+            return f"Unknown layout {layout!r}; layouts: {', '.join(RACE_LAYOUTS)}."
         case AlreadyRacing(race_id=None):
             return "You are already in a race in this channel."
         case AlreadyRacing(race_id=race_id):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.game import GAMES, TITLES, IllegalMoveError, Move, NotationError, describe_game, new_game
-from bot.game.race import LAYOUTS
+from bot.game.race import RACE_LAYOUTS
 from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily, NotADay
 from bot.play.leaderboards import UnknownPeriod, UnknownRanking
 from bot.play.matches import (
@@ -152,7 +152,7 @@ def test_rounds_of_matches_and_dailies() -> None:
     (MoveCapReached(2000), "That would take this game past its cap of 2000 moves: nothing was played."),
     (PlayError("A part not yet speaking data says this."), "A part not yet speaking data says this."),
     (DamagedRace(4, "1:zz9", "bad"), "Race #4 is damaged in storage and cannot be replayed (move '1:zz9': bad)."),
-    (UnknownLayout("x"), f"Unknown layout 'x'; layouts: {', '.join(LAYOUTS)}."),
+    (UnknownLayout("x"), f"Unknown layout 'x'; layouts: {', '.join(RACE_LAYOUTS)}."),
     (AlreadyRacing(), "You are already in a race in this channel."),
     (AlreadyRacing(4), "You are already in race #4 in this channel."),
     (RaceFull(full=True, seats=8), "That race is full: 8 players at most."),

@@ -163,6 +163,10 @@ class DailyResumed:
     day: str
 
 
+# What a daily tells, among its game's solo events (bot.play.solo.Event).
+DailyEvent = DailyDealt | DailyResumed
+
+
 class DailyPlay:
     """Start (or resume) a player's daily game; the games themselves are played through SoloPlay."""
 

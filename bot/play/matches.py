@@ -236,6 +236,10 @@ class MatchEnded:
     status: str
 
 
+# What a match tells, among a round's solo events (bot.play.solo.Event).
+MatchEvent = RoundDealt | RoundScored | MatchWon | MatchEnded
+
+
 class MatchListener:
     """What the Discord side hears from matches (all no-ops here)."""
 
@@ -433,7 +437,7 @@ class MatchPlay:
 
     # --- the round's end: SoloPlay's finish hook ---------------------------------------------
 
-    async def _round_finished(self, table: Table) -> tuple[object, ...]:
+    async def _round_finished(self, table: Table) -> tuple[MatchEvent, ...]:
         if table.kind != "match" or table.match_id is None:
             return ()
         match_id, player = table.match_id, Player(table.user_id, "")

@@ -12,6 +12,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING, TypeAlias
 
 from bot.game import (
     GAMES,
@@ -31,6 +32,10 @@ from bot.game.notation import Action, ActionCommand
 from bot.game.solver import NATIVE, GaveUp, covers, solve
 from bot.play.work import Busy, RateLimiter, Work
 from bot.store import NewGame, Store, StoredGame, VersionConflict
+
+if TYPE_CHECKING:
+    from bot.play.daily import DailyEvent
+    from bot.play.matches import MatchEvent
 
 # Games kept in memory, most recently used first. It must hold every game in play at once: a
 # miss costs a store read and a rebuild (about 1 ms of CPU, and a database round trip) on the move's
@@ -258,6 +263,13 @@ class NoVerdict:
     """No verdict this time: the player has had their share of verdicts lately."""
 
 
+# What a solo game itself tells. A Reply carries these, and those of a match's round
+# (bot.play.matches.MatchEvent) or a daily (bot.play.daily.DailyEvent): `Event`, every one of them.
+SoloEvent = (Started | AlreadyPlaying | Moved | Refused | NothingToDo | HintNotAlone | Hinted | Ended | Verdict
+             | NoVerdict)
+Event: TypeAlias = "SoloEvent | MatchEvent | DailyEvent"
+
+
 @dataclass(slots=True)
 class Table:
     """A game in play with what the store knows of it."""
@@ -286,7 +298,7 @@ class Reply:
     version: int
     status: GameStatus
     game: Game
-    events: tuple[object, ...] = ()
+    events: tuple[Event, ...] = ()
     ok: bool = True
     played: list[Move] = field(default_factory=list)
     highlight: Move | None = None
@@ -315,7 +327,7 @@ class SoloPlay:
         self.limits = limits or RateLimiter()
         # Called once when a game ends (won, blocked or resigned), after it is stored; each
         # returns events to add to the player's answer (matches use it to score rounds).
-        self.finish_hooks: list[Callable[[Table], Awaitable[tuple[object, ...]]]] = []
+        self.finish_hooks: list[Callable[[Table], Awaitable[tuple[MatchEvent, ...]]]] = []
         self._tables: OrderedDict[int, Table] = OrderedDict()
         self._sizes: dict[int, int] = {}  # estimated bytes of each cached game
         self._cached_bytes = 0
@@ -337,7 +349,7 @@ class SoloPlay:
 
     async def create(self, player: Player, *, guild_id: int | None, channel_id: int | None, name: str,
                      deal: int | None, options: dict[str, object], kind: str = "solo", match_id: int | None = None,
-                     round: int | None = None, undo_allowed: bool = True, events: tuple[object, ...] = (Started(),),
+                     round: int | None = None, undo_allowed: bool = True, events: tuple[Event, ...] = (Started(),),
                      cards: list[str] | None = None) -> Reply:
         """Store a new game (a PySolFC deal, or an explicit deck) and return its first board:
         for solo games, matches' rounds and dailies, with `events` to tell. RateLimited when the
@@ -631,7 +643,7 @@ class SoloPlay:
         return self._reply(table, ok=False, stale=True)
 
     @staticmethod
-    def _reply(table: Table, *events: object, **details: object) -> Reply:
+    def _reply(table: Table, *events: Event, **details: object) -> Reply:
         return Reply(game_id=table.id, version=table.version, status=table.status, game=table.game.copy(),
                      events=events, kind=table.kind, match_id=table.match_id, round=table.round,
                      undo_allowed=table.undo_allowed, **details)  # type: ignore[arg-type]

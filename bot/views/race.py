@@ -19,6 +19,7 @@ from bot.play.race import (
     NotInRace,
     RaceCancelled,
     RaceEnded,
+    RaceEvent,
     RaceJoined,
     RaceNotRunning,
     RaceOpened,
@@ -56,12 +57,12 @@ def lobby_view(reply: RaceReply) -> discord.ui.View | None:
     return view
 
 
-def race_text(events: tuple[object, ...]) -> str:
+def race_text(events: tuple[RaceEvent, ...]) -> str:
     """What a race's events say, in order: to the player who acted, or in the channel at the end."""
     return " ".join(text for event in events if (text := race_event_text(event)))
 
 
-def race_event_text(event: object) -> str:
+def race_event_text(event: RaceEvent) -> str:
     """What one event of a race says ("" for none)."""
     match event:
         case RaceOpened(race_id=race_id):
@@ -160,28 +161,29 @@ def race_board_view(reply: RaceReply) -> discord.ui.View:
     over = race.status != "running"
     legal = [] if over else game.legal_moves(seat)
     sources = {move.src for move in legal if not move.is_draw}
-    layout = game.layout(seat)
+    hand = game.piles(seat)
 
     def button(action: str, label: str, row: int, enabled: bool, style=discord.ButtonStyle.secondary) -> None:
         view.add_item(RaceBoardButton(race.id, reply.seen, action, label=label, style=style,
                                       disabled=over or not enabled, row=row))
 
-    stock = len(layout["s"])
+    stock = len(hand["s"])
     button("draw", f"Draw ({stock})" if stock else "Redeal ↻", 0, any(m.is_draw for m in legal),
            discord.ButtonStyle.primary)
     button("auto", "Auto ▲", 0, any(m.dst == "f" for m in legal))
     button("refresh", "Refresh", 0, True)
-    piles = [pile for pile in layout if pile in ("w", "r")]
-    columns = [pile for pile in layout if pile.startswith("t")]
+    piles = [pile for pile in hand if pile in ("w", "r")]
+    columns = [pile for pile in hand if pile.startswith("t")]
     for pile in piles:
-        button(pile, _label(layout, pile), 1, pile in sources)
+        button(pile, _label(hand, pile), 1, pile in sources)
     for index, pile in enumerate(columns):
-        button(pile, _label(layout, pile), 2 + index // PER_ROW, pile in sources)
+        button(pile, _label(hand, pile), 2 + index // PER_ROW, pile in sources)
     return view
 
 
-def _label(layout: dict[str, list[str]], pile: str) -> str:
-    cards = layout[pile]
+def _label(hand: dict[str, list[str]], pile: str) -> str:
+    """A pile's button label: its name and the card on top of the player's `hand` there."""
+    cards = hand[pile]
     top = cards[-1] if cards and cards[-1] != "??" else ("–" if not cards else "?")
     return f"{pile} · {top}"
 

@@ -137,11 +137,11 @@ async def test_a_game_resumes_after_the_database_is_reopened(database_url) -> No
     game_id = (await play.start(ALICE, **HERE, deal=7)).game_id
     board = (await play.move(game_id, ALICE, "d d")).game
     real = next(str(m) for m in board.legal_moves() if not m.is_draw)
-    before = (await play.move(game_id, ALICE, real)).game.layout(reveal=True)
+    before = (await play.move(game_id, ALICE, real)).game.piles(reveal=True)
     await store.close()
     store = await open_store(path)
     again = await SoloPlay(store).running(ALICE, 10)
-    assert again.game_id == game_id and again.game.layout(reveal=True) == before
+    assert again.game_id == game_id and again.game.piles(reveal=True) == before
     assert [str(m) for m in again.game.moves] == ["d", "d", real]
     undone = await SoloPlay(store).undo(game_id, ALICE)  # undo works on a rebuilt game too
     assert [str(m) for m in undone.game.moves] == ["d", "d"]
