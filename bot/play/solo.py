@@ -148,7 +148,8 @@ class UnknownGame(PlayError):
 
 
 class BadOptions(PlayError):
-    """The game's rules refused a game's options (a match's, or a new game's): `problem` is the engine's reason."""
+    """A game's rules refused its options or deck (a new game's, or a match's): `problem` is the
+    engine's reason."""
 
     def __init__(self, problem: str) -> None:
         super().__init__(problem)
