@@ -8,11 +8,11 @@ from random import Random
 import pytest
 
 from bot.game import GAMES, TITLES, IllegalMoveError, Move, NotationError, describe_game, new_game
-from bot.game.race import LAYOUTS
-from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily
+from bot.game.race import RACE_LAYOUTS
+from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily, NotADay
+from bot.play.leaderboards import UnknownPeriod, UnknownRanking
 from bot.play.matches import (
     AlreadyHosting,
-    BadOptions,
     BadTeamName,
     ElsewhereMatch,
     MatchAction,
@@ -33,7 +33,6 @@ from bot.play.matches import (
     TargetOutOfRange,
     TeamMatchOffServer,
     TeamRefused,
-    UnknownGame,
 )
 from bot.play.race import (
     AlreadyRacing,
@@ -50,9 +49,10 @@ from bot.play.race import (
     TooFewRacers,
     UnknownLayout,
 )
-from bot.play.settings import BadSetting
+from bot.play.settings import BadSetting, ManageServerNeeded, NotAPlayChannel
 from bot.play.solo import (
     AlreadyPlaying,
+    BadOptions,
     ChangedElsewhere,
     DamagedGame,
     DealTooLarge,
@@ -74,6 +74,7 @@ from bot.play.solo import (
     Reply,
     Started,
     UndoOff,
+    UnknownGame,
     Verdict,
 )
 from bot.store.base import TeamProblem
@@ -166,7 +167,7 @@ def test_rounds_of_matches_and_dailies() -> None:
     (MoveCapReached(2000), "That would take this game past its cap of 2000 moves: nothing was played."),
     (PlayError("A part not yet speaking data says this."), "A part not yet speaking data says this."),
     (DamagedRace(4, "1:zz9", "bad"), "Race #4 is damaged in storage and cannot be replayed (move '1:zz9': bad)."),
-    (UnknownLayout("x"), f"Unknown layout 'x'; layouts: {', '.join(LAYOUTS)}."),
+    (UnknownLayout("x"), f"Unknown layout 'x'; layouts: {', '.join(RACE_LAYOUTS)}."),
     (AlreadyRacing(), "You are already in a race in this channel."),
     (AlreadyRacing(4), "You are already in race #4 in this channel."),
     (RaceFull(full=True, seats=8), "That race is full: 8 players at most."),
@@ -181,11 +182,18 @@ def test_rounds_of_matches_and_dailies() -> None:
     (NotInRace(), "You are not in that race."),
     (RaceNotRunning("finished"), "That race is over."),
     (RaceNotRunning("cancelled"), "That race is not running."),
+    (RaceNotRunning("lobby"), "That race has not started yet."),
     (NoSuchRace(4), "There is no race #4."),
     (BadSetting("target", 0), "The target must be between 1 and 100000, not 0."),
     (BadSetting("team_target", 200_000), "The team target must be between 1 and 100000, not 200000."),
     (BadSetting("die", "always"), "The die rule is off, game or pass, not 'always'."),
     (BadSetting("prefix", "a b"), "A prefix is 1 to 5 characters, without spaces."),
+    (ManageServerNeeded("settings"), "Only members with Manage Server can change the settings."),
+    (ManageServerNeeded("prefix"), "Only members with Manage Server can change the prefix."),
+    (NotAPlayChannel((11, 12)), "Games are played in <#11>, <#12> on this server."),
+    (NotADay("2024-02-30"), "'2024-02-30' is not a day: write it YYYY-MM-DD."),
+    (UnknownRanking("scores"), "Unknown leaderboard 'scores'; leaderboards: players, teams, daily, streaks."),
+    (UnknownPeriod("month"), "Unknown period 'month'; periods: all, week, today."),
     (NoSuchDaily("klondike"), f"There is no daily of 'klondike'. Games: {', '.join(GAMES)}."),
     (DailyPlayed("canfield", "resigned", -12, 12 * 3600),
      "You have played today's Canfield daily already: resigned, score -12. The next one comes in 12 h 00 min "
@@ -235,6 +243,10 @@ def test_the_terminal_shows_no_discord_syntax() -> None:
     assert error_text(NoGameHere(), TERMINAL) == "You have no game in this channel: start one with play."
 
 
+def test_the_terminal_names_a_channel_without_discord_marks() -> None:
+    assert error_text(NotAPlayChannel((11,)), TERMINAL) == "Games are played in channel 11 on this server."
+
+
 def test_a_wait_is_told_in_hours_and_minutes() -> None:
     assert [duration_text(s) for s in (30, 300, 12 * 3600, 3600 + 61)] == [
         "less than a minute", "5 min", "12 h 00 min", "1 h 01 min"]
@@ -270,7 +282,7 @@ def test_a_long_board_names_fewer_column_cards_to_fit_its_limit() -> None:
             game.play(rng.choice(moves))
         text = board_alt_text(game)
         assert len(text) <= ALT_TEXT_LIMIT and "Foundations:" in text and "Stock:" in text, (name, len(text))
-        assert all(f"Column {pile}:" in text for pile in game.layout() if pile.startswith("t")), name
+        assert all(f"Column {pile}:" in text for pile in game.piles() if pile.startswith("t")), name
     game = new_game("demons-and-thieves", deal=1)
     short = board_alt_text(game, limit=900)
     assert len(short) <= 900 and "Column t9: 8 face up, the top ones" in short and short.endswith(".")
@@ -281,7 +293,7 @@ def test_a_race_board_and_table_in_words() -> None:
     mine = race_board_alt_text(race, 0, "Alice")
     assert mine.startswith("Race board of Alice: 52 cards left. Shared foundations' tops: none yet.")
     columns = [sentence for sentence in mine.split(". ") if sentence.startswith("Column t")]
-    assert len(columns) == 7 and columns[0] == "Column t1: " + card_words(race.layout(0)["t1"][-1])
+    assert len(columns) == 7 and columns[0] == "Column t1: " + card_words(race.piles(0)["t1"][-1])
     assert columns[6].startswith("Column t7: 6 face down, then ")  # Klondike columns: face down, then the top
     table = race_table_alt_text(race, ["Alice", "Bob"])
     assert table == ("Race table. Shared foundations' tops: none yet. Alice: 52 cards left, 0 on the "
