@@ -60,15 +60,14 @@ def _match_wins() -> CTE:
             .cte("match_wins"))
 
 
-def _within(query: Select[Any], guild_id: ColumnElement[Any], finished_at: ColumnElement[Any] | None,
-            on_guild: int | None, since: float | None = None) -> Select[Any]:
-    """`query` kept to one server (`on_guild`; None: every server) and to what finished since
-    `since` (None: ever)."""
-    if on_guild is not None:
-        query = query.where(guild_id == on_guild)
-    if since is not None and finished_at is not None:
-        query = query.where(finished_at >= since)
-    return query
+def _on_server(query: Select[Any], column: ColumnElement[Any], guild_id: int | None) -> Select[Any]:
+    """`query` kept to the rows whose `column` is `guild_id` (None: every server)."""
+    return query if guild_id is None else query.where(column == guild_id)
+
+
+def _since(query: Select[Any], column: ColumnElement[Any], since: float | None) -> Select[Any]:
+    """`query` kept to the rows whose `column`, a time, is `since` or later (None: ever)."""
+    return query if since is None else query.where(column >= since)
 
 
 def _name(user_id: ColumnElement[Any]) -> ColumnElement[str]:
@@ -123,7 +122,7 @@ class StatsStore:
                  .select_from(daily_attempts.join(games, games.c.id == daily_attempts.c.game_id)
                               .outerjoin(players, players.c.user_id == daily_attempts.c.user_id))
                  .where(daily_attempts.c.game == game, daily_attempts.c.day <= last_day))
-        query = _within(query, daily_attempts.c.guild_id, None, guild_id)
+        query = _on_server(query, daily_attempts.c.guild_id, guild_id)
         if first_day is not None:
             query = query.where(daily_attempts.c.day >= first_day)
         rows = await self.db.fetch_all(query.order_by(
@@ -155,13 +154,13 @@ class StatsStore:
         """Every player with a game finished, or a match won, on this server (None: all) since
         `since` (None: ever): by points, then wins, then name."""
         results, match_wins = _results(), _match_wins()
-        finished = _within(select(results.c.user_id, func.count().label("games"), total(results.c.won).label("wins"),
-                                  total(results.c.score).label("points")),
-                           results.c.guild_id, results.c.finished_at, guild_id, since
-                           ).group_by(results.c.user_id).cte("finished")
-        won_matches = _within(select(match_wins.c.user_id, func.count().label("matches")),
-                              match_wins.c.guild_id, match_wins.c.finished_at, guild_id, since
-                              ).group_by(match_wins.c.user_id).cte("won_matches")
+        finished_query = select(results.c.user_id, func.count().label("games"), total(results.c.won).label("wins"),
+                                total(results.c.score).label("points")).group_by(results.c.user_id)
+        finished = _since(_on_server(finished_query, results.c.guild_id, guild_id), results.c.finished_at, since
+                          ).cte("finished")
+        won_query = select(match_wins.c.user_id, func.count().label("matches")).group_by(match_wins.c.user_id)
+        won_matches = _since(_on_server(won_query, match_wins.c.guild_id, guild_id), match_wins.c.finished_at, since
+                             ).cte("won_matches")
         everyone = union(select(finished.c.user_id), select(won_matches.c.user_id)).cte("everyone")
         wins = func.coalesce(finished.c.wins, 0).label("wins")
         points = func.coalesce(finished.c.points, 0).label("points")
@@ -189,34 +188,32 @@ class StatsStore:
             .group_by(match_players.c.team_id))
         wins_query = (select(matches.c.winner_team_id.label("team_id"), func.count().label("won"))
                       .where(matches.c.winner_team_id.is_not(None)).group_by(matches.c.winner_team_id))
-        if since is not None:
-            points_query = points_query.where(games.c.finished_at >= since)
-            wins_query = wins_query.where(matches.c.finished_at >= since)
-        team_points, team_wins = points_query.cte("points"), wins_query.cte("wins")
+        team_points = _since(points_query, games.c.finished_at, since).cte("points")
+        team_wins = _since(wins_query, matches.c.finished_at, since).cte("wins")
         won = func.coalesce(team_wins.c.won, 0).label("won")
         points = func.coalesce(team_points.c.points, 0).label("points")
         query = (select(teams.c.id, teams.c.name, won, points)
                  .select_from(teams.outerjoin(team_points, team_points.c.team_id == teams.c.id)
                               .outerjoin(team_wins, team_wins.c.team_id == teams.c.id))
                  .order_by(won.desc(), points.desc(), func.lower(teams.c.name), teams.c.id))
-        rows = await self.db.fetch_all(_within(query, teams.c.guild_id, None, guild_id))
+        rows = await self.db.fetch_all(_on_server(query, teams.c.guild_id, guild_id))
         return [TeamStanding(*row) for row in rows]
 
     async def player_totals(self, user_id: int, guild_id: int | None) -> PlayerTotals:
         """A player's finished games, and the matches they played (that started) and won (they, or
         their team), on this server (None: all servers)."""
         results, match_wins = _results(), _match_wins()
-        games_count, wins, best, average = await self.db.fetch_one(_within(
+        games_count, wins, best, average = await self.db.fetch_one(_on_server(
             select(func.count(), func.coalesce(total(results.c.won), 0), func.max(results.c.score),
                    mean(results.c.score)).where(results.c.user_id == user_id),
-            results.c.guild_id, None, guild_id)) or (0, 0, None, None)
-        played = await self.db.fetch_value(_within(
+            results.c.guild_id, guild_id)) or (0, 0, None, None)
+        played = await self.db.fetch_value(_on_server(
             select(func.count()).select_from(match_players.join(matches, matches.c.id == match_players.c.match_id))
             .where(match_players.c.user_id == user_id, matches.c.started_at.is_not(None)),
-            matches.c.guild_id, None, guild_id)) or 0
-        won = await self.db.fetch_value(_within(
+            matches.c.guild_id, guild_id)) or 0
+        won = await self.db.fetch_value(_on_server(
             select(func.count()).select_from(match_wins).where(match_wins.c.user_id == user_id),
-            match_wins.c.guild_id, None, guild_id)) or 0
+            match_wins.c.guild_id, guild_id)) or 0
         name = await self.db.fetch_value(select(players.c.name).where(players.c.user_id == user_id))
         return PlayerTotals(user_id=user_id, name=name, games=games_count, wins=wins, best_score=best,
                             average_score=None if average is None else float(average),
