@@ -20,7 +20,16 @@ from bot.game.deals import check_deal, check_deck, dealing_order, move_to_top, s
 from bot.game.errors import IllegalMoveError, NotationError
 from bot.game.moves import DRAW, Move
 from bot.game.patience import Game, GameKind, Outcome, Step
-from bot.game.rules import CANFIELD_OPTION_NAMES, Build, Die, Groups, Rules, describe_rules, make_rules
+from bot.game.rules import (
+    CANFIELD_OPTION_NAMES,
+    Build,
+    Die,
+    Groups,
+    Rules,
+    casino_money,
+    describe_rules,
+    make_rules,
+)
 from bot.game.text import picture
 
 RESERVE_SIZE = 13
@@ -127,7 +136,7 @@ class CanfieldGame(Game):
     @property
     def casino_score(self) -> int:
         """Canfield's casino score: -52 for the game, +5 for each card on the foundations."""
-        return -52 + 5 * self.foundation_cards
+        return casino_money(1, self.foundation_cards)
 
     @property
     def reserve_cards(self) -> int:

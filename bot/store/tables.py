@@ -109,6 +109,9 @@ games = Table(
     Column("undo_allowed", BigInteger, nullable=False, server_default=text("1")),
     Column("finished_at", Time),  # set when the status leaves 'playing'
     Column("closed", BigInteger, nullable=False, server_default=text("0")),  # a round its match's end closed
+    Column("hints", BigInteger, nullable=False, server_default=text("0")),  # hints its player asked for
+    Column("undos", BigInteger, nullable=False, server_default=text("0")),  # moves its player took back
+    Column("foundation_cards", BigInteger),  # cards on the foundations as last stored (NULL: stored before 0008)
     CheckConstraint("status IN ('playing', 'won', 'blocked', 'resigned')"),
     CheckConstraint("kind IN ('solo', 'match', 'daily')"),
     sqlite_autoincrement=True,
@@ -145,6 +148,18 @@ daily_attempts = Table(
     PrimaryKeyConstraint("day", "game", "user_id"),  # one attempt per player per game per day
 )
 Index("daily_by_user", daily_attempts.c.user_id, daily_attempts.c.day)
+
+analyses = Table(
+    # Where a finished game was lost (bot/play/review.py): one row a game, once analysed.
+    "analyses", metadata,
+    Column("game_id", Id, ForeignKey("games.id"), primary_key=True, autoincrement=False),
+    Column("verdict", Text, nullable=False),  # lost, never (winnable), won, unknown (the solver gave up)
+    Column("lost_after", BigInteger),  # the moves of the line after which the deal could no longer be won
+    Column("losing_move", Text),
+    Column("better_move", Text),
+    Column("created_at", Time, nullable=False),
+    CheckConstraint("verdict IN ('lost', 'never', 'won', 'unknown')"),
+)
 
 races = Table(
     "races", metadata,

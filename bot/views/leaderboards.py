@@ -8,14 +8,15 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.game import TITLES
-from bot.play.leaderboards import LeaderboardPage, PlayerStats
+from bot.play.leaderboards import GameStats, LeaderboardPage, PlayerStats
 from bot.views.respond import Answer, answer
+from bot.words import DISCORD, Voice
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
 
 PAGE_TEMPLATE = re.compile(
-    r"pl:(?P<ranking>players|teams|daily|streaks):(?P<period>all|week|today):(?P<scope>server|all):(?P<page>[0-9]{1,4})"
+    r"pl:(?P<ranking>players|teams|daily|streaks|clean|casino):(?P<period>all|week|today):(?P<scope>server|all):(?P<page>[0-9]{1,4})"
     r":(?P<step>prev|next)")
 
 
@@ -24,12 +25,18 @@ NAME_WIDTH = 20
 PERIOD_TITLES = {"all": "all time", "week": "this week", "today": "today"}
 HEADINGS = {"rank": "#", "player": "Player", "team": "Team", "games": "Games", "wins": "Wins", "win_rate": "Win %",
             "points": "Points", "matches_won": "Matches won", "result": "Result", "score": "Score",
-            "finished": "Finished", "days": "Days", "best": "Best", "streak": "Streak", "best_streak": "Best",
-            "win_streak": "Win streak", "best_win_streak": "Best won"}
+            "moves": "Moves", "time": "Time", "days": "Days", "best": "Best", "streak": "Streak", "best_streak": "Best",
+            "win_streak": "Win streak", "best_win_streak": "Best won", "clean_wins": "Clean wins",
+            "bankroll": "Bankroll"}
 
 # How the players' board and /stats count, in one sentence (the store's _RESULTS and _MATCH_WINS).
 COUNTING = ("Games: finished games of patience (solo, match rounds, dailies) and race hands. Wins: games won "
             "and race hands gone out. Matches won: alone or with your team.")
+# What a clean win is, and how the casino pays (bot.play.leaderboards).
+RECORDS = ("A clean win: no undo, no hint. Casino: each game of Canfield (one pass) costs $52 and pays $5 a card on "
+           "the foundations; the bankroll carries over.")
+BLOCK_BREAK = "\n\n"  # between the totals and each game's lines
+STATS_LIMIT = 1300  # what the stats may take of a message, before the line of the games left out and the notes
 
 
 def page_title(page: LeaderboardPage) -> str:
@@ -37,7 +44,8 @@ def page_title(page: LeaderboardPage) -> str:
     period = PERIOD_TITLES[page.period]
     title = {"players": f"Players · {period}", "teams": f"Teams · {period}",
              "daily": f"Daily {TITLES.get(page.game, page.game)} · {page.day if page.period == 'today' else period}",
-             "streaks": "Daily streaks (days)"}[page.ranking]
+             "streaks": "Daily streaks (days)", "clean": f"Clean wins · {period}",
+             "casino": f"Casino bankroll · {TITLES['canfield-one-pass']} · {period}"}[page.ranking]
     return f"{title} · {'this server' if page.guild_id is not None else 'all servers'}"
 
 
@@ -48,7 +56,9 @@ def page_text(page: LeaderboardPage) -> str:
     if not page.rows:
         return f"{title}\nNo one here yet."
     headings = [HEADINGS[column] for column in page.columns]
-    cells = [[_cell(value, NAME_WIDTH if i == 1 else None) for i, value in enumerate(row)] for row in page.rows]
+    shown = [[FORMATS.get(column, _same)(value) for column, value in zip(page.columns, row, strict=True)]
+             for row in page.rows]
+    cells = [[_cell(value, NAME_WIDTH if i == 1 else None) for i, value in enumerate(row)] for row in shown]
     widths = [max(len(heading), *(len(line[i]) for line in cells)) for i, heading in enumerate(headings)]
     # Numbers line up on the right, words (names, results) on the left.
     numeric = [all(isinstance(row[i], int | float) or row[i] is None for row in page.rows)
@@ -68,6 +78,27 @@ def page_text(page: LeaderboardPage) -> str:
     return "\n".join([*header, *body, footer])
 
 
+def _same(value: object) -> object:
+    return value
+
+
+def dollars(amount: int | None) -> str | None:
+    """An amount of money, such as "$35" or "-$127"."""
+    return None if amount is None else f"-${-amount}" if amount < 0 else f"${amount}"
+
+
+def clock_time(seconds: int | None) -> str | None:
+    """A time taken, such as "4:05" or "1:02:09"."""
+    if seconds is None:
+        return None
+    minutes, seconds = divmod(seconds, 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+
+
+FORMATS = {"bankroll": dollars, "time": clock_time}  # columns not shown as they are
+
+
 def stats_text(stats: PlayerStats) -> str:
     """A player's stats in a few aligned lines, for a code block."""
     where = "this server" if stats.guild_id is not None else "all servers"
@@ -80,7 +111,27 @@ def stats_text(stats: PlayerStats) -> str:
         f"Matches       {stats.matches_played} played, {stats.matches_won} won",
         f"Daily streak  {_days(days.played)} (best {_days(days.best_played)})",
         f"Daily wins    {_days(days.won)} in a row (best {_days(days.best_won)})",
+        f"Clean wins    {stats.clean_wins}",
     ])
+
+
+def game_stats_text(record: GameStats) -> str:
+    """A player's record at one game in a few lines, for a code block: the lines that have
+    something to say."""
+    lines = [f"{TITLES.get(record.game, record.game)}: {record.played} played, {record.wins} won "
+             f"({record.win_rate:.0%}), {record.clean_wins} clean"]
+    if record.best_score is not None:
+        cards = "" if record.average_cards is None else \
+            f", {record.average_cards:.1f} cards to the foundations on average"
+        lines.append(f"  best score {record.best_score}{cards}")
+    if record.streaks.best_played:
+        lines.append(f"  daily streak {_days(record.streaks.played)} (best {_days(record.streaks.best_played)})")
+    if record.winnable_share is not None:
+        lines.append(f"  lost games that could have been won: {record.lost_winnable} of {record.lost_analysed} "
+                     f"analysed ({record.winnable_share:.0%})")
+    if record.bankroll is not None:
+        lines.append(f"  bankroll {dollars(record.bankroll)}")
+    return "\n".join(lines)
 
 
 def _cell(value: object, width: int | None = None) -> str:
@@ -97,9 +148,18 @@ def _days(count: int) -> str:
     return f"{count} day" if count == 1 else f"{count} days"
 
 
-def stats_answer(stats: PlayerStats) -> Answer:
-    """A player's stats as a message: the lines in a code block, and what they count."""
-    return Answer(f"{code_block(stats_text(stats))}\n{COUNTING}")
+def stats_answer(stats: PlayerStats, voice: Voice = DISCORD) -> Answer:
+    """A player's stats as a message, in a code block: the totals, then game by game as many as
+    fit (the rest named, with the command that shows one); and what they count."""
+    parts = [stats_text(stats)]
+    for shown, record in enumerate(stats.games_played):
+        block = game_stats_text(record)
+        if len(BLOCK_BREAK.join([*parts, block])) > STATS_LIMIT:
+            rest = ", ".join(more.game for more in stats.games_played[shown:])
+            parts.append(f"… and {rest}: {voice.command('stats')} game:<name> shows one")
+            break
+        parts.append(block)
+    return Answer(f"{code_block(BLOCK_BREAK.join(parts))}\n{COUNTING} {RECORDS}")
 
 
 def leaderboard_answer(page: LeaderboardPage, ranking: str, period: str, scope: str) -> Answer:
