@@ -5,7 +5,15 @@ from __future__ import annotations
 from bot.game import GAMES
 from bot.play.daily import Streaks
 from bot.play.leaderboards import GameStats, LeaderboardPage, PlayerStats
-from bot.views.leaderboards import TEXT_LIMIT, game_stats_text, page_text, page_title, stats_answer, stats_text
+from bot.views.leaderboards import (
+    PAGE_TEMPLATE,
+    TEXT_LIMIT,
+    game_stats_text,
+    page_text,
+    page_title,
+    stats_answer,
+    stats_text,
+)
 
 
 def a_page(board: str, columns: tuple[str, ...], rows: list, *, period: str = "all", guild_id: int | None = 5,
@@ -64,10 +72,14 @@ def test_the_records_boards_show_money_and_times_as_people_write_them() -> None:
     daily = a_page("daily", ("rank", "player", "result", "score", "moves", "time"),
                    [(1, "carol", "won", 352, 63, 245), (2, "bob", "won", 352, 63, 3729), (3, "dave", "playing", -12,
                                                                                        None, None)], period="today")
-    assert page_text(daily).splitlines()[3:6] == ["1  carol   won       352     63     4:05",
-                                                  "2  bob     won       352     63  1:02:09",
-                                                  "3  dave    playing   -12      -        -"]
+    assert page_text(daily).splitlines()[1:6] == ["#  Player  Result   Score  Moves     Time",
+                                                  "-" * 41,
+                                                  "1  carol   won        352     63     4:05",
+                                                  "2  bob     won        352     63  1:02:09",
+                                                  "3  dave    playing    -12      -        -"]
     assert page_title(a_page("clean", (), [], period="week")) == "Clean wins · this week · this server"
+    assert all(PAGE_TEMPLATE.fullmatch(custom_id) for custom_id in ("pl:casino:all:server:1:next",
+                                                                    "pl:clean:week:all:0:prev"))
 
 
 def a_record(game: str, **fields: object) -> GameStats:
