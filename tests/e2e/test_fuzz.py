@@ -451,8 +451,10 @@ def inert_click(click: Click, world: World, user: int, manage: bool) -> bool:
         return True
     if item is BoardButton:
         game = world.games.get(int(found["game"]))
+        # A hint changes no game, but counts one more hint in its player's (a win after one is not clean).
+        stale = int(found["version"]) != game["version"] if game is not None else True
         return (game is None or game["user_id"] != user or game["status"] != "playing"
-                or found["action"] in ("hint", "cancel") or int(found["version"]) != game["version"])
+                or found["action"] == "cancel" or (found["action"] != "hint" and stale))
     if item in (MatchButton, TeamSelect):
         match_id = int(found["match"])
         match = world.matches.get(match_id)
