@@ -279,6 +279,7 @@ class Reply:
     match_id: int | None = None
     round: int | None = None
     undo_allowed: bool = True
+    user_id: int = 0  # whose game it is
 
     @property
     def finished(self) -> bool:
@@ -353,6 +354,10 @@ class SoloPlay:
         table = await self._table(game_id)
         self._check_owner(table, player)
         return self._reply(table)
+
+    async def look(self, game_id: int, *events: object) -> Reply:
+        """The game as it stands, for anyone (a watcher, bot.play.watch, decides who may look)."""
+        return self._reply(await self._table(game_id), *events)
 
     # --- changing games ----------------------------------------------------------------
 
@@ -437,6 +442,7 @@ class SoloPlay:
             if table.hint is None or table.hint[0] != table.version:
                 check_limit(self.limits, player.id, "hint")
                 table.hint = (table.version, await self.work.search(player.id, _hint, table.game))
+            await self.store.games.count_hint(game_id)  # a daily's share card tells whether hints were used
         move = table.hint[1]
         return self._reply(table, Hinted(move), highlight=move)
 
@@ -612,7 +618,7 @@ class SoloPlay:
     def _reply(table: Table, *events: object, **details: object) -> Reply:
         return Reply(game_id=table.id, version=table.version, status=table.status, game=table.game.copy(),
                      events=events, kind=table.kind, match_id=table.match_id, round=table.round,
-                     undo_allowed=table.undo_allowed, **details)  # type: ignore[arg-type]
+                     undo_allowed=table.undo_allowed, user_id=table.user_id, **details)  # type: ignore[arg-type]
 
 
 def rebuild(stored: StoredGame) -> Game:

@@ -75,6 +75,19 @@ class GameStore:
             raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
         return _game(row)
 
+    async def count_hint(self, game_id: int) -> None:
+        """Count one hint shown to the player of game `game_id` (its version stays: no move was played)."""
+        await self.db.execute("UPDATE games SET hints = hints + 1 WHERE id = :game_id", {"game_id": game_id})
+
+    async def round_game(self, match_id: int, round_number: int, user_id: int) -> StoredGame | None:
+        """This player's game of round `round_number` of a match, or None."""
+        row = await self.db.fetch_one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE match_id = :match_id AND round = :round "
+            "AND user_id = :user_id ORDER BY id DESC LIMIT 1",
+            {"match_id": match_id, "round": round_number, "user_id": user_id},
+        )
+        return _game(row) if row else None
+
     async def count_games(self) -> int:
         """How many games are stored."""
         return int(await self.db.fetch_value("SELECT COUNT(*) FROM games") or 0)

@@ -41,6 +41,26 @@ class StatsStore:
         )
         return DailyAttempt(*row) if row else None
 
+    async def daily_of_game(self, game_id: int) -> DailyAttempt | None:
+        """The daily attempt whose game is `game_id`, with the hints asked for in it and whether
+        its result was shared; None when that game is no daily."""
+        row = await self.db.fetch_one(
+            "SELECT a.day, a.game, a.user_id, a.guild_id, a.game_id, g.status, g.score, g.finished_at, g.hints, "
+            "a.shared FROM daily_attempts a JOIN games g ON g.id = a.game_id WHERE a.game_id = :game_id",
+            {"game_id": game_id},
+        )
+        if row is None:
+            return None
+        *attempt, shared = row
+        return DailyAttempt(*attempt, shared=bool(shared))
+
+    async def mark_shared(self, game_id: int) -> bool:
+        """Note that the result of the daily played in game `game_id` was shared: True the first
+        time, False when it was already (one statement decides, between processes too)."""
+        changed = await self.db.execute(
+            "UPDATE daily_attempts SET shared = 1 WHERE game_id = :game_id AND shared = 0", {"game_id": game_id})
+        return changed == 1
+
     async def claim_daily(self, day: str, game: str, user_id: int, guild_id: int | None, game_id: int) -> int:
         """Record game `game_id` (just created, unplayed) as the player's attempt at that day's
         daily; the id of the attempt's game. When they have an attempt already (two starts at

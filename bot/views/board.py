@@ -60,10 +60,15 @@ class Picked:
 async def board_answer(reply: Reply, player: Player, *, picked: Picked | None = None,
                        message: str | None = None) -> Answer:
     """The whole board message for a reply: text, PNG (drawn off the event loop), buttons."""
-    png = await workers.draw(render, reply.game, highlight=reply.highlight, player=player.name)
-    file = discord.File(io.BytesIO(png), filename="board.png")
+    file = await board_file(reply, player.name)
     text = shorten(reply_text(reply, DISCORD) if message is None else message)  # an error may quote a long input
     return Answer(text=text, file=file, view=board_view(reply, picked))
+
+
+async def board_file(reply: Reply, name: str) -> discord.File:
+    """The board's PNG (drawn off the event loop), with `name` as its player's."""
+    png = await workers.draw(render, reply.game, highlight=reply.highlight, player=name)
+    return discord.File(io.BytesIO(png), filename="board.png")
 
 
 def board_view(reply: Reply, picked: Picked | None = None) -> discord.ui.View:
@@ -106,6 +111,10 @@ def board_view(reply: Reply, picked: Picked | None = None) -> discord.ui.View:
         from bot.views.matches import next_round_button  # the match views build on this module
 
         view.add_item(next_round_button(reply.match_id))
+    if over and reply.kind == "daily":
+        from bot.views.share import ShareButton  # the share button builds on this module
+
+        view.add_item(ShareButton(game_id))
     return view
 
 

@@ -6,7 +6,7 @@ bot finishes in that time (a crowd moving at once), the new one would wait that 
 it is deferred at once, so the player sees "thinking…" straight away and the 3 seconds cannot
 run out while it waits behind the others.
 A PlayError becomes a short private message; anything unexpected is logged and answered with
-an apology, never "interaction failed".
+an apology, never "interaction failed". An answer pings nobody, whoever it names (NO_PINGS).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import discord
 
 from bot.play import PlayError
 from bot.play.work import Turns
+from bot.views.mentions import NO_PINGS
 from bot.words import DISCORD
 from bot.words import error_text as worded
 
@@ -143,11 +144,14 @@ async def _show(interaction: discord.Interaction, result: Answer, *, edit: bool,
     view = result.view or discord.utils.MISSING
     content = cut(result.text, DISCORD_LIMIT) or None
     if interaction.response.is_done():
-        await interaction.edit_original_response(content=content, attachments=files, view=view)
+        await interaction.edit_original_response(content=content, attachments=files, view=view,
+                                                 allowed_mentions=NO_PINGS)
     elif edit:
-        await interaction.response.edit_message(content=content, attachments=files, view=view)
+        await interaction.response.edit_message(content=content, attachments=files, view=view,
+                                                allowed_mentions=NO_PINGS)
     else:
-        await interaction.response.send_message(content=content, files=files, view=view, ephemeral=ephemeral)
+        await interaction.response.send_message(content=content, files=files, view=view, ephemeral=ephemeral,
+                                                allowed_mentions=NO_PINGS)
 
 
 async def _say(interaction: discord.Interaction, text: str, *, edit: bool) -> None:
