@@ -196,7 +196,8 @@ def watched_text(reply: Reply, name: str, voice: Voice) -> str:
     which deal, how it stands; read-only."""
     game = reply.game
     deal = f"deal #{game.deal}" if game.deal is not None else "a fixed deck"
-    state = f"score {game.score}, {len(game.moves)} moves"
+    moves = len(game.moves)
+    state = f"score {game.score}, {moves} move{'' if moves == 1 else 's'}"
     if reply.finished:
         state += f", {ENDINGS.get(reply.status, reply.status)}"
     return f"Watching {name}'s {game.title}, {deal}: {state}. {voice.bold('Refresh')} shows it as it stands."
