@@ -35,8 +35,9 @@ where they go. Draw, Auto (all to the foundations), Undo, Hint, Resign.
 • Piles: `s` stock, `w` waste, `r` reserve (`r1`-`r9` in Patriarchs), `f1`-`f8` foundations, `t1`-`t9` columns. \
 `/rules` explains a game: Canfield and its family, Demons and Thieves, Demonthief, Patriarchs, Picture Patience.
 • `/match open` plays rounds to a target score; `/daily` is the day's deal; `/race open` starts a demon race, \
-everyone at once on shared foundations (`/race move t3f`).
-Boards are private unless you ask for `public`."""
+everyone at once on shared foundations (`/race move t3f`); `/watch @member` shows a member's game here to all.
+Boards are private unless you ask for `public`. Install the app to your own account to play solo games and \
+the daily in DMs and on any server."""
 
 # Discord takes integer options between -(2**53 - 1) and 2**53 - 1 (and the store's integers
 # end at 2**63 - 1), though PySolFC numbers deals up to 10**20.
