@@ -24,6 +24,10 @@ class Watching:
     name: str
 
 
+# What a watched board tells (among bot.play.solo.Event).
+WatchEvent = Watching
+
+
 class NothingToWatch(PlayError):
     """Member `member_id` has no game in play in this channel."""
 
