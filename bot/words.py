@@ -21,6 +21,7 @@ from bot.play.daily import (
     DailyShare,
     NoSuchDaily,
     NotADay,
+    ShareWouldBePrivate,
 )
 from bot.play.leaderboards import UnknownPeriod, UnknownRanking
 from bot.play.matches import (
@@ -307,6 +308,9 @@ def error_text(error: PlayError, voice: Voice) -> str:
             return "A daily's result can be shared once its game has ended."
         case AlreadyShared():
             return "You have shared this daily's result already."
+        case ShareWouldBePrivate():
+            return ("This server shows members' own apps to them alone: the card would reach nobody here, so it "
+                    "was not posted.")
         case NothingToWatch():
             return "That member has no game in play in this channel."
         case DailyNotPlayedYet(game=game, day=day):

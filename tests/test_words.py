@@ -16,6 +16,7 @@ from bot.play.daily import (
     DailyShare,
     NoSuchDaily,
     NotADay,
+    ShareWouldBePrivate,
 )
 from bot.play.leaderboards import UnknownPeriod, UnknownRanking
 from bot.play.matches import (
@@ -236,6 +237,8 @@ def test_rounds_of_matches_and_dailies() -> None:
     (TeamRefused(TeamProblem.JOINED_MEANWHILE, None), "You joined another team meanwhile."),
     (DailyNotOver(), "A daily's result can be shared once its game has ended."),
     (AlreadyShared(), "You have shared this daily's result already."),
+    (ShareWouldBePrivate(), "This server shows members' own apps to them alone: the card would reach nobody here, "
+                            "so it was not posted."),
     (NothingToWatch(2), "That member has no game in play in this channel."),
     (DailyNotPlayedYet("canfield", "2024-05-08"), "Play your own Canfield daily of 2024-05-08 first (/daily): "
                                                   "until then its deal stays hidden from you."),

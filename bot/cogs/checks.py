@@ -41,6 +41,15 @@ def server_app_only(interaction: discord.Interaction) -> bool:
     raise NeedsServerApp()
 
 
+def posts_publicly(interaction: discord.Interaction) -> bool:
+    """Whether a public answer to this interaction is public: not where the app is only the
+    member's own, in a server that took Use External Apps from them (Discord then shows every
+    answer to the member alone)."""
+    if interaction.guild_id is None or interaction.is_guild_integration():
+        return True
+    return interaction.permissions.use_external_apps
+
+
 # The check `server_app_only` on one command of a cog whose other commands work anywhere.
 server_command = app_commands.check(server_app_only)
 

@@ -192,6 +192,11 @@ class AlreadyShared(PlayError):
     """This daily's result was shared already: it is posted once."""
 
 
+class ShareWouldBePrivate(PlayError):
+    """The result card would be shown to its player alone here (a server that keeps members' own
+    apps private): it is not posted, and the daily is not marked shared."""
+
+
 class DailyPlay:
     """Start (or resume) a player's daily game; the games themselves are played through SoloPlay."""
 

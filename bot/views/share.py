@@ -1,6 +1,6 @@
 """The Share button under a finished daily's board: posts the result card, without a spoiler, to
 the channel as the press's public answer (which works where the app is user-installed only, with
-no message of the bot's own), once."""
+no message of the bot's own), once; not where Discord would show it to its player alone."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.cogs.checks import posts_publicly
+from bot.play.daily import ShareWouldBePrivate
 from bot.views.board import ID, PREFIX, player_of
 from bot.views.respond import Answer, answer
 from bot.words import DISCORD, share_text
@@ -38,6 +40,8 @@ class ShareButton(discord.ui.DynamicItem[discord.ui.Button], template=SHARE_TEMP
         bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
 
         async def work() -> Answer:
+            if not posts_publicly(interaction):
+                raise ShareWouldBePrivate()
             player = player_of(interaction.user)
             return Answer(share_text(await bot.daily.share(self.game_id, player), f"<@{player.id}>", DISCORD))
 

@@ -81,6 +81,7 @@ APP_FLAGS_ALL_INTENTS = (1 << 12) | (1 << 14) | (1 << 18)
 # and interaction contexts (a command's contexts, an interaction's context).
 GUILD_INSTALL, USER_INSTALL = 0, 1
 GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CHANNEL_CONTEXT = 0, 1, 2
+USE_EXTERNAL_APPS = 1 << 50  # the member permission a guild turns off to keep members' own apps private
 MAX_FOLLOWUPS_WITHOUT_APP = 5  # follow-ups per interaction where the app is not in the server
 # What Discord lets a user-installed app do where its bot is not a member (app_permissions).
 USER_APP_PERMISSIONS = str((1 << 14) | (1 << 15) | (1 << 17) | (1 << 18) | (1 << 31))
@@ -708,7 +709,7 @@ class FakeInteraction:
     @property
     def forced_ephemeral(self) -> bool:
         """Whether Discord makes every answer ephemeral: a member's own app in a server that turned
-        external apps off."""
+        external apps off (its members lack Use External Apps, as the interaction's permissions say)."""
         guild = self.fake.guilds.get(self.guild_id or 0)
         return guild is not None and not self.app_in_place and not guild.external_apps
 
@@ -792,7 +793,10 @@ class FakeInteraction:
             payload["guild_id"] = str(self.guild_id)
             payload["guild"] = {"id": str(self.guild_id), "locale": "en-US", "features": []}
             payload["guild_locale"] = "en-US"
-            payload["member"] = self.user.member_payload(fake.joined_at)
+            payload["member"] = member = self.user.member_payload(fake.joined_at)
+            guild = fake.guilds.get(self.guild_id)
+            if guild is not None and not guild.external_apps:
+                member["permissions"] = str(int(member["permissions"]) & ~USE_EXTERNAL_APPS)
         else:
             payload["user"] = self.user.payload()
         payload["authorizing_integration_owners"] = dict(self.owners)

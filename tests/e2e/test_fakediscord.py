@@ -16,6 +16,7 @@ from .fakediscord import (
     INTENT_DIRECT_MESSAGES,
     INTENT_GUILD_MESSAGES,
     UPDATE_MESSAGE,
+    USE_EXTERNAL_APPS,
     CommandNotOffered,
     FakeDiscord,
     InteractionFailed,
@@ -475,6 +476,7 @@ async def test_answers_are_forced_ephemeral_where_the_server_turned_external_app
     await away.wait_for(lambda r: r.followups)
     assert message.ephemeral and away.followups[0].ephemeral
     assert message.visible_to(fake.alice) and not message.visible_to(fake.bob)
+    assert not int(away._event_payload()["member"]["permissions"]) & USE_EXTERNAL_APPS  # what the bot can see
     here = await (await fake.slash_command("alice", "where")).wait_response()
     assert not here.ephemeral  # where the server has the app, its answers are as the bot sends them
 

@@ -170,11 +170,15 @@ async def test_a_daily_is_shared_where_the_server_lacks_the_bot_as_the_interacti
     over = await (await fake.click("alice", daily, label="Resign")).wait_response(timeout=SOLVER_WAIT)
     shared = await (await fake.click("alice", over, label="Share")).wait_response()
     assert not shared.ephemeral and shared.channel_id == elsewhere.channel_id and "No undo, no hints." in shared.content
-    # Where the server turned external apps off, Discord makes the card private: it is still answered.
+    # Where the server turned external apps off, Discord would show the card to Bob alone: it is not
+    # posted, and his daily stays unshared.
     bobs = await (await fake.slash_command("bob", "daily", {}, channel_id=closed.channel_id)
                   ).wait_response(timeout=SOLVER_WAIT)
     bob_over = await (await fake.click("bob", bobs, label="Resign")).wait_response(timeout=SOLVER_WAIT)
-    private = await (await fake.click("bob", bob_over, label="Share")).wait_response()
-    assert private.ephemeral and "Patient Exorcism" in private.content
+    refused = await (await fake.click("bob", bob_over, label="Share")).wait_response()
+    assert refused.ephemeral and "the card would reach nobody here" in refused.content
+    with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
+        assert db.execute("SELECT user_id, shared FROM daily_attempts ORDER BY user_id").fetchall() == [
+            (fake.alice.id, 1), (fake.bob.id, 0)]
     assert not [r for r in fake.requests if re.fullmatch(r"/channels/\d+/messages(/\d+)?", r.path)]
     assert fake.error_responses == []
