@@ -645,6 +645,10 @@ class StandInInteraction:
         self.response = StandInResponse(self.said, component)
         self.followup = self
 
+    def is_guild_integration(self) -> bool:
+        """The in-process server has added the app."""
+        return True
+
     async def send(self, content: Any = None, *, ephemeral: bool = False, **_: Any) -> None:
         """A followup message (after a deferral)."""
         assert self.response.deferred is not None, "a followup before the interaction was acknowledged"
