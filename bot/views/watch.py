@@ -12,7 +12,7 @@ from bot.play import Reply
 from bot.play.watch import Watching
 from bot.views.board import ID, PREFIX, board_file, player_of
 from bot.views.respond import Answer, answer
-from bot.words import DISCORD, watched_text
+from bot.words import DISCORD, board_status, watched_text
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -21,13 +21,14 @@ REFRESH_TEMPLATE = re.compile(rf"{PREFIX}:watch:(?P<game>{ID})")
 
 
 async def watch_answer(reply: Reply) -> Answer:
-    """A watched board: its picture, whose it is and how it stands (naming, never pinging, its
-    player), and the Refresh button."""
+    """A watched board: its status line, whose it is and how it stands (naming, never pinging, its
+    player), its picture with alt text, and the Refresh button."""
     names = [event.name for event in reply.events if isinstance(event, Watching)]
     file = await board_file(reply, names[0] if names else "")
     view = discord.ui.View(timeout=None)
     view.add_item(RefreshButton(reply.game_id))
-    return Answer(text=watched_text(reply, f"<@{reply.user_id}>", DISCORD), file=file, view=view)
+    return Answer(text=watched_text(reply, f"<@{reply.user_id}>", DISCORD), file=file, view=view,
+                  status=board_status(reply.game, DISCORD))
 
 
 class RefreshButton(discord.ui.DynamicItem[discord.ui.Button], template=REFRESH_TEMPLATE):

@@ -48,16 +48,16 @@ async def test_a_user_installed_solo_game_in_a_dm_by_button_and_typed_move(fake:
     board = await played.wait_response()
     first = picture(board)
     assert played.context == 1 and played.owners == {"0": "0", "1": str(fake.bob.id)}
-    assert "New game of Canfield, deal #1" in board.content
+    assert "New game of Canfield, deal #1" in board.text()
     drawn = await (await fake.click("bob", board, button(board, "Draw").custom_id)).wait_response()
-    assert "Played d." in drawn.content and picture(drawn) != first
+    assert "Played d." in drawn.text() and picture(drawn) != first
     moved = await (await fake.slash_command("bob", "move", {"moves": "d"}, channel_id=dm.id)).wait_response()
-    assert "Played d." in moved.content
+    assert "Played d." in moved.text()
     assert stored_games(tmp_path) == [(None, dm.id, fake.bob.id, "d d")]
     # In a group DM (the bot is no member of it) the game is the member's own too.
     group = fake.group_dm("bob", "alice")
     there = await fake.slash_command("bob", "play", {"deal": 5}, channel_id=group.id)
-    assert there.context == 2 and "deal #5" in (await there.wait_response()).content
+    assert there.context == 2 and "deal #5" in (await there.wait_response()).text()
     assert fake.error_responses == []
 
 
@@ -69,11 +69,11 @@ async def test_a_solo_game_in_a_server_without_the_bot_is_answered_only_through_
     channel = elsewhere.channel_id
     board = await (await fake.slash_command("alice", "play", {"deal": 1}, channel_id=channel)).wait_response()
     drawn = await (await fake.click("alice", board, button(board, "Draw").custom_id)).wait_response()
-    assert "Played d." in drawn.content and drawn.id == board.id  # the button edited the board in place
+    assert "Played d." in drawn.text() and drawn.id == board.id  # the button edited the board in place
     typed = await fake.slash_command("alice", "move", {"moves": "d", "public": True}, channel_id=channel)
-    assert "Played d." in (await typed.wait_response()).content and not typed.message.ephemeral
+    assert "Played d." in (await typed.wait_response()).text() and not typed.message.ephemeral
     rules = await (await fake.slash_command("alice", "rules", {}, channel_id=channel)).wait_response()
-    assert rules.ephemeral and "Canfield" in rules.content
+    assert rules.ephemeral and "Canfield" in rules.text()
     assert stored_games(tmp_path) == [(elsewhere.id, channel, fake.alice.id, "d d")]
     # Nothing went to the channel but through interactions, and nothing was refused.
     assert not [r for r in fake.requests if re.fullmatch(r"/channels/\d+/messages(/\d+)?", r.path)]
@@ -91,7 +91,7 @@ async def test_server_commands_where_the_server_lacks_the_bot_get_a_short_refusa
                                    ("race open", {}, dm.id)]:
         sent = await fake.slash_command("alice", name, options, channel_id=channel, offered=False)
         refused = await sent.wait_response()
-        assert refused.ephemeral and refused.content.startswith(REFUSAL), name
+        assert refused.ephemeral and refused.text().startswith(REFUSAL), name
     with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
         assert db.execute("SELECT COUNT(*) FROM matches").fetchone() == (0,)
         assert db.execute("SELECT COUNT(*) FROM teams").fetchone() == (0,)
@@ -103,11 +103,11 @@ async def test_a_watcher_sees_a_members_board_and_refreshes_it_after_a_move(fake
     await start(bots, tmp_path)
     carol = fake.add_user("carol", permissions=0)
     nobody = await (await fake.slash_command("bob", "watch", {"member": fake.alice})).wait_response()
-    assert nobody.ephemeral and "no game in play in this channel" in nobody.content
+    assert nobody.ephemeral and "no game in play in this channel" in nobody.text()
     board = await (await fake.slash_command("alice", "play", {"deal": 1})).wait_response()
     watch = await fake.slash_command("bob", "watch", {"member": fake.alice})
     watched = await watch.wait_response()
-    assert not watched.ephemeral and watched.content.startswith(f"Watching <@{fake.alice.id}>'s Canfield, deal #1")
+    assert not watched.ephemeral and f"Watching <@{fake.alice.id}>'s Canfield, deal #1" in watched.text()
     assert [b.label for b in watched.buttons] == ["Refresh ↻"]  # read-only: no move buttons, no menu
     assert watched.selects == [] and picture(watched) == picture(board)
     first = picture(board)
@@ -117,9 +117,9 @@ async def test_a_watcher_sees_a_members_board_and_refreshes_it_after_a_move(fake
 
     drawn = await (await fake.click("alice", board, button(board, "Draw").custom_id)).wait_response()
     refreshed = await (await fake.click(carol, watched, label="Refresh ↻")).wait_response()
-    assert refreshed.id == watched.id and "1 move" in refreshed.content
+    assert refreshed.id == watched.id and "1 move" in refreshed.text()
     assert picture(refreshed) == picture(drawn) != first
-    assert "0 moves" not in refreshed.content
+    assert "0 moves" not in refreshed.text()
     mine = await (await fake.slash_command("alice", "watch", {"member": fake.alice})).wait_response()
     assert not mine.ephemeral and picture(mine) == picture(drawn)  # watching yourself is fine
 
@@ -129,32 +129,32 @@ async def test_a_daily_is_watched_only_by_those_who_have_played_theirs_and_its_r
     await start(bots, tmp_path)
     daily = await (await fake.slash_command("alice", "daily", {})).wait_response(timeout=SOLVER_WAIT)
     hinted = await (await fake.click("alice", daily, label="Hint")).wait_response(timeout=SOLVER_WAIT)
-    assert "Hint:" in hinted.content
+    assert "Hint:" in hinted.text()
     hidden = await (await fake.slash_command("bob", "watch", {"member": fake.alice})).wait_response()
-    assert hidden.ephemeral and "Play your own Canfield daily of" in hidden.content
+    assert hidden.ephemeral and "Play your own Canfield daily of" in hidden.text()
     bobs = await (await fake.slash_command("bob", "daily", {})).wait_response(timeout=SOLVER_WAIT)
     still_hidden = await (await fake.slash_command("bob", "watch", {"member": fake.alice})).wait_response()
-    assert still_hidden.ephemeral and "Play your own" in still_hidden.content  # in play is not played
+    assert still_hidden.ephemeral and "Play your own" in still_hidden.text()  # in play is not played
     await (await fake.click("bob", bobs, label="Resign")).wait_response(timeout=SOLVER_WAIT)
     shown = await (await fake.slash_command("bob", "watch", {"member": fake.alice})).wait_response()
-    assert not shown.ephemeral and shown.content.startswith(f"Watching <@{fake.alice.id}>'s Canfield")
+    assert not shown.ephemeral and f"Watching <@{fake.alice.id}>'s Canfield" in shown.text()
 
     assert "Share" not in [b.label for b in daily.buttons]  # only a finished daily is shared
     over = await (await fake.click("alice", daily, label="Resign")).wait_response(timeout=SOLVER_WAIT)
     assert button(over, "Share").custom_id == f"pe:share:{1}"
     forged = await (await fake.forged_click("bob", button(over, "Share").custom_id)).wait_response()
-    assert forged.ephemeral and "not your game" in forged.content
+    assert forged.ephemeral and "not your game" in forged.text()
     shared = await (await fake.click("alice", over, label="Share")).wait_response()
-    lines = shared.content.splitlines()
+    lines = shared.text().splitlines()
     assert not shared.ephemeral and re.fullmatch(r"\*\*Patient Exorcism\*\* · daily Canfield · \d{4}-\d\d-\d\d",
                                                  lines[0])
     assert lines[1] == f"<@{fake.alice.id}>: resigned, score -12 in 0 moves"
     assert sorted(lines[2].split()[0]) == sorted("🟥⬛⬛⬛") and lines[2].endswith(" 1/52 cards home")  # the base card
     assert lines[3] == "No undo, 1 hint."
-    assert "deal" not in shared.content and shared.attachments == []  # no spoiler
+    assert "deal" not in shared.text() and shared.attachments == []  # no spoiler
     again = await (await fake.click("alice", over, label="Share")).wait_response()
-    assert again.ephemeral and "shared this daily's result already" in again.content
-    public = [m for m in fake.channel_messages() if not m.ephemeral and "Patient Exorcism** · daily" in m.content]
+    assert again.ephemeral and "shared this daily's result already" in again.text()
+    public = [m for m in fake.channel_messages() if not m.ephemeral and "Patient Exorcism** · daily" in m.text()]
     assert public == [shared]
 
 
@@ -169,14 +169,14 @@ async def test_a_daily_is_shared_where_the_server_lacks_the_bot_as_the_interacti
                    ).wait_response(timeout=SOLVER_WAIT)
     over = await (await fake.click("alice", daily, label="Resign")).wait_response(timeout=SOLVER_WAIT)
     shared = await (await fake.click("alice", over, label="Share")).wait_response()
-    assert not shared.ephemeral and shared.channel_id == elsewhere.channel_id and "No undo, no hints." in shared.content
+    assert not shared.ephemeral and shared.channel_id == elsewhere.channel_id and "No undo, no hints." in shared.text()
     # Where the server turned external apps off, Discord would show the card to Bob alone: it is not
     # posted, and his daily stays unshared.
     bobs = await (await fake.slash_command("bob", "daily", {}, channel_id=closed.channel_id)
                   ).wait_response(timeout=SOLVER_WAIT)
     bob_over = await (await fake.click("bob", bobs, label="Resign")).wait_response(timeout=SOLVER_WAIT)
     refused = await (await fake.click("bob", bob_over, label="Share")).wait_response()
-    assert refused.ephemeral and "the card would reach nobody here" in refused.content
+    assert refused.ephemeral and "the card would reach nobody here" in refused.text()
     with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
         assert db.execute("SELECT user_id, shared FROM daily_attempts ORDER BY user_id").fetchall() == [
             (fake.alice.id, 1), (fake.bob.id, 0)]
