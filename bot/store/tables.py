@@ -145,6 +145,7 @@ daily_attempts = Table(
     Column("user_id", BigInteger, nullable=False),
     Column("guild_id", BigInteger),  # the server it was played on (NULL in a DM)
     Column("game_id", Id, ForeignKey("games.id"), nullable=False),
+    Column("shared", BigInteger, nullable=False, server_default=text("0")),  # 1 once its result card was posted
     PrimaryKeyConstraint("day", "game", "user_id"),  # one attempt per player per game per day
 )
 Index("daily_by_user", daily_attempts.c.user_id, daily_attempts.c.day)

@@ -1,6 +1,7 @@
-"""Records worth chasing: what a game used (games.hints, games.undos: a win without either is
-clean), the cards it put on the foundations (games.foundation_cards: averages and the casino
-bankroll), and where finished games were lost (analyses)."""
+"""Records worth chasing: the moves a game's player took back (games.undos: a win without any,
+and without a hint (games.hints, revision 0007), is clean), the cards it put on the foundations
+(games.foundation_cards: averages and the casino bankroll), and where finished games were lost
+(analyses)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0008_records"
-down_revision = "0006"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
@@ -16,9 +17,8 @@ Id = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 
 def upgrade() -> None:
-    """Add the counters (zero for every game there is; its cards on the foundations unknown) and
+    """Add the counter (zero for every game there is; its cards on the foundations unknown) and
     the analyses table."""
-    op.add_column("games", sa.Column("hints", sa.BigInteger(), server_default=sa.text("0"), nullable=False))
     op.add_column("games", sa.Column("undos", sa.BigInteger(), server_default=sa.text("0"), nullable=False))
     op.add_column("games", sa.Column("foundation_cards", sa.BigInteger(), nullable=True))
     op.create_table(
@@ -41,4 +41,3 @@ def downgrade() -> None:
     with op.batch_alter_table("games") as table:
         table.drop_column("foundation_cards")
         table.drop_column("undos")
-        table.drop_column("hints")
