@@ -1,5 +1,5 @@
-"""The store's tables, declared once for SQLite and PostgreSQL: the schema of migration 0006, which
-Alembic's baseline revision (bot/store/alembic) creates in an empty database."""
+"""The store's tables, declared once for SQLite and PostgreSQL: the schema that Alembic's revisions
+(bot/store/alembic) create in an empty database, the baseline (migration 0006's) and those after it."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ games = Table(
     Column("closed", BigInteger, nullable=False, server_default=text("0")),  # a round its match's end closed
     Column("hints", BigInteger, nullable=False, server_default=text("0")),  # hints its player asked for
     Column("undos", BigInteger, nullable=False, server_default=text("0")),  # moves its player took back
-    Column("foundation_cards", BigInteger),  # cards on the foundations as last stored (NULL: stored before 0008)
+    Column("foundation_cards", BigInteger),  # cards on the foundations as last stored (NULL: stored before 0009)
     CheckConstraint("status IN ('playing', 'won', 'blocked', 'resigned')"),
     CheckConstraint("kind IN ('solo', 'match', 'daily')"),
     sqlite_autoincrement=True,
@@ -119,6 +119,18 @@ games = Table(
 Index("games_running", games.c.user_id, games.c.channel_id, games.c.status)
 Index("games_finished", games.c.guild_id, games.c.status, games.c.finished_at)
 Index("games_by_match", games.c.match_id, games.c.user_id)
+
+# Where a finished game was lost (bot.game.analysis), worked out once per game.
+analyses = Table(
+    "analyses", metadata,
+    Column("game_id", Id, ForeignKey("games.id"), primary_key=True, autoincrement=False),
+    Column("verdict", Text, nullable=False),
+    Column("lost_after", Integer),  # moves of the line after which the deal could no longer be won
+    Column("losing_move", Text),  # canonical moves
+    Column("better_move", Text),
+    Column("created_at", Time, nullable=False),
+    CheckConstraint("verdict IN ('lost', 'never', 'won', 'unknown')"),
+)
 
 guild_settings = Table(
     "guild_settings", metadata,
@@ -149,18 +161,6 @@ daily_attempts = Table(
     PrimaryKeyConstraint("day", "game", "user_id"),  # one attempt per player per game per day
 )
 Index("daily_by_user", daily_attempts.c.user_id, daily_attempts.c.day)
-
-analyses = Table(
-    # Where a finished game was lost (bot/play/review.py): one row a game, once analysed.
-    "analyses", metadata,
-    Column("game_id", Id, ForeignKey("games.id"), primary_key=True, autoincrement=False),
-    Column("verdict", Text, nullable=False),  # lost, never (winnable), won, unknown (the solver gave up)
-    Column("lost_after", BigInteger),  # the moves of the line after which the deal could no longer be won
-    Column("losing_move", Text),
-    Column("better_move", Text),
-    Column("created_at", Time, nullable=False),
-    CheckConstraint("verdict IN ('lost', 'never', 'won', 'unknown')"),
-)
 
 races = Table(
     "races", metadata,
