@@ -175,15 +175,16 @@ class Leaderboards:
         totals = await self.store.stats.player_totals(user_id, guild_id)
         days = await self.store.stats.daily_days(user_id=user_id)
         records = {record.game or RACE: record for record in await self.store.stats.game_records(user_id, guild_id)}
-        daily_games = {day.game for day in days}
-        names = [name for name in [*records, *sorted(daily_games - set(records))] if game in (None, name)]
+        only_dailies = sorted({day.game for day in days} - set(records))  # a daily in play, or on another server
+        as_of = today(self.clock)
+        games_played = tuple(_game_stats(name, records.get(name), [day for day in days if day.game == name], as_of)
+                             for name in [*records, *only_dailies] if game in (None, name))
         return PlayerStats(
             user_id=user_id, name=totals.name or f"user {user_id}", guild_id=guild_id, games=totals.games,
             wins=totals.wins, best_score=totals.best_score, average_score=totals.average_score,
             matches_played=totals.matches_played, matches_won=totals.matches_won,
-            streaks=streaks(((d.day, d.won) for d in days), today(self.clock)), clean_wins=totals.clean_wins,
-            games_played=tuple([_game_stats(name, records.get(name), [d for d in days if d.game == name],
-                                            today(self.clock)) for name in names]),
+            streaks=streaks(((d.day, d.won) for d in days), as_of), clean_wins=totals.clean_wins,
+            games_played=games_played,
         )
 
     # --- the rankings -----------------------------------------------------------------------
