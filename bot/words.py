@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bot.game import GAMES, TITLES, Move, describe_game
+from bot.game import GAMES, TITLES, Move, Phrase, PhrasedError, Sentences, describe_game
 from bot.game.race import LAYOUTS
 from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily
 from bot.play.matches import (
@@ -105,10 +105,26 @@ LIMITED = {"new-game": "new games", "hint": "hints", "verdict": "verdicts", "lob
 PLAYED_SHOWN = 12  # moves named in full when a text plays many
 
 
+def engine_text(said: Phrase | Sentences | PhrasedError | str, voice: Voice) -> str:
+    """What the engine says (bot/game/phrases.py), in the voice's language: a Phrase or Sentences
+    (`describe_game`, `game.describe(move)`, `game.examples`), an engine error's phrase, or a text
+    marked with N_ (a game's title, such as `TITLES[name]`).
+
+    For now the engine's own English. To translate through the `engine` catalog domain
+    (bot/locales/<lang>/LC_MESSAGES/engine.po), given the voice's gettext translations:
+    `said.render(translations)` for a Phrase or Sentences (it translates each template, plural
+    forms by `ngettext`, then fills the values, translating the phrases among them), and
+    `translations.gettext(said)` for a title.
+    """
+    if isinstance(said, PhrasedError):
+        said = said.phrase
+    return str(said)
+
+
 def rules_text(name: str, voice: Voice) -> str:
     """The rules of game `name` as a front end shows them: the engine's sentences, the title
     that begins them set in bold."""
-    text, title = describe_game(name), TITLES[name]
+    text, title = engine_text(describe_game(name), voice), engine_text(TITLES[name], voice)
     return voice.bold(title) + text.removeprefix(title) if text.startswith(title) else text
 
 
@@ -132,7 +148,7 @@ def event_text(event: object, reply: Reply, voice: Voice) -> str:
             back = "Took back " + " ".join(map(str, took_back)) + "." if took_back else ""
             return f"{back} {played_text(played)}".strip()
         case Refused(error=error):
-            return str(error)
+            return engine_text(error, voice) if isinstance(error, PhrasedError) else str(error)
         case NothingToDo(auto=auto):
             return "Nothing can go to a foundation now." if auto else "Nothing to do."
         case HintNotAlone():
@@ -140,7 +156,7 @@ def event_text(event: object, reply: Reply, voice: Voice) -> str:
         case Hinted(move=None):
             return "No move left to suggest."
         case Hinted(move=move):
-            return f"Hint: {move} ({game.describe(move)})"
+            return f"Hint: {move} ({engine_text(game.describe(move), voice)})"
         case Ended(status=GameStatus.WON, score=score):
             return f"You won! Score {score}."
         case Ended(status=GameStatus.BLOCKED, score=score):

@@ -1,0 +1,165 @@
+"""The engine's sentences as data, so that a presenter can say them in any language.
+
+A `Phrase` is an English format string with named fields, the msgid of the `engine` message
+catalog (bot/locales/engine.pot), and the values that fill its fields: card and pile notation,
+numbers and typed text as `str` (never translated), or other Phrases (translated in turn).
+`str(phrase)` is the English sentence; `phrase.render(translations)` says it through any object
+with gettext's `gettext` and `ngettext` (a `gettext.GNUTranslations`, Babel's `Translations`):
+the template is translated, then filled. `Sentences` is a few Phrases said one after another.
+
+Fixed texts that stay plain strings (game titles) are marked with `N_`, which returns the text
+unchanged: a presenter translates such a text with `gettext`. Every template is a string literal
+at the call that makes it, so that Babel's extractor finds it (`EXTRACTION_KEYWORDS`); the
+engine imports no translation machinery: it only says what it means.
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+from typing import Protocol
+
+# The calls whose literal arguments are the engine's msgids, as Babel's extractor takes them:
+# a name and the positions (from 1) of its singular and plural, or None for the first argument.
+EXTRACTION_KEYWORDS: dict[str, tuple[int, ...] | None] = {
+    "N_": None,
+    "Phrase": None,
+    "counted": (1, 2),
+    "NotationError": None,
+    "IllegalMoveError": None,
+    "BeatenError": None,
+    "UnknownGameError": None,
+    "DealError": None,
+    "SnapshotError": None,
+}
+
+
+class Translator(Protocol):
+    """What a Phrase needs to be said in a language: gettext's two lookups."""
+
+    def gettext(self, message: str, /) -> str:
+        """The translation of `message`, or `message` itself."""
+        ...
+
+    def ngettext(self, singular: str, plural: str, count: int, /) -> str:
+        """The translation of the form of `singular`/`plural` that suits `count`."""
+        ...
+
+
+class English:
+    """The Translator that says the engine's own English: every message as written."""
+
+    def gettext(self, message: str, /) -> str:
+        """`message` itself."""
+        return message
+
+    def ngettext(self, singular: str, plural: str, count: int, /) -> str:
+        """`singular` for one, `plural` for any other count."""
+        return singular if count == 1 else plural
+
+
+ENGLISH = English()
+
+
+def N_(text: str) -> str:
+    """Mark a fixed text (a game's title) as a msgid of the engine's catalog; return it unchanged."""
+    return text
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class Phrase:
+    """One sentence (or part of one) the engine says: `template`, the English format string
+    and msgid, such as "{card} to its foundation"; the values of its fields; and for a phrase
+    whose wording depends on a number (`counted`), the English plural and that number."""
+
+    template: str
+    fields: tuple[tuple[str, str | Phrase], ...]
+    plural: str | None
+    count: int | None
+
+    def __init__(self, template: str, /, **values: str | int | Phrase) -> None:
+        """A phrase of `template` with its fields' `values` (numbers are kept as their text)."""
+        object.__setattr__(self, "template", template)
+        object.__setattr__(self, "fields", tuple(
+            (name, value if isinstance(value, Phrase) else str(value)) for name, value in values.items()))
+        object.__setattr__(self, "plural", None)
+        object.__setattr__(self, "count", None)
+        missing = field_names(template) - set(values)
+        if missing:
+            raise KeyError(f"{template!r} needs a value for {', '.join(sorted(missing))}")
+
+    @classmethod
+    def counted(cls, singular: str, plural: str, count: int, /, **values: str | int | Phrase) -> Phrase:
+        """A phrase worded by `count`, such as ("{count} redeal left", "{count} redeals left", 2);
+        its field `count` is the number."""
+        phrase = cls(singular, count=count, **values)
+        object.__setattr__(phrase, "plural", plural)
+        object.__setattr__(phrase, "count", count)
+        return phrase
+
+    @classmethod
+    def marked(cls, text: str) -> Phrase:
+        """A text marked elsewhere with `N_` (a game's title) as a phrase without fields, so that
+        it is translated where it fills another phrase's field."""
+        return cls(text)
+
+    @property
+    def values(self) -> dict[str, str | Phrase]:
+        """The values of the fields, by name."""
+        return dict(self.fields)
+
+    def render(self, translator: Translator = ENGLISH) -> str:
+        """The phrase said through `translator`: its template translated, then filled with its
+        values, phrases among them said the same way."""
+        if self.plural is not None and self.count is not None:
+            template = translator.ngettext(self.template, self.plural, self.count)
+        else:
+            template = translator.gettext(self.template)
+        values = {name: value if isinstance(value, str) else value.render(translator) for name, value in self.fields}
+        return template.format(**values)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+@dataclass(frozen=True, slots=True)
+class Sentences:
+    """A text of several phrases said one after another, each its own msgid."""
+
+    phrases: tuple[Phrase, ...]
+
+    def render(self, translator: Translator = ENGLISH) -> str:
+        """The sentences said through `translator`, separated by spaces."""
+        return " ".join(phrase.render(translator) for phrase in self.phrases)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def field_names(template: str) -> set[str]:
+    """The names of the fields a format string fills, such as {"card", "target"}."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+class PhrasedError(ValueError):
+    """A ValueError of the engine's that a player reads: its message is a `phrase`, and its
+    `template` and `values` say it in any language; `str(error)` is the English."""
+
+    def __init__(self, template: str | Phrase, /, **values: str | int | Phrase) -> None:
+        """The error saying `template` filled with `values` (or a whole Phrase, without values)."""
+        self.phrase = template if isinstance(template, Phrase) else Phrase(template, **values)
+        super().__init__(str(self.phrase))
+
+    @property
+    def template(self) -> str:
+        """The message's English format string: its msgid in the engine's catalog."""
+        return self.phrase.template
+
+    @property
+    def values(self) -> dict[str, str | Phrase]:
+        """The values of the message's fields, by name."""
+        return self.phrase.values
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Rebuilt from the phrase, the rest of its state (`token`, `played`, ...) put back after.
+        return (type(self), (self.phrase,), self.__dict__)
