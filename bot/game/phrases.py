@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import string
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, Self
 
 # The calls whose literal arguments are the engine's msgids, as Babel's extractor takes them:
 # a name and the positions (from 1) of its singular and plural, or None for the first argument.
@@ -159,6 +159,12 @@ class PhrasedError(ValueError):
     def values(self) -> dict[str, str | Phrase]:
         """The values of the message's fields, by name."""
         return self.phrase.values
+
+    @classmethod
+    def from_phrase(cls, phrase: Phrase, /, *args: object, **kwargs: object) -> Self:
+        """The error saying a phrase already made (its template was marked where it was made);
+        the other arguments as the error's own constructor takes them."""
+        return cls(phrase, *args, **kwargs)
 
     def __reduce__(self) -> tuple[object, ...]:
         # Rebuilt from the phrase, the rest of its state (`token`, `played`, ...) put back after.

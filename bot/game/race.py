@@ -309,7 +309,7 @@ class RaceGame:
                     raise
                 # After moves that stand, a refusal of any kind is an illegal move, saying the same.
                 said = error.phrase if isinstance(error, NotationError) else Phrase("{problem}", problem=str(error))
-                raise IllegalMoveError(said, played) from None
+                raise IllegalMoveError.from_phrase(said, played) from None
         return played
 
     def is_stuck(self, player: int) -> bool:
@@ -421,7 +421,7 @@ class RaceGame:
                 if top.card == card and top.move_number >= seen:
                     return BeatenError("{problem}: player {player} got their {card} there first", owner=top.owner,
                                        card=card, problem=message)
-        return IllegalMoveError(message)
+        return IllegalMoveError.from_phrase(message)
 
     def _reason(self, hand: Hand, move: Move) -> Phrase | None:
         if self.demon is not None:
