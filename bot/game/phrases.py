@@ -66,36 +66,28 @@ def N_(text: str) -> str:
     return text
 
 
-@dataclass(frozen=True, slots=True, init=False)
 class Phrase:
     """One sentence (or part of one) the engine says: `template`, the English format string
-    and msgid, such as "{card} to its foundation"; the values of its fields; and for a phrase
-    whose wording depends on a number (`counted`), the English plural and that number."""
+    and msgid, such as "{card} to its foundation", and the values of its fields. Immutable;
+    made often (a rule's reason for a move it refuses), so it keeps its values as given."""
 
+    __slots__ = ("_values", "template")
     template: str
-    fields: tuple[tuple[str, str | Phrase], ...]
-    plural: str | None
-    count: int | None
+    _values: dict[str, str | int | Phrase]
 
     def __init__(self, template: str, /, **values: str | int | Phrase) -> None:
-        """A phrase of `template` with its fields' `values` (numbers are kept as their text)."""
-        object.__setattr__(self, "template", template)
-        object.__setattr__(self, "fields", tuple(
-            (name, value if isinstance(value, Phrase) else str(value)) for name, value in values.items()))
-        object.__setattr__(self, "plural", None)
-        object.__setattr__(self, "count", None)
-        missing = field_names(template) - set(values)
-        if missing:
-            raise KeyError(f"{template!r} needs a value for {', '.join(sorted(missing))}")
+        """A phrase of `template` with its fields' `values` (numbers are said as their text)."""
+        _set(self, "template", template)
+        _set(self, "_values", values)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Phrase does not change: cannot set {name}")
 
     @classmethod
-    def counted(cls, singular: str, plural: str, count: int, /, **values: str | int | Phrase) -> Phrase:
+    def counted(cls, singular: str, plural: str, count: int, /, **values: str | int | Phrase) -> CountedPhrase:
         """A phrase worded by `count`, such as ("{count} redeal left", "{count} redeals left", 2);
         its field `count` is the number."""
-        phrase = cls(singular, count=count, **values)
-        object.__setattr__(phrase, "plural", plural)
-        object.__setattr__(phrase, "count", count)
-        return phrase
+        return CountedPhrase(singular, plural, count, **values)
 
     @classmethod
     def marked(cls, text: str) -> Phrase:
@@ -105,21 +97,73 @@ class Phrase:
 
     @property
     def values(self) -> dict[str, str | Phrase]:
-        """The values of the fields, by name."""
-        return dict(self.fields)
+        """The values of the fields, by name: text (numbers as their text) or phrases."""
+        return {name: value if isinstance(value, Phrase) else str(value) for name, value in self._values.items()}
 
     def render(self, translator: Translator = ENGLISH) -> str:
         """The phrase said through `translator`: its template translated, then filled with its
         values, phrases among them said the same way."""
-        if self.plural is not None and self.count is not None:
-            template = translator.ngettext(self.template, self.plural, self.count)
-        else:
-            template = translator.gettext(self.template)
-        values = {name: value if isinstance(value, str) else value.render(translator) for name, value in self.fields}
-        return template.format(**values)
+        values = {name: value.render(translator) if isinstance(value, Phrase) else value
+                  for name, value in self._values.items()}
+        return self._translated(translator).format(**values)
+
+    def _translated(self, translator: Translator) -> str:
+        return translator.gettext(self.template)
+
+    def _key(self) -> tuple[object, ...]:
+        return (type(self), self.template, tuple(sorted(self.values.items())))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Phrase) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        values = "".join(f", {name}={value!r}" for name, value in self.values.items())
+        return f"{type(self).__name__}({self.template!r}{values})"
 
     def __str__(self) -> str:
         return self.render()
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild, (type(self), self.template, self._values))
+
+
+class CountedPhrase(Phrase):
+    """A phrase whose wording depends on a number, `count`: `template` is the English singular
+    (the msgid), `plural` the English plural; a translator picks the form with `ngettext`."""
+
+    __slots__ = ("count", "plural")
+    plural: str
+    count: int
+
+    def __init__(self, singular: str, plural: str, count: int, /, **values: str | int | Phrase) -> None:
+        """The phrase of `singular` or `plural` as `count` asks, with `values` and `count` itself."""
+        super().__init__(singular, count=count, **values)
+        _set(self, "plural", plural)
+        _set(self, "count", count)
+
+    def _translated(self, translator: Translator) -> str:
+        return translator.ngettext(self.template, self.plural, self.count)
+
+    def _key(self) -> tuple[object, ...]:
+        return (*super()._key(), self.plural)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        values = {name: value for name, value in self._values.items() if name != "count"}
+        return (_rebuild_counted, (self.template, self.plural, self.count, values))
+
+
+_set = object.__setattr__
+
+
+def _rebuild(kind: type[Phrase], template: str, values: dict[str, str | int | Phrase]) -> Phrase:
+    return kind(template, **values)
+
+
+def _rebuild_counted(singular: str, plural: str, count: int, values: dict[str, str | int | Phrase]) -> Phrase:
+    return CountedPhrase(singular, plural, count, **values)
 
 
 @dataclass(frozen=True, slots=True)
