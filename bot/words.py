@@ -97,6 +97,19 @@ class Voice:
         """Text set in bold where the front end has bold."""
         return f"{self.bold_mark}{text}{self.bold_mark}"
 
+    def engine(self, text: object) -> str:
+        """What the engine says (bot/game/phrases.py) in this voice's language: a Phrase or
+        Sentences (`describe_game`, `game.describe(move)`, `game.examples`) or an engine error's
+        phrase; any other text as it is.
+
+        For now the engine's own English. In a language, with its `engine` catalog's gettext
+        translations: `said.render(translations)`, which translates each template (plural forms
+        by `ngettext`), then fills in the values, translating the phrases among them. A game's
+        title (`TITLES[name]`, marked with N_) is a msgid of that catalog: `translations.gettext`.
+        """
+        said = text.phrase if isinstance(text, PhrasedError) else text
+        return said.render() if isinstance(said, Phrase | Sentences) else str(said)
+
 
 DISCORD = Voice(command_prefix="/", bold_mark="**")
 TERMINAL = Voice(command_prefix="", bold_mark="")
@@ -105,26 +118,10 @@ LIMITED = {"new-game": "new games", "hint": "hints", "verdict": "verdicts", "lob
 PLAYED_SHOWN = 12  # moves named in full when a text plays many
 
 
-def engine_text(said: Phrase | Sentences | PhrasedError | str, voice: Voice) -> str:
-    """What the engine says (bot/game/phrases.py), in the voice's language: a Phrase or Sentences
-    (`describe_game`, `game.describe(move)`, `game.examples`), an engine error's phrase, or a text
-    marked with N_ (a game's title, such as `TITLES[name]`).
-
-    For now the engine's own English. To translate through the `engine` catalog domain
-    (bot/locales/<lang>/LC_MESSAGES/engine.po), given the voice's gettext translations:
-    `said.render(translations)` for a Phrase or Sentences (it translates each template, plural
-    forms by `ngettext`, then fills the values, translating the phrases among them), and
-    `translations.gettext(said)` for a title.
-    """
-    if isinstance(said, PhrasedError):
-        said = said.phrase
-    return str(said)
-
-
 def rules_text(name: str, voice: Voice) -> str:
     """The rules of game `name` as a front end shows them: the engine's sentences, the title
     that begins them set in bold."""
-    text, title = engine_text(describe_game(name), voice), engine_text(TITLES[name], voice)
+    text, title = voice.engine(describe_game(name)), TITLES[name]
     return voice.bold(title) + text.removeprefix(title) if text.startswith(title) else text
 
 
@@ -148,7 +145,7 @@ def event_text(event: object, reply: Reply, voice: Voice) -> str:
             back = "Took back " + " ".join(map(str, took_back)) + "." if took_back else ""
             return f"{back} {played_text(played)}".strip()
         case Refused(error=error):
-            return engine_text(error, voice) if isinstance(error, PhrasedError) else str(error)
+            return voice.engine(error)
         case NothingToDo(auto=auto):
             return "Nothing can go to a foundation now." if auto else "Nothing to do."
         case HintNotAlone():
@@ -156,7 +153,7 @@ def event_text(event: object, reply: Reply, voice: Voice) -> str:
         case Hinted(move=None):
             return "No move left to suggest."
         case Hinted(move=move):
-            return f"Hint: {move} ({engine_text(game.describe(move), voice)})"
+            return f"Hint: {move} ({voice.engine(game.describe(move))})"
         case Ended(status=GameStatus.WON, score=score):
             return f"You won! Score {score}."
         case Ended(status=GameStatus.BLOCKED, score=score):

@@ -17,7 +17,7 @@ from bot.engine_catalog import GAME_DIR, LANGUAGES, TEMPLATE, catalog_path, extr
 from bot.game import IllegalMoveError, Move, NotationError, UnknownGameError, describe_game, new_game
 from bot.game.phrases import ENGLISH, EXTRACTION_KEYWORDS, Phrase, PhrasedError, Sentences, field_names
 from bot.game.race import BeatenError, new_race
-from bot.words import DISCORD, engine_text
+from bot.words import DISCORD
 
 GAME_SOURCES = sorted(GAME_DIR.glob("*.py"))
 # Fields that a call fills by itself: a counted phrase's count, a beaten card's player and card.
@@ -174,8 +174,8 @@ def test_rules_and_move_descriptions_are_phrases_in_english_by_default() -> None
     game = new_game("canfield", cards=_canfield_deck())
     said = game.describe(Move("t1", "f1"))
     assert said == Phrase("{cards} to its foundation", cards="2C") and said.render(ENGLISH) == str(said)
-    assert engine_text(said, DISCORD) == "2C to its foundation"
-    assert engine_text(IllegalMoveError("{text!r} is not legal", text="x"), DISCORD) == "'x' is not legal"
+    assert DISCORD.engine(said) == "2C to its foundation"
+    assert DISCORD.engine(IllegalMoveError("{text!r} is not legal", text="x")) == "'x' is not legal"
 
 
 def _translations(language: str) -> gettext.GNUTranslations:
