@@ -11,11 +11,11 @@ import math
 from dataclasses import dataclass
 
 from bot.game import GAMES, TITLES, Move, Phrase, PhrasedError, Sentences, describe_game
-from bot.game.race import LAYOUTS
-from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily
+from bot.game.race import RACE_LAYOUTS
+from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily, NotADay
+from bot.play.leaderboards import UnknownPeriod, UnknownRanking
 from bot.play.matches import (
     AlreadyHosting,
-    BadOptions,
     BadTeamName,
     ElsewhereMatch,
     MatchAction,
@@ -36,7 +36,6 @@ from bot.play.matches import (
     TargetOutOfRange,
     TeamMatchOffServer,
     TeamRefused,
-    UnknownGame,
 )
 from bot.play.race import (
     AlreadyRacing,
@@ -53,13 +52,15 @@ from bot.play.race import (
     TooFewRacers,
     UnknownLayout,
 )
-from bot.play.settings import MAX_TARGET, PREFIX_LENGTH, BadSetting
+from bot.play.settings import MAX_TARGET, PREFIX_LENGTH, BadSetting, ManageServerNeeded, NotAPlayChannel
 from bot.play.solo import (
     AlreadyPlaying,
+    BadOptions,
     ChangedElsewhere,
     DamagedGame,
     DealTooLarge,
     Ended,
+    Event,
     GameOver,
     GameStatus,
     Hinted,
@@ -77,6 +78,7 @@ from bot.play.solo import (
     Reply,
     Started,
     UndoOff,
+    UnknownGame,
     Verdict,
 )
 from bot.store.base import TeamProblem
@@ -84,10 +86,11 @@ from bot.store.base import TeamProblem
 
 @dataclass(frozen=True, slots=True)
 class Voice:
-    """How a front end writes a command and bold text."""
+    """How a front end writes a command, bold text and a channel."""
 
     command_prefix: str
     bold_mark: str
+    channel_format: str  # a channel's id in {}
 
     def command(self, name: str) -> str:
         """A command as the player types it, such as `/play`."""
@@ -96,6 +99,10 @@ class Voice:
     def bold(self, text: str) -> str:
         """Text set in bold where the front end has bold."""
         return f"{self.bold_mark}{text}{self.bold_mark}"
+
+    def channel(self, channel_id: int) -> str:
+        """A channel as the front end shows it (in Discord, a link to it)."""
+        return self.channel_format.format(channel_id)
 
     def engine(self, text: object) -> str:
         """What the engine says (bot/game/phrases.py) in this voice's language: a Phrase or
@@ -111,8 +118,8 @@ class Voice:
         return said.render() if isinstance(said, Phrase | Sentences) else str(said)
 
 
-DISCORD = Voice(command_prefix="/", bold_mark="**")
-TERMINAL = Voice(command_prefix="", bold_mark="")
+DISCORD = Voice(command_prefix="/", bold_mark="**", channel_format="<#{}>")
+TERMINAL = Voice(command_prefix="", bold_mark="", channel_format="channel {}")
 # What a rate limit limits (bot.play.work.LIMITS), as a player says it.
 LIMITED = {"new-game": "new games", "hint": "hints", "verdict": "verdicts", "lobby": "new lobbies"}
 PLAYED_SHOWN = 12  # moves named in full when a text plays many
@@ -132,7 +139,7 @@ def reply_text(reply: Reply, voice: Voice) -> str:
     return " ".join(text for event in reply.events if (text := event_text(event, reply, voice)))
 
 
-def event_text(event: object, reply: Reply, voice: Voice) -> str:
+def event_text(event: Event, reply: Reply, voice: Voice) -> str:
     """What one event of a Reply says ("" for none this presenter words)."""
 
     game = reply.game
@@ -241,8 +248,18 @@ def error_text(error: PlayError, voice: Voice) -> str:
             return f"The die rule is off, game or pass, not {value!r}."
         case BadSetting(name="prefix"):
             return f"A prefix is 1 to {PREFIX_LENGTH} characters, without spaces."
+        case ManageServerNeeded(what=what):
+            return f"Only members with Manage Server can change the {what}."
+        case NotAPlayChannel(channel_ids=channel_ids):
+            return f"Games are played in {', '.join(map(voice.channel, channel_ids))} on this server."
         case NoSuchDaily(game=game):
             return f"There is no daily of {game!r}. Games: {', '.join(GAMES)}."
+        case NotADay(day=day):
+            return f"{day!r} is not a day: write it YYYY-MM-DD."
+        case UnknownRanking(ranking=ranking, choices=choices):
+            return f"Unknown leaderboard {ranking!r}; leaderboards: {', '.join(choices)}."
+        case UnknownPeriod(period=period, choices=choices):
+            return f"Unknown period {period!r}; periods: {', '.join(choices)}."
         case DailyPlayed(game=game, status=status, score=score, seconds_left=seconds_left):
             return (f"You have played today's {TITLES.get(game, game)} daily already: {status}, score {score}. "
                     f"The next one comes in {duration_text(seconds_left)} (at 00:00 UTC).")
@@ -255,7 +272,7 @@ def race_error_text(error: PlayError, voice: Voice) -> str:
         case DamagedRace(race_id=race_id, entry=entry, problem=problem):
             return f"Race #{race_id} is damaged in storage and cannot be replayed (move {entry!r}: {problem})."
         case UnknownLayout(layout=layout):
-            return f"Unknown layout {layout!r}; layouts: {', '.join(LAYOUTS)}."
+            return f"Unknown layout {layout!r}; layouts: {', '.join(RACE_LAYOUTS)}."
         case AlreadyRacing(race_id=None):
             return "You are already in a race in this channel."
         case AlreadyRacing(race_id=race_id):
@@ -280,6 +297,8 @@ def race_error_text(error: PlayError, voice: Voice) -> str:
             return "You are not in that race."
         case RaceNotRunning(status="finished"):
             return "That race is over."
+        case RaceNotRunning(status="lobby"):
+            return "That race has not started yet."
         case RaceNotRunning():
             return "That race is not running."
         case NoSuchRace(race_id=race_id):
@@ -309,7 +328,7 @@ def match_error_text(error: PlayError, voice: Voice) -> str:
         case TargetOutOfRange(target=target, largest=largest):
             return f"The target must be between 1 and {largest}, not {target}."
         case BadOptions(problem=problem):
-            return problem
+            return voice.engine(problem)
         case NoSuchMatch(match_id=match_id):
             return f"There is no match #{match_id}."
         case MatchClosed(match_id=match_id, status=status, action=action):

@@ -17,9 +17,8 @@ from bot.cogs.checks import check_channel
 from bot.cogs.coalesce import CoalescedEdits
 from bot.cogs.expiry import ExpiryRound
 from bot.game import GAMES
-from bot.play import PlayError
 from bot.play.matches import MatchListener, Scoreboard
-from bot.play.settings import change_settings, load_settings
+from bot.play.settings import ManageServerNeeded, change_settings, load_settings
 from bot.views.board import player_of
 from bot.views.matches import match_view, scoreboard_text, team_list_text
 from bot.views.mentions import pinging
@@ -187,7 +186,7 @@ class MatchesCog(commands.Cog):
             if not changing:
                 return Answer(settings_text(await load_settings(self.bot.store, guild_id)))
             if not (interaction.permissions and interaction.permissions.manage_guild):
-                raise PlayError("Only members with Manage Server can change the settings.")
+                raise ManageServerNeeded("settings")
             new = await change_settings(self.bot.store, guild_id, target=target, team_target=team_target, die=die,
                                         match_undo=undo, channel=channel.id if channel else None, allow=allow)
             return Answer("Settings changed. " + settings_text(new))

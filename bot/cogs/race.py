@@ -15,9 +15,9 @@ from discord.ext import commands
 from bot.cogs.checks import check_channel
 from bot.cogs.coalesce import CoalescedEdits
 from bot.cogs.expiry import ExpiryRound
-from bot.game.race import LAYOUTS, RaceGame
+from bot.game.race import RACE_LAYOUTS, RaceGame
 from bot.play import Player
-from bot.play.race import RaceListener, RaceReply
+from bot.play.race import RaceEvent, RaceListener, RaceReply
 from bot.store.base import Race
 from bot.views.board import player_of
 from bot.views.mentions import pinging
@@ -60,7 +60,7 @@ class PublicBoards(RaceListener):
         message = self.bot.get_partial_messageable(race.channel_id).get_partial_message(race.message_id)
         await message.edit(content=public_text(reply, names), attachments=files, view=lobby_view(reply))
 
-    async def race_finished(self, race: Race, game: RaceGame, summary: tuple[object, ...]) -> None:
+    async def race_finished(self, race: Race, game: RaceGame, summary: tuple[RaceEvent, ...]) -> None:
         """Post the end in the race's channel: "Demon!" when someone went out; in a series, the
         totals and the next hand, or the series' winner."""
         channel = self.bot.get_partial_messageable(race.channel_id)
@@ -93,7 +93,7 @@ class RaceCog(commands.Cog):
     @app_commands.describe(layout="klondike (default) or demon: the traditional Racing Demon layout",
                            deal="the race's number, which deals every player's deck (default: random)",
                            target="play hands until someone has this many points (default: one hand)")
-    @app_commands.choices(layout=[app_commands.Choice(name=name, value=name) for name in LAYOUTS])
+    @app_commands.choices(layout=[app_commands.Choice(name=name, value=name) for name in RACE_LAYOUTS])
     async def open(self, interaction: discord.Interaction, layout: str = "klondike",
                    deal: app_commands.Range[int, 1, 999_999_999] | None = None,
                    target: app_commands.Range[int, 1, 100_000] | None = None) -> None:

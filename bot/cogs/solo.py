@@ -14,7 +14,8 @@ from bot.game import GAMES, TITLES
 from bot.game.notation import Word, read_word
 from bot.game.patience import Game
 from bot.play import Player, PlayError, Reply
-from bot.play.settings import change_settings, load_settings
+from bot.play.settings import ManageServerNeeded, change_settings, load_settings
+from bot.play.solo import UnknownGame
 from bot.views import answers_custom_id
 from bot.views.board import board_answer, player_of
 from bot.views.respond import ERROR_LIMIT, Answer, answer, error_text, in_turn, shorten
@@ -74,11 +75,8 @@ class SoloCog(commands.Cog):
         async def work() -> Answer:
             await check_channel(self.bot, interaction)
             player = player_of(interaction.user)
-            try:
-                reply = await self.solo.start(player, guild_id=interaction.guild_id,
-                                              channel_id=interaction.channel_id, name=game, deal=deal, **options)
-            except ValueError as error:  # an unknown game, deal or option
-                raise PlayError(f"Cannot start that game: {error}") from None
+            reply = await self.solo.start(player, guild_id=interaction.guild_id,
+                                          channel_id=interaction.channel_id, name=game, deal=deal, **options)
             return await board_answer(reply, player)
 
         await answer(interaction, work(), ephemeral=not public)
@@ -127,8 +125,7 @@ class SoloCog(commands.Cog):
     @app_commands.command(name="rules", description="How a game is played")
     async def rules(self, interaction: discord.Interaction, game: str = "canfield") -> None:
         """Explain the rules."""
-        text = rules_text(game, DISCORD) if game in GAMES else shorten(f"No game {game!r}; games: {', '.join(GAMES)}.",
-                                                                 ERROR_LIMIT)
+        text = rules_text(game, DISCORD) if game in GAMES else shorten(error_text(UnknownGame(game)), ERROR_LIMIT)
         await interaction.response.send_message(text, ephemeral=True)
 
     rules.autocomplete("game")(game_names)
@@ -214,15 +211,12 @@ class SoloCog(commands.Cog):
         if first == Word.RULES.value and len(words) <= 2:
             name = words[1].lower() if len(words) == 2 else await self._game_name(player, channel_id)
             if name not in GAMES:
-                raise PlayError(shorten(f"No game {name!r}; games: {', '.join(GAMES)}.", ERROR_LIMIT))
+                raise UnknownGame(name)
             return Answer(rules_text(name, DISCORD))
         if first in START_WORDS and len(words) <= 2:
             name = words[1].lower() if len(words) == 2 else "canfield"
             await check_play_channel(self.bot, guild_id, channel_id)
-            try:
-                reply = await self.solo.start(player, guild_id=guild_id, channel_id=channel_id, name=name)
-            except ValueError as error:
-                raise PlayError(f"Cannot start that game: {error}") from None
+            reply = await self.solo.start(player, guild_id=guild_id, channel_id=channel_id, name=name)
             return await board_answer(reply, player)
         if word is Word.RESIGN and (set_aside := await self._set_aside_damaged(player, channel_id)) is not None:
             return set_aside
@@ -256,7 +250,7 @@ class SoloCog(commands.Cog):
         """Change the prefix (it needs the message-content intent to work)."""
         async def work() -> Answer:
             if not (interaction.permissions and interaction.permissions.manage_guild):
-                raise PlayError("Only members with Manage Server can change the prefix.")
+                raise ManageServerNeeded("prefix")
             await change_settings(self.bot.store, interaction.guild_id or 0, prefix=prefix)
             note = "" if self.bot.config.message_content else (
                 " (typed moves need the message-content intent; until then, mention me)")

@@ -32,7 +32,7 @@ from bot.game.phrases import N_, Phrase
 from bot.game.rules import UnknownGameError
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
-LAYOUTS = ("klondike", "demon")
+RACE_LAYOUTS = ("klondike", "demon")
 DRAW_COUNT = 3
 DEMON_SIZE = 13
 KLONDIKE_COLUMNS = 7
@@ -197,8 +197,9 @@ class RaceGame:
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise UnknownGameError("players={value}: a race takes {least} to {most} players", value=repr(players),
                                    least=MIN_PLAYERS, most=MAX_PLAYERS)
-        if layout not in LAYOUTS:
-            raise UnknownGameError("layout={value}: layouts: {layouts}", value=repr(layout), layouts=", ".join(LAYOUTS))
+        if layout not in RACE_LAYOUTS:
+            raise UnknownGameError("layout={value}: layouts: {layouts}", value=repr(layout),
+                                   layouts=", ".join(RACE_LAYOUTS))
         self.deal = deal
         self.players = players
         self.layout_name = layout
@@ -219,7 +220,7 @@ class RaceGame:
 
     # --- what players see --------------------------------------------------------------
 
-    def layout(self, player: int, reveal: bool = False) -> dict[str, list[str]]:
+    def piles(self, player: int, reveal: bool = False) -> dict[str, list[str]]:
         """A player's own piles by notation name, cards bottom to top as `7H`; face-down cards
         `??` unless `reveal`."""
         hand = self._hand(player)
@@ -523,7 +524,8 @@ def new_race_with(deal: int | None, options: dict[str, object]) -> RaceGame:
         raise UnknownGameError("players={value}: a race takes {least} to {most} players", value=repr(players),
                                least=MIN_PLAYERS, most=MAX_PLAYERS)
     if not isinstance(layout, str):
-        raise UnknownGameError("layout={value}: layouts: {layouts}", value=repr(layout), layouts=", ".join(LAYOUTS))
+        raise UnknownGameError("layout={value}: layouts: {layouts}", value=repr(layout),
+                               layouts=", ".join(RACE_LAYOUTS))
     if decks is not None and not isinstance(decks, list):
         raise UnknownGameError("decks={value}: give one deck a player", value=repr(decks))
     return new_race(deal, players=players, layout=layout, decks=decks)

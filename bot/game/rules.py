@@ -98,7 +98,7 @@ class UnknownGameError(PhrasedError):
     """A game name the engine does not know, or an option it cannot take."""
 
 
-OPTION_NAMES = ("draw", "redeals", "groups", "die")
+CANFIELD_OPTION_NAMES = ("draw", "redeals", "groups", "die")
 
 
 def make_rules(name: str, **options: Any) -> Rules:
@@ -109,10 +109,10 @@ def make_rules(name: str, **options: Any) -> Rules:
     """
     if name not in RULES:
         raise UnknownGameError("unknown game {name!r}; games: {games}", name=name, games=", ".join(RULES))
-    unknown = sorted(set(options) - set(OPTION_NAMES))
+    unknown = sorted(set(options) - set(CANFIELD_OPTION_NAMES))
     if unknown:
         raise UnknownGameError("unknown option {option!r}; options: {options}", option=unknown[0],
-                               options=", ".join(OPTION_NAMES))
+                               options=", ".join(CANFIELD_OPTION_NAMES))
     changes: dict[str, Any] = {}
     if "draw" in options:
         draw = options["draw"]
