@@ -8,10 +8,12 @@ text. A new language is a new catalog like this one.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.game import GAMES, TITLES, Move, Phrase, PhrasedError, Sentences, describe_game
-from bot.game.race import RACE_LAYOUTS
+from bot.game.patience import Game
+from bot.game.race import RACE_LAYOUTS, RaceGame
 from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily, NotADay
 from bot.play.leaderboards import UnknownPeriod, UnknownRanking
 from bot.play.matches import (
@@ -372,3 +374,126 @@ def match_error_text(error: PlayError, voice: Voice) -> str:
         case TeamRefused(problem=TeamProblem.JOINED_MEANWHILE):
             return "You joined another team meanwhile."
     return ""
+
+
+# --- a board message's status line -------------------------------------------------------------
+
+def board_status(game: Game, voice: Voice) -> str:
+    """A solo board's status line: the game, its deal, score, stock and redeals."""
+    return (f"{voice.bold(game.title)} · deal #{game.deal} · score {game.score} · "
+            f"stock {len(game.stock)} · {_redeals_words(game.redeals_left)}")
+
+
+def race_status(race_id: int, game: RaceGame, seat: int, voice: Voice) -> str:
+    """A racer's own board's status line: the race and the cards they have left."""
+    return f"{voice.bold(f'Demon race #{race_id}')} · your board · {game.cards_left(seat)} cards left"
+
+
+def _redeals_words(redeals_left: int | None) -> str:
+    """"unlimited redeals", "1 redeal left", "0 redeals left"."""
+    if redeals_left is None:
+        return "unlimited redeals"
+    return f"{redeals_left} redeal{'' if redeals_left == 1 else 's'} left"
+
+
+# --- alt text: a board image in words, for screen readers -------------------------------------
+
+ALT_TEXT_LIMIT = 1024  # characters of Discord's attachment description
+RANK_WORDS = {"A": "ace", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
+SUIT_WORDS = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
+PILE_WORDS = {"s": "stock", "w": "waste", "r": "reserve"}
+COLUMN_CAPS = (None, 6, 3, 1)  # the face-up cards named a column, tried in turn until the text fits
+
+
+def card_words(card: str) -> str:
+    """A card as a screen reader should say it: `JD` is "jack of diamonds"."""
+    return f"{RANK_WORDS.get(card[:-1], card[:-1])} of {SUIT_WORDS[card[-1]]}"
+
+
+def board_alt_text(game: Game, limit: int = ALT_TEXT_LIMIT) -> str:
+    """A solo board's image in words, pile by pile, within `limit` characters: the game, the
+    foundations' tops, the reserve's top and count, the waste's top, the stock, each column
+    (its face-up cards, fewer when the text would be too long)."""
+    head = f"{game.title} board, deal #{game.deal}, score {game.score}, {_redeals_words(game.redeals_left)}."
+    return _alt_text(head, game.piles(), limit, base=lambda pile: str(game.foundation_base(pile)))
+
+
+def race_board_alt_text(game: RaceGame, seat: int, name: str, limit: int = ALT_TEXT_LIMIT) -> str:
+    """A racer's own board in words (their piles, and the shared foundations' tops), within `limit`."""
+    tops = ", ".join(card_words(str(top.card)) for top in game.foundation_tops()) or "none yet"
+    head = f"Race board of {name}: {game.cards_left(seat)} cards left. Shared foundations' tops: {tops}."
+    return _alt_text(head, game.piles(seat), limit)
+
+
+def race_table_alt_text(game: RaceGame, names: list[str], limit: int = ALT_TEXT_LIMIT) -> str:
+    """A race's public table in words: the shared foundations' tops and each racer's cards left."""
+    tops = ", ".join(card_words(str(top.card)) for top in game.foundation_tops()) or "none yet"
+    racers = "; ".join(f"{name}: {game.cards_left(seat)} cards left, {game.on_foundations(seat)} on the foundations"
+                       for seat, name in enumerate(names))
+    return _cut_text(f"Race table. Shared foundations' tops: {tops}. {racers}.", limit)
+
+
+def _alt_text(head: str, layout: dict[str, list[str]], limit: int,
+              base: Callable[[str], str] | None = None) -> str:
+    """`head`, then the piles of `layout` in words, naming fewer column cards until it fits;
+    `base` names the card an empty foundation starts with."""
+    text = head
+    for cap in COLUMN_CAPS:
+        text = " ".join([head, *_piles_in_words(layout, cap, base)])
+        if len(text) <= limit:
+            return text
+    return _cut_text(text, limit)
+
+
+def _piles_in_words(layout: dict[str, list[str]], cap: int | None,
+                    base: Callable[[str], str] | None = None) -> list[str]:
+    """One sentence a group of piles: foundations, reserve(s), waste, stock, columns."""
+    foundations = [pile for pile in layout if pile.startswith("f")]
+    reserves = [pile for pile in layout if pile.startswith("r")]
+    columns = [pile for pile in layout if pile.startswith("t")]
+    sentences = []
+    if foundations:
+        sentences.append("Foundations: " + ", ".join(
+            f"{pile} {_top_words(layout[pile])}" + (f" (from the {card_words(base(pile))})"
+                                                    if base is not None and not layout[pile] else "")
+            for pile in foundations) + ".")
+    if reserves == ["r"]:
+        cards = layout["r"]
+        sentences.append(f"Reserve: {_top_words(cards)}" + (f", {len(cards)} cards." if cards else "."))
+    elif reserves:
+        sentences.append("Reserve piles: " + ", ".join(f"{pile} {_top_words(layout[pile])}" for pile in reserves)
+                         + ".")
+    if "w" in layout:
+        sentences.append(f"Waste: {_top_words(layout['w'])}.")
+    if "s" in layout:
+        sentences.append(f"Stock: {len(layout['s'])} cards.")
+    for pile in columns:
+        sentences.append(f"Column {pile}: {_column_words(layout[pile], cap)}.")
+    return sentences
+
+
+def _top_words(cards: list[str]) -> str:
+    """A pile's top card in words, "face down" or "empty"."""
+    if not cards:
+        return "empty"
+    return "face down" if cards[-1] == "??" else card_words(cards[-1])
+
+
+def _column_words(cards: list[str], cap: int | None) -> str:
+    """A column from the bottom: its face-down count, then its face-up cards (the top `cap`)."""
+    if not cards:
+        return "empty"
+    face_up = [card for card in cards if card != "??"]
+    hidden = len(cards) - len(face_up)
+    shown = face_up if cap is None else face_up[-cap:]
+    named = ", ".join(card_words(card) for card in shown)
+    if len(shown) < len(face_up):
+        named = f"{len(face_up)} face up, the top ones {named}"
+    if not hidden:
+        return named
+    return f"{hidden} face down, then {named}" if face_up else f"{hidden} face down"
+
+
+def _cut_text(text: str, limit: int) -> str:
+    """The text, or its start and "…" when longer than `limit`."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"

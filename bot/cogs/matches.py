@@ -20,7 +20,7 @@ from bot.game import GAMES
 from bot.play.matches import MatchListener, Scoreboard
 from bot.play.settings import ManageServerNeeded, change_settings, load_settings
 from bot.views.board import player_of
-from bot.views.matches import match_view, scoreboard_text, team_list_text
+from bot.views.matches import scoreboard_layout, team_list_text
 from bot.views.mentions import pinging
 from bot.views.respond import Answer, answer
 from bot.views.settings import settings_text
@@ -53,7 +53,7 @@ class ScoreboardMessages(MatchListener):
         if match.message_id is None:
             return
         message = self.bot.get_partial_messageable(match.channel_id).get_partial_message(match.message_id)
-        await message.edit(content=scoreboard_text(board), view=match_view(board))
+        await message.edit(content=None, view=scoreboard_layout(board))  # content None: an old plain one turns V2
 
     async def match_won(self, scoreboard: Scoreboard) -> None:
         """Post the announcement in the match's channel."""
@@ -112,7 +112,7 @@ class MatchesCog(commands.Cog):
                 player_of(interaction.user), guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id or 0, game=game, target=target, teams=teams, die=die, undo=undo)
             channel = self.bot.get_partial_messageable(board.match.channel_id)
-            message = await channel.send(scoreboard_text(board), view=match_view(board))
+            message = await channel.send(view=scoreboard_layout(board))
             await self.bot.matches.attach_message(board.match.id, message.id)
             return Answer(f"Match #{board.match.id} is open: its lobby is in the channel.")
 

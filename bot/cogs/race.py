@@ -22,7 +22,8 @@ from bot.store.base import Race
 from bot.views.board import player_of
 from bot.views.mentions import pinging
 from bot.views.race import lobby_view, private_answer, public_png, public_text, race_text
-from bot.views.respond import Answer, answer
+from bot.views.respond import Answer, answer, shown
+from bot.words import race_table_alt_text
 from render import workers
 
 if TYPE_CHECKING:
@@ -53,12 +54,14 @@ class PublicBoards(RaceListener):
         if race.message_id is None:
             return
         names = await self.bot.races.names(race)
-        files = []
+        file = None
         if reply.game is not None:
             png = await workers.draw(public_png, reply, names)
-            files = [discord.File(io.BytesIO(png), filename="race.png")]
+            file = discord.File(io.BytesIO(png), filename="race.png",
+                                description=race_table_alt_text(reply.game, names))
         message = self.bot.get_partial_messageable(race.channel_id).get_partial_message(race.message_id)
-        await message.edit(content=public_text(reply, names), attachments=files, view=lobby_view(reply))
+        board = shown(Answer(public_text(reply, names), file, lobby_view(reply)), v2=True)
+        await message.edit(content=board.content, attachments=board.files, view=board.view)
 
     async def race_finished(self, race: Race, game: RaceGame, summary: tuple[RaceEvent, ...]) -> None:
         """Post the end in the race's channel: "Demon!" when someone went out; in a series, the
@@ -105,7 +108,8 @@ class RaceCog(commands.Cog):
                                               target=target)
             names = await self.bot.races.names(reply.race)
             channel = self.bot.get_partial_messageable(reply.race.channel_id)
-            message = await channel.send(public_text(reply, names), view=lobby_view(reply))
+            board = shown(Answer(public_text(reply, names), view=lobby_view(reply)), v2=True)
+            message = await channel.send(view=board.view)
             await self.bot.races.attach_message(reply.race.id, message.id)
             return Answer(f"Race #{reply.race.id} is open: its board is in the channel.")
 

@@ -18,7 +18,7 @@ from bot.play.settings import ManageServerNeeded, change_settings, load_settings
 from bot.play.solo import UnknownGame
 from bot.views import answers_custom_id
 from bot.views.board import board_answer, player_of
-from bot.views.respond import ERROR_LIMIT, Answer, answer, error_text, in_turn, shorten
+from bot.views.respond import ERROR_LIMIT, Answer, answer, error_text, in_turn, shorten, shown
 from bot.words import DISCORD, rules_text
 
 if TYPE_CHECKING:
@@ -178,8 +178,8 @@ class SoloCog(commands.Cog):
             log.exception("message %s failed", message.id)
             await message.reply("Something went wrong on our side; your game is safe.", mention_author=False)
             return
-        files = [result.file] if result.file else []
-        await message.reply(result.text or None, files=files, view=result.view or discord.utils.MISSING,
+        reply = shown(result)
+        await message.reply(reply.content, files=reply.files, view=reply.view or discord.utils.MISSING,
                             mention_author=False)
 
     async def _text_for_us(self, message: discord.Message) -> str | None:

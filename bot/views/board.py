@@ -17,7 +17,7 @@ import discord
 from bot.game import Move
 from bot.play import Player, Reply
 from bot.views.respond import Answer, answer, shorten
-from bot.words import DISCORD, reply_text
+from bot.words import DISCORD, board_alt_text, board_status, reply_text
 from render import render, workers
 
 if TYPE_CHECKING:
@@ -59,11 +59,12 @@ class Picked:
 
 async def board_answer(reply: Reply, player: Player, *, picked: Picked | None = None,
                        message: str | None = None) -> Answer:
-    """The whole board message for a reply: text, PNG (drawn off the event loop), buttons."""
+    """The whole board message for a reply: status line, text, PNG (drawn off the event loop)
+    with its alt text, buttons."""
     png = await workers.draw(render, reply.game, highlight=reply.highlight, player=player.name)
-    file = discord.File(io.BytesIO(png), filename="board.png")
+    file = discord.File(io.BytesIO(png), filename="board.png", description=board_alt_text(reply.game))
     text = shorten(reply_text(reply, DISCORD) if message is None else message)  # an error may quote a long input
-    return Answer(text=text, file=file, view=board_view(reply, picked))
+    return Answer(text=text, file=file, view=board_view(reply, picked), status=board_status(reply.game, DISCORD))
 
 
 def board_view(reply: Reply, picked: Picked | None = None) -> discord.ui.View:

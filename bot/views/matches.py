@@ -11,6 +11,7 @@ import discord
 from bot.game import TITLES
 from bot.play.matches import MatchStatus, Scoreboard, TeamRoster
 from bot.views.board import ID, board_answer, player_of
+from bot.views.layout import layout_view
 from bot.views.respond import Answer, answer
 
 if TYPE_CHECKING:
@@ -42,6 +43,11 @@ def scoreboard_text(board: Scoreboard) -> str:
     if board.winner is not None:
         lines.append(f"🏆 **{board.winner.name}** exorcised the demon.")
     return "\n".join(lines)
+
+
+def scoreboard_layout(board: Scoreboard) -> discord.ui.LayoutView:
+    """The match's public message in Components V2: the scoreboard's text and its buttons."""
+    return layout_view("", scoreboard_text(board), None, match_view(board))
 
 
 def team_list_text(rosters: list[TeamRoster]) -> str:

@@ -31,7 +31,7 @@ from bot.play.race import (
 from bot.play.solo import Moved, NothingToDo, Refused
 from bot.views.board import ID, PER_ROW, player_of
 from bot.views.respond import Answer, answer, shorten
-from bot.words import played_text
+from bot.words import DISCORD, played_text, race_board_alt_text, race_status
 from render import workers
 
 if TYPE_CHECKING:
@@ -145,12 +145,15 @@ def private_png(reply: RaceReply, names: list[str]) -> bytes:
 
 
 async def private_answer(reply: RaceReply, names: list[str], *, message: str | None = None) -> Answer:
-    """A player's private board message: text, PNG (rendered off the event loop), buttons."""
+    """A player's private board message: status line, text, PNG (rendered off the event loop)
+    with its alt text, buttons."""
     text = shorten(race_text(reply.events) if message is None else message)  # an error may quote a long input
     if reply.game is None or reply.seat is None:
         return Answer(text or "The race has not started yet.")
     png = await workers.draw(private_png, reply, names)
-    return Answer(text=text, file=discord.File(io.BytesIO(png), filename="race.png"), view=race_board_view(reply))
+    alt = race_board_alt_text(reply.game, reply.seat, names[reply.seat])
+    return Answer(text=text, file=discord.File(io.BytesIO(png), filename="race.png", description=alt),
+                  view=race_board_view(reply), status=race_status(reply.race.id, reply.game, reply.seat, DISCORD))
 
 
 def race_board_view(reply: RaceReply) -> discord.ui.View:
