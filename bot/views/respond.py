@@ -6,7 +6,7 @@ bot finishes in that time (a crowd moving at once), the new one would wait that 
 it is deferred at once, so the player sees "thinking…" straight away and the 3 seconds cannot
 run out while it waits behind the others.
 A PlayError becomes a short private message; anything unexpected is logged and answered with
-an apology, never "interaction failed".
+an apology, never "interaction failed". An answer pings nobody, whoever it names (NO_PINGS).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import discord
 from bot.play import PlayError
 from bot.play.work import Turns
 from bot.views.layout import layout_view
+from bot.views.mentions import NO_PINGS
 from bot.words import DISCORD
 from bot.words import error_text as worded
 
@@ -169,12 +170,14 @@ async def _show(interaction: discord.Interaction, result: Answer, *, edit: bool,
     message = shown(result, v2=v2)
     view = message.view or discord.utils.MISSING
     if interaction.response.is_done():
-        await interaction.edit_original_response(content=message.content, attachments=message.files, view=view)
+        await interaction.edit_original_response(content=message.content, attachments=message.files, view=view,
+                                                 allowed_mentions=NO_PINGS)
     elif edit:
-        await interaction.response.edit_message(content=message.content, attachments=message.files, view=view)
+        await interaction.response.edit_message(content=message.content, attachments=message.files, view=view,
+                                                allowed_mentions=NO_PINGS)
     else:
         await interaction.response.send_message(content=message.content, files=message.files, view=view,
-                                                ephemeral=ephemeral)
+                                                ephemeral=ephemeral, allowed_mentions=NO_PINGS)
 
 
 async def _say(interaction: discord.Interaction, text: str, *, edit: bool) -> None:
