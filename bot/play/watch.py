@@ -3,14 +3,19 @@
 A deal everyone plays stays hidden from those who have yet to play it: a daily is shown only to a
 watcher whose own attempt at that day's daily has ended, and a round of a match still open only
 to a watcher whose own game of that round has ended (anyone may still join an open match and be
-dealt its rounds). Watching oneself is always fine.
+dealt its rounds). Watching oneself is always fine. Such a board, of a deal others may still be
+dealt (today's daily, a round of an open match), is shown to its watcher alone (`Watching.private`),
+never to the channel.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.play.daily import today
 from bot.play.solo import GameStatus, Player, PlayError, Reply, SoloPlay
 from bot.store import Store
 
@@ -19,9 +24,12 @@ OPEN_MATCH = ("lobby", "running")
 
 @dataclass(frozen=True, slots=True)
 class Watching:
-    """A Reply's event: the board is shown to a watcher, read-only; `name` is its player's."""
+    """A Reply's event: the board is shown to a watcher, read-only; `name` is its player's.
+    `private`: its deal may still be dealt to others (today's daily, a round of an open match),
+    so it is shown to the watcher alone."""
 
     name: str
+    private: bool = False
 
 
 # What a watched board tells (among bot.play.solo.Event).
@@ -59,9 +67,10 @@ class RoundNotFinished(PlayError):
 class WatchPlay:
     """Who may see whose board: `watch` finds a member's game, `refresh` shows it again."""
 
-    def __init__(self, store: Store, solo: SoloPlay) -> None:
+    def __init__(self, store: Store, solo: SoloPlay, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.solo = solo
+        self.clock = clock
 
     async def watch(self, watcher: Player, member_id: int, channel_id: int | None) -> Reply:
         """Member `member_id`'s game in play in this channel, for `watcher` to see. NothingToWatch,
@@ -78,7 +87,21 @@ class WatchPlay:
         if reply.user_id != watcher.id:
             await self._check_hidden(watcher, reply)
         names = await self.store.games.player_names([reply.user_id])
-        return dataclasses.replace(reply, events=(Watching(names.get(reply.user_id, "")),))
+        private = await self._still_dealt(reply)
+        return dataclasses.replace(reply, events=(Watching(names.get(reply.user_id, ""), private),))
+
+    async def _still_dealt(self, reply: Reply) -> bool:
+        """Whether the game's deal may still be dealt to others: today's daily, or a round of a
+        match still open."""
+        if reply.kind == "daily":
+            daily = await self.store.stats.daily_of_game(reply.game_id)
+            if daily is not None and daily.day >= today(self.clock):
+                return True
+        if reply.match_id is not None:
+            match = await self.store.matches.get_match(reply.match_id)
+            if match is not None and match.status in OPEN_MATCH:
+                return True
+        return False
 
     async def _check_hidden(self, watcher: Player, reply: Reply) -> None:
         """DailyNotPlayedYet or RoundNotFinished when the watched deal is still to be played by the watcher."""

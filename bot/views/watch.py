@@ -23,12 +23,12 @@ REFRESH_TEMPLATE = re.compile(rf"{PREFIX}:watch:(?P<game>{ID})")
 async def watch_answer(reply: Reply) -> Answer:
     """A watched board: its status line, whose it is and how it stands (naming, never pinging, its
     player), its picture with alt text, and the Refresh button."""
-    names = [event.name for event in reply.events if isinstance(event, Watching)]
-    file = await board_file(reply, names[0] if names else "")
+    watching = next((event for event in reply.events if isinstance(event, Watching)), Watching(""))
+    file = await board_file(reply, watching.name)
     view = discord.ui.View(timeout=None)
     view.add_item(RefreshButton(reply.game_id))
     return Answer(text=watched_text(reply, f"<@{reply.user_id}>", DISCORD), file=file, view=view,
-                  status=board_status(reply.game, DISCORD))
+                  status=board_status(reply.game, DISCORD), private=watching.private)
 
 
 class RefreshButton(discord.ui.DynamicItem[discord.ui.Button], template=REFRESH_TEMPLATE):

@@ -137,7 +137,8 @@ async def test_a_daily_is_watched_only_by_those_who_have_played_theirs_and_its_r
     assert still_hidden.ephemeral and "Play your own" in still_hidden.text()  # in play is not played
     await (await fake.click("bob", bobs, label="Resign")).wait_response(timeout=SOLVER_WAIT)
     shown = await (await fake.slash_command("bob", "watch", {"member": fake.alice})).wait_response()
-    assert not shown.ephemeral and f"Watching <@{fake.alice.id}>'s Canfield" in shown.text()
+    # Bob has played it, but the channel has not: today's daily is shown to Bob alone.
+    assert shown.ephemeral and f"Watching <@{fake.alice.id}>'s Canfield" in shown.text()
 
     assert "Share" not in [b.label for b in daily.buttons]  # only a finished daily is shared
     over = await (await fake.click("alice", daily, label="Resign")).wait_response(timeout=SOLVER_WAIT)

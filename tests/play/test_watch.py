@@ -22,7 +22,7 @@ async def places(database_url):
     clock = Clock()
     store = await open_store(database_url, clock)
     solo = SoloPlay(store)
-    yield solo, DailyPlay(store, solo, clock), WatchPlay(store, solo)
+    yield solo, DailyPlay(store, solo, clock), WatchPlay(store, solo, clock)
     await store.close()
 
 
@@ -55,7 +55,10 @@ async def test_a_daily_stays_hidden_until_the_watcher_has_finished_theirs_and_is
             await watching.watch(BOB, ALICE.id, 10)
         assert hidden.value.game == "canfield"
     await solo.resign(bobs.game_id, BOB)
-    assert (await watching.watch(BOB, ALICE.id, 10)).game_id == alices.game_id
+    seen = await watching.watch(BOB, ALICE.id, 10)
+    assert seen.game_id == alices.game_id
+    assert seen.events == (Watching("Alice", private=True),)  # others may still be dealt it today
+    assert (await watching.watch(ALICE, ALICE.id, 10)).events == (Watching("Alice", private=True),)
 
     with pytest.raises(DailyNotOver):
         await daily.share(alices.game_id, ALICE)
@@ -74,6 +77,8 @@ async def test_a_daily_stays_hidden_until_the_watcher_has_finished_theirs_and_is
         await daily.share(alices.game_id, ALICE)
     bob_card = await daily.share(bobs.game_id, BOB)
     assert bob_card.hints == 0 and bob_card.day == card.day
+    daily.clock.now += 24 * 3600  # the day is over: nobody can be dealt it any more
+    assert (await watching.refresh(BOB, alices.game_id)).events == (Watching("Alice", private=False),)
 
 
 async def test_a_round_of_an_open_match_stays_hidden_until_the_watcher_finished_theirs(world) -> None:
@@ -90,6 +95,8 @@ async def test_a_round_of_an_open_match_stays_hidden_until_the_watcher_finished_
         assert (hidden.value.match_id, hidden.value.round) == (match_id, 1)
     bobs = await matches.my_board(match_id, BOB)
     await solo.resign(bobs.game_id, BOB)
-    assert (await watching.watch(BOB, ALICE.id, 10)).game_id == alices.game_id
+    seen = await watching.watch(BOB, ALICE.id, 10)
+    assert seen.game_id == alices.game_id and seen.events[0].private  # shown to Bob alone
     await matches.cancel(match_id, ALICE)  # a match that is over hides nothing any more
-    assert (await watching.refresh(CAROL, alices.game_id)).game_id == alices.game_id
+    seen = await watching.refresh(CAROL, alices.game_id)
+    assert seen.game_id == alices.game_id and not seen.events[0].private
