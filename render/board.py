@@ -82,11 +82,13 @@ class Placed:
     text: str  # the card as in game.piles(), "??" face down, "" an empty pile
 
 
-def render(game: Game, *, theme: str = "classic", highlight: Move | None = None,
+def render(game: Game, *, theme: str = "classic", highlight: Move | None = None, losing: Move | None = None,
            player: str | None = None) -> bytes:
-    """The board as PNG bytes. The last move is always outlined (source and target);
-    `highlight` outlines another move too, such as a hint; `player` names the player."""
-    return encode_png(render_image(game, theme=theme, highlight=highlight, player=player))
+    """The board as PNG bytes. The last move is outlined (source and target), unless `losing`
+    is given; `highlight` outlines another move too, such as a hint; `losing`, in a colour of
+    its own, a move not to play (an analysis shows the move that lost a game beside a better
+    one); `player` names the player."""
+    return encode_png(render_image(game, theme=theme, highlight=highlight, losing=losing, player=player))
 
 
 def encode_png(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
@@ -120,10 +122,10 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
 
 
-def render_image(game: Game, *, theme: str = "classic", highlight: Move | None = None,
+def render_image(game: Game, *, theme: str = "classic", highlight: Move | None = None, losing: Move | None = None,
                  player: str | None = None, geometry: Geometry = GEOMETRY) -> Image.Image:
     """The board as a Pillow RGB image (what `render` encodes)."""
-    return _Painter(game, get_theme(theme), geometry).paint(highlight, player)
+    return _Painter(game, get_theme(theme), geometry).paint(highlight, losing, player)
 
 
 class _Painter:
@@ -140,13 +142,15 @@ class _Painter:
         self.image = Image.new("RGB", (geometry.width(self.board), self._height()), theme.felt)
         self.draw = ImageDraw.Draw(self.image, "RGBA")
 
-    def paint(self, highlight: Move | None, player: str | None) -> Image.Image:
+    def paint(self, highlight: Move | None, losing: Move | None, player: str | None) -> Image.Image:
         """Everything, bottom layer first."""
         self._header(player)
         for spot in self.board.spots:
             self._label(spot)
             self._pile(spot)
-        if self.game.last_move is not None:
+        if losing is not None:
+            self._outline(losing, self.theme.losing, self.theme.losing, played=False)
+        elif self.game.last_move is not None:
             self._outline(self.game.last_move, self.theme.moved_from, self.theme.moved_to, played=True)
         if highlight is not None:
             self._outline(highlight, self.theme.hinted, self.theme.hinted, played=False)

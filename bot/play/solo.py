@@ -36,6 +36,7 @@ from bot.store import NewGame, Store, StoredGame, VersionConflict
 if TYPE_CHECKING:
     from bot.play.daily import DailyEvent
     from bot.play.matches import MatchEvent
+    from bot.play.review import Analysing
 
 # Games kept in memory, most recently used first. It must hold every game in play at once: a
 # miss costs a store read and a rebuild (about 1 ms of CPU, and a database round trip) on the move's
@@ -265,10 +266,11 @@ class NoVerdict:
 
 
 # What a solo game itself tells. A Reply carries these, and those of a match's round
-# (bot.play.matches.MatchEvent) or a daily (bot.play.daily.DailyEvent): `Event`, every one of them.
+# (bot.play.matches.MatchEvent), a daily (bot.play.daily.DailyEvent) or a game's analysis
+# starting (bot.play.review.Analysing): `Event`, every one of them.
 SoloEvent = (Started | AlreadyPlaying | Moved | Refused | NothingToDo | HintNotAlone | Hinted | Ended | Verdict
              | NoVerdict)
-Event: TypeAlias = "SoloEvent | MatchEvent | DailyEvent"
+Event: TypeAlias = "SoloEvent | MatchEvent | DailyEvent | Analysing"
 
 
 @dataclass(slots=True)
@@ -327,8 +329,9 @@ class SoloPlay:
         self.work = work or Work()
         self.limits = limits or RateLimiter()
         # Called once when a game ends (won, blocked or resigned), after it is stored; each
-        # returns events to add to the player's answer (matches use it to score rounds).
-        self.finish_hooks: list[Callable[[Table], Awaitable[tuple[MatchEvent, ...]]]] = []
+        # returns events to add to the player's answer (matches use it to score rounds, reviews
+        # to start the analysis of a lost game).
+        self.finish_hooks: list[Callable[[Table], Awaitable[tuple[Event, ...]]]] = []
         self._tables: OrderedDict[int, Table] = OrderedDict()
         self._sizes: dict[int, int] = {}  # estimated bytes of each cached game
         self._cached_bytes = 0
