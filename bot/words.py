@@ -213,6 +213,8 @@ def analysis_text(analysed: Analysed, voice: Voice) -> str:
         case AnalysisVerdict.UNKNOWN:
             return head + "the solver gave up before it could tell where this game was lost."
     after, better = analysis.lost_after, voice.bold(str(analysis.better_move))
+    if analysis.losing_move is None and not after:
+        return head + f"you resigned at the deal, though it could be won: {better} starts a winning line."
     if analysis.losing_move is None:
         return head + f"when you resigned after move {after}, the deal could still be won: {better} still wins."
     return head + (f"after move {after} ({voice.bold(str(analysis.losing_move))}) the deal could no longer be won; "

@@ -16,6 +16,7 @@ import functools
 import io
 import struct
 import zlib
+from collections import Counter
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -40,6 +41,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # the deflating), large enough that the GIL is let go of and taken back only ~10 times a board.
 PNG_BAND_BYTES = 120 * 1024
 TEXT_CACHE = 4096  # text masks kept (labels, scores, deal numbers, player names: a few KB each)
+RING_SPACING = 6  # pixels between two rings around one pile
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +143,7 @@ class _Painter:
         self.placed: dict[str, list[Placed]] = {}
         self.image = Image.new("RGB", (geometry.width(self.board), self._height()), theme.felt)
         self.draw = ImageDraw.Draw(self.image, "RGBA")
+        self.ringed: Counter[tuple[int, int, int, int]] = Counter()  # the areas ringed, and how often
 
     def paint(self, highlight: Move | None, losing: Move | None, player: str | None) -> Image.Image:
         """Everything, bottom layer first."""
@@ -303,9 +306,13 @@ class _Painter:
         return first.x, first.y, last.x + self.geo.card.width, last.y + self.geo.card.height
 
     def _ring(self, area: tuple[int, int, int, int] | None, colour: tuple[int, int, int], width: int) -> None:
+        """Ring an area; an area ringed already (two moves through one pile) gets a wider ring
+        around the first, so that both show."""
         if area is None:
             return
-        x0, y0, x1, y1 = area
+        outside = RING_SPACING * self.ringed[area]
+        self.ringed[area] += 1
+        x0, y0, x1, y1 = area[0] - outside, area[1] - outside, area[2] + outside, area[3] + outside
         radius = self.geo.card.radius + 3
         self.draw.rounded_rectangle((x0 - 5, y0 - 5, x1 + 4, y1 + 4), radius=radius + 2, outline=(*colour, 90),
                                     width=width + 3)

@@ -66,7 +66,7 @@ def bisection(game: Game) -> Generator[int, Solution, Analysis]:
         return Analysis(Verdict.NEVER)
     if start.status != "winnable":
         return Analysis(Verdict.UNKNOWN)
-    end = yield len(moves)
+    end = (yield len(moves)) if moves else start
     if end.status == "winnable":  # resigned while it could still be won
         return Analysis(Verdict.LOST, len(moves), None, end.moves[0])
     if end.status != "unwinnable":

@@ -84,7 +84,27 @@ def test_resigning_while_the_deal_could_still_be_won_is_where_it_was_lost() -> N
                                                   better_move=line[PREFIX])
 
 
+def test_resigning_at_the_deal_takes_one_search() -> None:
+    solver = CountingSolver()
+    assert analyse(reference_game(WINNABLE), limit=LIMIT, search=solver) == Analysis(
+        Verdict.LOST, lost_after=0, losing_move=None, better_move=winning_line()[0])
+    assert solver.searches == 1
+
+
 def test_when_the_solver_gives_up_the_analysis_says_unknown_not_a_guess() -> None:
     line = winning_line()
     game = played(WINNABLE, [*line[:PREFIX], LOSING])
     assert analyse(game, limit=10) == Analysis(Verdict.UNKNOWN)
+
+
+def test_a_position_after_many_redeals_is_searched_as_well() -> None:
+    # Unlimited redeals: past the solver's MAX_PASSES passes the position is searched all the same.
+    never = reference_game(NEVER)
+    while never.redeals_used <= 70:
+        never.play(DRAW)
+    winnable = reference_game(WINNABLE)
+    while winnable.redeals_used <= 70:
+        winnable.play(DRAW)
+    for native in (True, False):
+        assert solve(never, limit=LIMIT, native=native).status == "unwinnable"
+        assert solve(winnable, limit=LIMIT, native=native).status == "winnable"
