@@ -148,8 +148,9 @@ class ReviewPlay:
         analysis = await self._analysis(stored.id, game, player.id)
         board = None
         if analysis.verdict is Verdict.LOST and analysis.lost_after is not None:
-            before = analysis.lost_after - (analysis.losing_move is not None)
-            board = await self.work.engine(player.id, position_after, game, before)
+            # Before the losing move; or where the player resigned.
+            shown = analysis.lost_after - 1 if analysis.losing_move is not None else analysis.lost_after
+            board = await self.work.engine(player.id, position_after, game, shown)
         return Analysed(stored.id, analysis, len(game.moves), board)
 
     async def _analysis(self, game_id: int, game: Game, member_id: int) -> Analysis:

@@ -80,10 +80,10 @@ class GameStore:
         return _game(row)
 
     async def finished_games(self, user_id: int, *, limit: int) -> list[StoredGame]:
-        """The player's `limit` games that ended last, the last first."""
+        """The player's `limit` games that ended last, the last first (a game's last change is its end)."""
         rows = await self.db.fetch_all(select(*_GAME_COLUMNS).where(
             games.c.user_id == user_id, games.c.status != "playing")
-            .order_by(games.c.finished_at.desc(), games.c.id.desc()).limit(limit))
+            .order_by(games.c.updated_at.desc(), games.c.id.desc()).limit(limit))
         return [_game(row) for row in rows]
 
     async def get_analysis(self, game_id: int) -> StoredAnalysis | None:
