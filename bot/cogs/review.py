@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.checks import anywhere
 from bot.views.board import player_of
 from bot.views.respond import Answer, answer
 from bot.views.review import analysis_answer
@@ -27,6 +28,7 @@ class ReviewCog(commands.Cog):
     @app_commands.command(name="analyse", description="Where your finished game was lost, and a move that still won")
     @app_commands.describe(game="the game's number (default: your game that ended last)",
                            public="show it to the whole channel")
+    @anywhere
     async def analyse(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, MAX_ID] | None = None,
                       public: bool = False) -> None:
         """Where the game was lost."""

@@ -54,7 +54,7 @@ class StillPlaying(PlayError):
         self.game_id = game_id
 
 
-class DailyNotOver(PlayError):
+class DayNotOver(PlayError):
     """A daily game can be looked back on once its day is over: in `seconds_left`."""
 
     def __init__(self, seconds_left: float) -> None:
@@ -100,7 +100,7 @@ async def finished_game_for_review(store: Store, game_id: int | None, player: Pl
                                    clock: Callable[[], float] = time.time) -> StoredGame:
     """The finished game of the player's that they may look back on: game `game_id`, or the one
     that ended last. A daily once its day is over; a match's round once the match is over.
-    NoGameHere, NotYourGame, StillPlaying, DailyNotOver, MatchNotOver or NoFinishedGame else."""
+    NoGameHere, NotYourGame, StillPlaying, DayNotOver, MatchNotOver or NoFinishedGame else."""
     if game_id is None:
         last = await store.games.finished_games(player.id, limit=1)
         if not last:
@@ -116,7 +116,7 @@ async def finished_game_for_review(store: Store, game_id: int | None, player: Pl
     if stored.status == GameStatus.PLAYING:
         raise StillPlaying(stored.id)
     if stored.kind == "daily" and utc_day(stored.created_at) >= today(clock):
-        raise DailyNotOver(seconds_to_next_day(clock()))
+        raise DayNotOver(seconds_to_next_day(clock()))
     if stored.kind == "match" and stored.match_id is not None:
         match = await store.matches.get_match(stored.match_id)
         if match is not None and match.status not in MATCH_OVER:

@@ -10,7 +10,7 @@ from bot.game.analysis import Analysis, Verdict
 from bot.play import GameOver, NoGameHere, NotYourGame, Player, SoloPlay
 from bot.play.review import (
     Analysing,
-    DailyNotOver,
+    DayNotOver,
     MatchNotOver,
     NoFinishedGame,
     NotAnalysable,
@@ -108,7 +108,7 @@ async def test_only_your_own_finished_games_and_dailies_and_rounds_once_they_are
     store.games.clock = review.clock
     daily = await dealt(solo, NEVER, kind="daily", undo_allowed=False)
     await solo.resign(daily, ALICE)
-    with pytest.raises(DailyNotOver):
+    with pytest.raises(DayNotOver):
         await finished_game_for_review(store, daily, ALICE, review.clock)
     review.clock.now += DAY
     assert (await finished_game_for_review(store, daily, ALICE, review.clock)).id == daily

@@ -6,7 +6,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0008_analyses"
-down_revision = "0006"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
