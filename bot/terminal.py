@@ -1,8 +1,10 @@
 """Play in the terminal: `python -m bot play [game]`, through the same play layer as Discord.
 
 Type moves as in Discord; `h` for a hint, `save [file]` writes the board as a PNG (by default
-into ~/patient-exorcism-boards), `q` or Ctrl-C quits. Games are kept in an in-memory store unless
-`--db` names a file (then an unfinished game resumes next time, unless another game is asked for).
+into ~/patient-exorcism-boards), `analyse` tells where the last finished game was lost (as it
+is told by itself when a game is lost) and writes its board there too, `q` or Ctrl-C quits.
+Games are kept in an in-memory store unless `--db` names a file (then an unfinished game resumes
+next time, unless another game is asked for).
 """
 
 from __future__ import annotations
@@ -17,13 +19,16 @@ from typing import TextIO
 from bot.game import TITLES
 from bot.game.notation import Word, read_word
 from bot.play import GameStatus, Player, PlayError, Reply, SoloPlay
+from bot.play.review import Analysing, ReviewPlay
 from bot.store import StoredGame, open_store
-from bot.words import TERMINAL, error_text, reply_text, rules_text
+from bot.words import TERMINAL, analysis_text, error_text, reply_text, rules_text
 
 HELP = """Type moves and press Enter; {examples}.
 Piles: s stock, w waste, r reserve (r1-r9 in Patriarchs), f1-f8 foundations, t1-t9 columns.
 Words: draw, auto, undo, hint, board, resign, rules, help (or ?); save [file.png] writes the board
-as an image; q or Ctrl-C quits (an unfinished game stays stored)."""
+as an image; analyse tells where your last finished game was lost; q or Ctrl-C quits (an
+unfinished game stays stored)."""
+ANALYSE_WORDS = ("analyse", "analyze")
 TERMINAL_PLAYER = Player(0, "terminal")
 DEFAULT_GAME = "canfield"
 
@@ -75,10 +80,37 @@ async def save_board(reply: Reply, player: Player, named: str | None, folder: Pa
     return f"wrote {path.resolve()} ({len(png):,} bytes)"
 
 
+async def analysis_report(review: ReviewPlay, game_id: int | None, player: Player, folder: Path) -> str:
+    """Where the player's finished game (`game_id`, or the one that ended last) was lost, and,
+    when there is such a place, its board with the losing and the better move outlined, written
+    into `folder` as analysis-<game>.png; what a PlayError says instead."""
+    from render import render, workers
+
+    try:
+        analysed = await review.analyse(game_id, player)
+    except PlayError as error:
+        return error_text(error, TERMINAL)
+    text = analysis_text(analysed, TERMINAL)
+    if analysed.board is None:
+        return text
+    analysis = analysed.analysis
+    png = await workers.draw(render, analysed.board, highlight=analysis.better_move, losing=analysis.losing_move,
+                             player=player.name)
+    path = folder / f"analysis-{analysed.game_id}.png"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(png)
+    except OSError as error:
+        return f"{text}\ncannot save to {path}: {error.strerror or error}"
+    return f"{text}\nwrote {path.resolve()} (the board then: the move played outlined in pink, the better one in green)"
+
+
 async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
-                           player: Player = TERMINAL_PLAYER, boards: Path | None = None) -> Reply:
+                           player: Player = TERMINAL_PLAYER, boards: Path | None = None,
+                           review: ReviewPlay | None = None) -> Reply:
     """Read lines from `stdin` and play them until the game ends, the input ends or `q`;
-    return the last reply. `save` without a file name writes into `boards` (`boards_folder()`)."""
+    return the last reply. `save` without a file name writes into `boards` (`boards_folder()`),
+    and so do `analyse` and the analysis that follows a lost game (with `review`)."""
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
 
@@ -104,6 +136,9 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
         if word is Word.BOARD:
             say(f"\n{reply.game}")
             continue
+        if text.lower() in ANALYSE_WORDS and review is not None:
+            say(await analysis_report(review, None, player, boards or boards_folder()))
+            continue
         if text.split()[0].lower() == "save":
             named = text.split(maxsplit=1)[1] if len(text.split()) > 1 else None
             say(await save_board(reply, player, named, boards or boards_folder()))
@@ -124,6 +159,8 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
         say(f"The demon is exorcised! You won. Score {reply.game.score}.")
     elif reply.finished:
         say(f"Game over ({reply.status}). Score {reply.game.score}.")
+        if review is not None and any(isinstance(event, Analysing) for event in reply.events):
+            say(await analysis_report(review, reply.game_id, player, boards or boards_folder()))
     else:
         say(f"Stopped. Score {reply.game.score}.")
     return reply
@@ -139,6 +176,7 @@ async def play_in_terminal(name: str | None, deal: int | None, options: dict[str
     store = await open_store(database)
     try:
         solo = SoloPlay(store)
+        review = ReviewPlay(store, solo)
         damaged = await solo.abandon_damaged(TERMINAL_PLAYER, None)
         if damaged is not None:
             print(f"{database} held game #{damaged}, damaged and impossible to rebuild: it is set aside.",
@@ -155,7 +193,7 @@ async def play_in_terminal(name: str | None, deal: int | None, options: dict[str
                 name, deal = running.name, running.deal
         reply = await solo.start(TERMINAL_PLAYER, guild_id=None, channel_id=None, name=name or DEFAULT_GAME,
                                  deal=deal, **options)
-        return await terminal_session(solo, reply, stdin, stdout, boards=boards)
+        return await terminal_session(solo, reply, stdin, stdout, boards=boards, review=review)
     finally:
         await store.close()
 
