@@ -48,3 +48,17 @@ async def test_casino_canfield_bankroll_in_stats_and_on_its_board(fake: FakeDisc
     assert "Clean wins · this week" in said(clean) and "No one here yet." in said(clean)
     unknown = await (await fake.slash_command("bob", "stats", {"game": "klondike"})).wait_response()
     assert unknown.ephemeral and "Unknown game 'klondike'" in said(unknown)
+
+
+async def test_stats_count_a_lost_game_that_could_have_been_won_once_it_is_analysed(
+        fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    from .test_review import DEAL, LINE  # a deal lost by a known move
+
+    await start(bots, tmp_path)
+    await (await fake.slash_command("alice", "play", {"deal": DEAL})).wait_response()
+    await (await fake.slash_command("alice", "move", {"moves": LINE})).wait_response()
+    reply = await fake.slash_command("alice", "resign")
+    await reply.wait_for(lambda interaction: interaction.followups, timeout=SOLVER_WAIT)  # the analysis, stored
+    stats = await (await fake.slash_command("alice", "stats", {"game": "canfield"})).wait_response()
+    assert "Canfield: 1 played, 0 won (0%), 0 clean" in said(stats)
+    assert "lost games that could have been won: 1 of 1 analysed (100%)" in said(stats)

@@ -11,7 +11,8 @@ from bot.play import Player
 from bot.play.daily import Streaks
 from bot.play.solo import UnknownGame
 from bot.store import NewGame
-from bot.store.tables import analyses, games
+from bot.store.base import StoredAnalysis
+from bot.store.tables import games
 from tests.play.test_daily import FakeClock, at, resign_daily, win_daily
 from tests.play.test_leaderboards import World
 from tests.samples import won_game
@@ -109,8 +110,9 @@ async def test_the_share_of_lost_games_that_could_have_been_won_comes_from_the_a
     won = await win(world, ALICE)
     assert (await world.boards.stats(ALICE.id, 5)).games_played[0].winnable_share is None  # none analysed
     for game_id, verdict in zip([*lost, won], ["lost", "lost", "never", "unknown", "won"], strict=True):
-        await world.store.stats.db.execute(analyses.insert().values(
-            game_id=game_id, verdict=verdict, lost_after=3 if verdict == "lost" else None, created_at=world.clock()))
+        await world.store.games.save_analysis(StoredAnalysis(
+            game_id=game_id, verdict=verdict, lost_after=3 if verdict == "lost" else None, losing_move=None,
+            better_move=None))
     record = (await world.boards.stats(ALICE.id, 5)).games_played[0]
     # Three lost games answered (the solver gave up on the fourth): two could have been won.
     assert (record.lost_analysed, record.lost_winnable) == (3, 2) and record.winnable_share == pytest.approx(2 / 3)
