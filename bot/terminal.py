@@ -1,7 +1,8 @@
 """Play in the terminal: `python -m bot play [game]`, through the same play layer as Discord.
 
 Type moves as in Discord; `h` for a hint, `save [file]` writes the board as a PNG (by default
-into ~/patient-exorcism-boards), `q` or Ctrl-C quits. Games are kept in an in-memory store unless
+into ~/patient-exorcism-boards), `solution [game]` shows a short winning line for the deal of a
+finished game (by default the one that ended last), `q` or Ctrl-C quits. Games are kept in an in-memory store unless
 `--db` names a file (then an unfinished game resumes next time, unless another game is asked for).
 """
 
@@ -17,13 +18,15 @@ from typing import TextIO
 from bot.game import TITLES
 from bot.game.notation import Word, read_word
 from bot.play import GameStatus, Player, PlayError, Reply, SoloPlay
+from bot.play.solution import SolutionPlay
 from bot.store import StoredGame, open_store
-from bot.words import TERMINAL, error_text, reply_text, rules_text
+from bot.words import TERMINAL, error_text, reply_text, rules_text, solution_text
 
 HELP = """Type moves and press Enter; {examples}.
 Piles: s stock, w waste, r reserve (r1-r9 in Patriarchs), f1-f8 foundations, t1-t9 columns.
 Words: draw, auto, undo, hint, board, resign, rules, help (or ?); save [file.png] writes the board
-as an image; q or Ctrl-C quits (an unfinished game stays stored)."""
+as an image; solution [game] shows a short winning line for a finished game's deal; q or Ctrl-C
+quits (an unfinished game stays stored)."""
 TERMINAL_PLAYER = Player(0, "terminal")
 DEFAULT_GAME = "canfield"
 
@@ -75,10 +78,24 @@ async def save_board(reply: Reply, player: Player, named: str | None, folder: Pa
     return f"wrote {path.resolve()} ({len(png):,} bytes)"
 
 
+async def solution_report(solutions: SolutionPlay, words: list[str], player: Player) -> str:
+    """The winning line for the player's finished game: `solution` names the one that ended
+    last, `solution N` game N; what a PlayError says instead."""
+    if len(words) > 2 or (len(words) == 2 and not words[1].isdigit()):
+        return "Type solution, or solution and a game's number, such as solution 12."
+    try:
+        line = await solutions.solution(int(words[1]) if len(words) == 2 else None, player)
+    except PlayError as error:
+        return error_text(error, TERMINAL)
+    return solution_text(line, TERMINAL)
+
+
 async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
-                           player: Player = TERMINAL_PLAYER, boards: Path | None = None) -> Reply:
+                           player: Player = TERMINAL_PLAYER, boards: Path | None = None,
+                           solutions: SolutionPlay | None = None) -> Reply:
     """Read lines from `stdin` and play them until the game ends, the input ends or `q`;
-    return the last reply. `save` without a file name writes into `boards` (`boards_folder()`)."""
+    return the last reply. `save` without a file name writes into `boards` (`boards_folder()`);
+    `solution` asks `solutions` (one of its own over `solo` when None)."""
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
 
@@ -103,6 +120,10 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
             continue
         if word is Word.BOARD:
             say(f"\n{reply.game}")
+            continue
+        if text.split()[0].lower() == "solution":
+            solutions = solutions or SolutionPlay(solo.store, solo)
+            say(await solution_report(solutions, text.lower().split(), player))
             continue
         if text.split()[0].lower() == "save":
             named = text.split(maxsplit=1)[1] if len(text.split()) > 1 else None

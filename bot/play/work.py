@@ -68,6 +68,7 @@ LIMITS = {
     "hint": Limit(20, 60.0),
     "verdict": Limit(6, 60.0),
     "lobby": Limit(4, 300.0),  # match and race lobbies opened
+    "solution": Limit(6, 60.0),  # short winning lines worked out (bot.play.solution)
 }
 
 

@@ -79,6 +79,13 @@ class GameStore:
             raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
         return _game(row)
 
+    async def finished_games(self, user_id: int, *, limit: int) -> list[StoredGame]:
+        """The player's `limit` games that ended last, the last first."""
+        rows = await self.db.fetch_all(select(*_GAME_COLUMNS).where(
+            games.c.user_id == user_id, games.c.status != "playing")
+            .order_by(games.c.finished_at.desc(), games.c.id.desc()).limit(limit))
+        return [_game(row) for row in rows]
+
     async def count_games(self) -> int:
         """How many games are stored."""
         return int(await self.db.fetch_value(select(func.count()).select_from(games)) or 0)

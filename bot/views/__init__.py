@@ -14,8 +14,10 @@ def dynamic_items() -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
     from bot.views.leaderboards import PageButton
     from bot.views.matches import MatchButton, TeamSelect
     from bot.views.race import LobbyButton, RaceBoardButton
+    from bot.views.solution import SolutionPageButton
 
-    return BoardButton, PickSelect, MatchButton, TeamSelect, PageButton, LobbyButton, RaceBoardButton
+    return (BoardButton, PickSelect, MatchButton, TeamSelect, PageButton, LobbyButton, RaceBoardButton,
+            SolutionPageButton)
 
 
 def answers_custom_id(custom_id: str) -> bool:
