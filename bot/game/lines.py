@@ -99,9 +99,20 @@ def _edge_to(search: Search, state: State, target: tuple) -> Edge:
     raise ValueError("no move reaches the line's next position")
 
 
-def _towards(search: Search, state: State, targets: dict[tuple, int], floor: int, goal: int, limit: int, *,
-             progress_too: bool = False) -> tuple[list[Edge], int]:
-    """The fewest moves (without progress, unless `progress_too`) from `state` to the position
+def _path(parents: dict[tuple, tuple[tuple | None, Edge]], key: tuple) -> list[Edge]:
+    """The way a breadth-first search came to the position whose key is `key`: `parents` gives
+    each position's parent (None for the start) and the edge from it."""
+    path: list[Edge] = []
+    while parents[key][0] is not None:
+        back, edge = parents[key]
+        path.append(edge)
+        key = back
+    return path[::-1]
+
+
+def _towards(search: Search, state: State, targets: dict[tuple, int], floor: int, goal: int,
+             limit: int) -> tuple[list[Edge], int]:
+    """The fewest moves without progress from `state` to the position
     of index `goal` (`targets` gives the index of each position of the line by its key); when
     the search looks at `limit` positions before it finds that one, the way to the position of
     the highest index above `floor` that it found. `([], floor)` when it found none."""
@@ -114,7 +125,7 @@ def _towards(search: Search, state: State, targets: dict[tuple, int], floor: int
             here = search.key(position)
             for made, settled, progress in _edges(search, position):
                 key = search.key(settled)
-                if (progress and not progress_too) or key in parents:
+                if progress or key in parents:
                     continue
                 parents[key] = (here, (made, settled))
                 next_frontier.append(settled)
@@ -126,13 +137,7 @@ def _towards(search: Search, state: State, targets: dict[tuple, int], floor: int
             if best == goal or len(parents) > limit:
                 break
         frontier = next_frontier
-    path: list[Edge] = []
-    key = best_key
-    while parents[key][0] is not None:
-        back, edge = parents[key]
-        path.append(edge)
-        key = back
-    return path[::-1], best
+    return _path(parents, best_key), best
 
 
 def _follow(line: list[SearchStep], path: list[Edge], state: State) -> State:
@@ -161,8 +166,10 @@ def shorten(search: Search, root: State, steps: list[SearchStep], limit: int = S
             end += 1
         at = start
         while at < end:
-            path, at = _towards(search, state, targets, at, end, limit)
-            state = _follow(line, path, state)
+            path, reached = _towards(search, state, targets, at, end, limit)
+            if reached == at:
+                raise ValueError(f"no way found from position {at} of the line to the next")
+            state, at = _follow(line, path, state), reached
         if end + 1 == len(positions):
             return line
         made, state = _edge_to(search, state, keys[end + 1])
@@ -177,33 +184,27 @@ def _shortcut(search: Search, state: State, targets: dict[tuple, int], costs: li
     the most steps, among `limit` positions searched breadth-first with every move; `([], at)`
     when none saves any."""
     start = search.key(state)
-    parents: dict[tuple, tuple[tuple | None, Edge, int]] = {start: (None, ([], state), 0)}
+    parents: dict[tuple, tuple[tuple | None, Edge]] = {start: (None, ([], state))}
+    spent = {start: 0}  # steps from the start
     best, best_key, saved = at, start, 0
     frontier = [state]
     while frontier and len(parents) <= limit:
         next_frontier: list[State] = []
         for position in frontier:
             here = search.key(position)
-            spent = parents[here][2]
             for made, settled, _ in _edges(search, position):
                 key = search.key(settled)
                 if key in parents:
                     continue
-                parents[key] = (here, (made, settled), spent + len(made))
+                parents[key], spent[key] = (here, (made, settled)), spent[here] + len(made)
                 next_frontier.append(settled)
                 index = targets.get(key, -1)
-                if index > at and costs[index] - costs[at] - spent - len(made) > saved:
-                    best, best_key, saved = index, key, costs[index] - costs[at] - spent - len(made)
+                if index > at and costs[index] - costs[at] - spent[key] > saved:
+                    best, best_key, saved = index, key, costs[index] - costs[at] - spent[key]
             if len(parents) > limit:
                 break
         frontier = next_frontier
-    path: list[Edge] = []
-    key = best_key
-    while parents[key][0] is not None:
-        back, edge, _ = parents[key]
-        path.append(edge)
-        key = back
-    return path[::-1], best
+    return _path(parents, best_key), best
 
 
 def cut_corners(search: Search, root: State, steps: list[SearchStep], limit: int = SHORTCUT_LIMIT) -> list[SearchStep]:
@@ -230,20 +231,23 @@ def short_line(game: CanfieldGame, *, limit: int = 3_000_000, seconds: float | N
     (see `solver.solve`, whose `limit` and `seconds` apply to each search), with each stretch
     between two steps of progress made as short as can be found (`shorten`), then shortcuts
     taken (`cut_corners`, searching `shortcut_limit` positions from each position; 0: none).
-    When the deal can be won, the line shortened is the one the search with the reference
-    solver's automatic foundation moves finds (up to REFERENCE_LIMIT positions), far shorter
-    on some deals, else the exact search's. The same statuses as `solve`. ValueError for a
+    Unless the exact search proves the deal unwinnable, the line shortened is the one the
+    search with the reference solver's automatic foundation moves finds (up to REFERENCE_LIMIT
+    positions), far shorter on some deals, else the exact search's. The same statuses as `solve`. ValueError for a
     game the solver does not cover."""
     if not covers(game):
         raise ValueError(f"the solver does not cover {game.name}: it knows the one-deck Canfield family")
     start = time.perf_counter()
     solution = solve(game, limit=limit, seconds=seconds)
-    if solution.status != "winnable":
+    if solution.status == "unwinnable":
         return Solution(solution.status, positions=solution.positions, seconds=time.perf_counter() - start)
+    # Its wins are wins: it may find one where the exact search gave up.
     referenced = solve(game, limit=min(limit, REFERENCE_LIMIT), seconds=seconds, reference=True)
     reference = referenced.status == "winnable"
     if reference:
         solution = referenced
+    elif solution.status != "winnable":
+        return Solution(solution.status, positions=solution.positions, seconds=time.perf_counter() - start)
     search = Search(game, tuple(card_index(c) for c in game.reserve), reference=reference)
     root = Search.state_of(game)
     steps = shorten(search, root, steps_of(solution.moves))

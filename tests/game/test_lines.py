@@ -55,3 +55,16 @@ def test_a_dead_deal_has_no_line_and_the_two_deck_games_are_not_covered() -> Non
     assert short_line(reference_game(92), limit=10).status == "gave-up"
     with pytest.raises(ValueError, match="does not cover"):
         short_line(won_game("demons-and-thieves"))
+
+
+@pytest.mark.parametrize("name", ["superior-canfield", "rainbow-canfield", "storehouse", "canfield-draw1",
+                                  "canfield-one-pass"])
+def test_every_game_the_solver_covers_gets_a_line_that_wins(name: str) -> None:
+    game = won_game(name)
+    while game.moves:  # back to the deal
+        game.undo()
+    line = short_line(game)
+    assert line.status == "winnable"
+    for move in line.moves:
+        game.play(move)
+    assert game.outcome is Outcome.WON
