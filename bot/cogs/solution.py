@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.checks import anywhere
 from bot.views.board import player_of
 from bot.views.respond import Answer, answer
 from bot.views.solution import solution_answer
@@ -26,6 +27,7 @@ class SolutionCog(commands.Cog):
 
     @app_commands.command(name="solution", description="A short winning line for your finished game's deal")
     @app_commands.describe(game="the game's number (default: your game that ended last)")
+    @anywhere
     async def solution(self, interaction: discord.Interaction,
                        game: app_commands.Range[int, 1, MAX_ID] | None = None) -> None:
         """Show the first page of the line, to the asker alone."""

@@ -85,6 +85,16 @@ class GameStore:
             games.c.user_id == user_id, games.c.status != "playing")
             .order_by(games.c.finished_at.desc(), games.c.id.desc()).limit(limit))
         return [_game(row) for row in rows]
+    async def count_hint(self, game_id: int) -> None:
+        """Count one hint shown to the player of game `game_id` (its version stays: no move was played)."""
+        await self.db.execute(update(games).where(games.c.id == game_id).values(hints=games.c.hints + 1))
+
+    async def round_game(self, match_id: int, round_number: int, user_id: int) -> StoredGame | None:
+        """This player's game of round `round_number` of a match, or None."""
+        row = await self.db.fetch_one(select(*_GAME_COLUMNS).where(
+            games.c.match_id == match_id, games.c.round == round_number, games.c.user_id == user_id,
+        ).order_by(games.c.id.desc()).limit(1))
+        return _game(row) if row else None
 
     async def count_games(self) -> int:
         """How many games are stored."""
