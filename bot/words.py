@@ -101,7 +101,7 @@ from bot.play.solo import (
     UnknownGame,
     Verdict,
 )
-from bot.play.solution import NoSolver, NoWinningLine, WinningLine
+from bot.play.solution import NoPages, NoSolver, NoWinningLine, WinningLine
 from bot.play.watch import DailyNotPlayedYet, NothingToWatch, RoundNotFinished
 from bot.store.base import TeamProblem
 
@@ -318,6 +318,8 @@ def error_text(error: PlayError, voice: Voice) -> str:
             return f"A daily can be looked back on once its day is over: in {duration_text(seconds_left)}."
         case review.MatchNotOver(match_id=match_id):
             return f"A match's round can be looked back on once the match is over (match #{match_id})."
+        case NoPages(game_id=game_id):
+            return f"Game {game_id}'s deal has no winning line to turn the pages of."
         case NoSolver(name=name):
             return f"No solver for {TITLES.get(name, name)}: it knows the one-deck Canfield games."
         case DailyNotOver():

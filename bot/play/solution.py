@@ -37,6 +37,14 @@ class NoSolver(PlayError):
         self.name = name
 
 
+class NoPages(PlayError):
+    """A page of game `game_id`'s winning line was asked for, but its deal has none."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(game_id)
+        self.game_id = game_id
+
+
 @dataclass(frozen=True, slots=True)
 class LineMove:
     """One move of a winning line besides draws, with the draws that come before it and the
@@ -130,4 +138,12 @@ class SolutionPlay:
         self._kept[stored.id] = found
         while len(self._kept) > SOLUTIONS_KEPT:
             self._kept.popitem(last=False)
+        return found
+
+    async def winning_line(self, game_id: int, player: Player) -> WinningLine:
+        """The winning line whose pages a button turns: `solution`, and NoPages when the deal
+        has none (a button made up, since only a winning line has pages)."""
+        found = await self.solution(game_id, player)
+        if isinstance(found, NoWinningLine):
+            raise NoPages(game_id)
         return found

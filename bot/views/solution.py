@@ -20,15 +20,13 @@ PAGE_TEMPLATE = re.compile(r"sol:(?P<game>[0-9]{1,16}):(?P<page>[0-9]{1,4}):(?P<
 
 
 def solution_answer(line: WinningLine | NoWinningLine, page: int = 0) -> Answer:
-    """Page `page` of a winning line in a code block, with buttons to turn pages when it has
-    more than one; or why there is no line."""
+    """Page `page` of a winning line in a code block, with buttons to turn pages; or why there
+    is no line."""
     if isinstance(line, NoWinningLine):
         return Answer(solution_text(line, DISCORD))
     pages = solution_pages(line)
     page = min(max(page, 0), pages - 1)
     text = f"```\n{solution_text(line, DISCORD, page)}\n```"
-    if pages == 1:
-        return Answer(text)
     view = discord.ui.View(timeout=None)
     view.add_item(SolutionPageButton(line.game_id, page, "prev", disabled=page == 0))
     view.add_item(SolutionPageButton(line.game_id, page, "next", disabled=page >= pages - 1))
@@ -56,7 +54,7 @@ class SolutionPageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAG
         target = self.page + (1 if self.step == "next" else -1)
 
         async def work() -> Answer:
-            line = await bot.solutions.solution(self.game_id, player_of(interaction.user))
+            line = await bot.solutions.winning_line(self.game_id, player_of(interaction.user))
             return solution_answer(line, target)
 
         await answer(interaction, work(), edit=True)

@@ -9,7 +9,7 @@ from bot.game import DRAW, Move, Outcome, new_game
 from bot.play import NoGameHere, NotYourGame, Player, SoloPlay
 from bot.play.review import DailyNotOver, NoFinishedGame, StillPlaying
 from bot.play.solo import RateLimited
-from bot.play.solution import LineMove, NoSolver, NoWinningLine, SolutionPlay, WinningLine
+from bot.play.solution import LineMove, NoPages, NoSolver, NoWinningLine, SolutionPlay, WinningLine
 from bot.play.work import LIMITS, Limit, RateLimiter
 from bot.store import open_store
 from bot.words import SOLUTION_PAGE_MOVES, TERMINAL, solution_pages, solution_text
@@ -63,6 +63,9 @@ async def test_the_line_of_a_finished_game_wins_from_the_deal_and_is_worked_out_
         assert await solutions.solution(game_id, ALICE) == line
     assert await solutions.solution(await finished(solo, ALICE, DEAD), ALICE) == NoWinningLine(
         game_id + 1, "canfield", gave_up=False)
+    assert await solutions.winning_line(game_id, ALICE) == line
+    with pytest.raises(NoPages):  # a page button made up for a deal that has no line
+        await solutions.winning_line(game_id + 1, ALICE)
     with pytest.raises(RateLimited):
         await solutions.solution(await finished(solo, ALICE, WINNABLE), ALICE)
 
