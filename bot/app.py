@@ -29,6 +29,7 @@ from bot.play.matches import MatchPlay, TeamPlay
 from bot.play.race import RacePlay
 from bot.play.review import ReviewPlay
 from bot.play.settings import ServerLacksApp
+from bot.play.solution import SolutionPlay
 from bot.play.watch import WatchPlay
 from bot.store import Store, StoreError, open_store
 from bot.views.mentions import NO_PINGS
@@ -71,6 +72,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
     races: RacePlay
     leaderboards: Leaderboards
     review: ReviewPlay
+    solutions: SolutionPlay
     watching: WatchPlay
 
     def __init__(self, config: Config) -> None:
@@ -105,6 +107,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
         from bot.cogs.race import RaceCog
         from bot.cogs.review import ReviewCog
         from bot.cogs.solo import SoloCog
+        from bot.cogs.solution import SolutionCog
         from bot.views import dynamic_items
 
         if self.config.api_base:
@@ -120,12 +123,14 @@ class PatientExorcismBot(commands.AutoShardedBot):
         self.review = ReviewPlay(self.store, self.solo)
         self.races = RacePlay(self.store, time.time, work=self.solo.work, limits=self.solo.limits)
         self.leaderboards = Leaderboards(self.store)
+        self.solutions = SolutionPlay(self.store, self.solo)
         self.watching = WatchPlay(self.store, self.solo)
         await self.add_cog(SoloCog(self))
         await self.add_cog(MatchesCog(self))
         await self.add_cog(CompetitionCog(self))
         await self.add_cog(RaceCog(self))
         await self.add_cog(ReviewCog(self))
+        await self.add_cog(SolutionCog(self))
         self.add_dynamic_items(*dynamic_items())
         log.info("this process runs %s", self.describe_shards())
         await self._sync_commands()

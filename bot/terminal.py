@@ -2,9 +2,10 @@
 
 Type moves as in Discord; `h` for a hint, `save [file]` writes the board as a PNG (by default
 into ~/patient-exorcism-boards), `analyse` tells where the last finished game was lost (as it
-is told by itself when a game is lost) and writes its board there too, `q` or Ctrl-C quits.
-Games are kept in an in-memory store unless `--db` names a file (then an unfinished game resumes
-next time, unless another game is asked for).
+is told by itself when a game is lost) and writes its board there too, `solution [game]` shows a
+short winning line for the deal of a finished game (by default the one that ended last), `q` or
+Ctrl-C quits. Games are kept in an in-memory store unless `--db` names a file (then an unfinished
+game resumes next time, unless another game is asked for).
 """
 
 from __future__ import annotations
@@ -20,14 +21,15 @@ from bot.game import TITLES
 from bot.game.notation import Word, read_word
 from bot.play import GameStatus, Player, PlayError, Reply, SoloPlay
 from bot.play.review import Analysing, ReviewPlay
+from bot.play.solution import SolutionPlay
 from bot.store import StoredGame, open_store
-from bot.words import TERMINAL, analysis_text, error_text, reply_text, rules_text
+from bot.words import TERMINAL, analysis_text, error_text, reply_text, rules_text, solution_text
 
 HELP = """Type moves and press Enter; {examples}.
 Piles: s stock, w waste, r reserve (r1-r9 in Patriarchs), f1-f8 foundations, t1-t9 columns.
 Words: draw, auto, undo, hint, board, resign, rules, help (or ?); save [file.png] writes the board
-as an image; analyse tells where your last finished game was lost; q or Ctrl-C quits (an
-unfinished game stays stored)."""
+as an image; analyse tells where your last finished game was lost; solution [game] shows a short
+winning line for a finished game's deal; q or Ctrl-C quits (an unfinished game stays stored)."""
 ANALYSE_WORDS = ("analyse", "analyze")
 TERMINAL_PLAYER = Player(0, "terminal")
 DEFAULT_GAME = "canfield"
@@ -105,12 +107,25 @@ async def analysis_report(review: ReviewPlay, game_id: int | None, player: Playe
     return f"{text}\nwrote {path.resolve()} (the board then: the move played outlined in pink, the better one in green)"
 
 
+async def solution_report(solutions: SolutionPlay, words: list[str], player: Player) -> str:
+    """The winning line for the player's finished game: `solution` names the one that ended
+    last, `solution N` game N; what a PlayError says instead."""
+    if len(words) > 2 or (len(words) == 2 and not words[1].isdigit()):
+        return "Type solution, or solution and a game's number, such as solution 12."
+    try:
+        line = await solutions.solution(int(words[1]) if len(words) == 2 else None, player)
+    except PlayError as error:
+        return error_text(error, TERMINAL)
+    return solution_text(line, TERMINAL)
+
+
 async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
                            player: Player = TERMINAL_PLAYER, boards: Path | None = None,
-                           review: ReviewPlay | None = None) -> Reply:
+                           review: ReviewPlay | None = None, solutions: SolutionPlay | None = None) -> Reply:
     """Read lines from `stdin` and play them until the game ends, the input ends or `q`;
     return the last reply. `save` without a file name writes into `boards` (`boards_folder()`),
-    and so do `analyse` and the analysis that follows a lost game (with `review`)."""
+    and so do `analyse` and the analysis that follows a lost game (with `review`); `solution` asks
+    `solutions` (one of its own over `solo` when None)."""
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
 
@@ -138,6 +153,10 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
             continue
         if text.lower() in ANALYSE_WORDS and review is not None:
             say(await analysis_report(review, None, player, boards or boards_folder()))
+            continue
+        if text.split()[0].lower() == "solution":
+            solutions = solutions or SolutionPlay(solo.store, solo)
+            say(await solution_report(solutions, text.lower().split(), player))
             continue
         if text.split()[0].lower() == "save":
             named = text.split(maxsplit=1)[1] if len(text.split()) > 1 else None

@@ -71,7 +71,7 @@ from bot.play.review import (
     DayNotOver,
     MatchNotOver,
     NoFinishedGame,
-    NotAnalysable,
+    NoSolver,
     StillPlaying,
 )
 from bot.play.settings import (
@@ -110,6 +110,7 @@ from bot.play.solo import (
     UnknownGame,
     Verdict,
 )
+from bot.play.solution import NoPages, NoWinningLine, WinningLine
 from bot.play.watch import DailyNotPlayedYet, NothingToWatch, RoundNotFinished
 from bot.store.base import TeamProblem
 
@@ -152,7 +153,8 @@ DISCORD = Voice(command_prefix="/", bold_mark="**", channel_format="<#{}>")
 TERMINAL = Voice(command_prefix="", bold_mark="", channel_format="channel {}")
 # What a rate limit limits (bot.play.work.LIMITS), as a player says it.
 LIMITED = {"new-game": "new games", "hint": "hints", "verdict": "verdicts", "lobby": "new lobbies",
-           "analysis": "analyses"}
+           "analysis": "analyses", "solution": "solutions"}
+SOLUTION_PAGE_MOVES = 20  # the moves (besides draws) a page of a winning line shows
 PLAYED_SHOWN = 12  # moves named in full when a text plays many
 # A foundation on a daily's share card: a square coloured by how far it got, from empty to complete.
 EMPTY_SQUARE, FULL_SQUARE = "⬛", "🟩"
@@ -361,8 +363,10 @@ def error_text(error: PlayError, voice: Voice) -> str:
             return f"A daily can be looked back on once its day is over: in {duration_text(seconds_left)}."
         case MatchNotOver(match_id=match_id):
             return f"A match's round can be looked back on once the match is over (match #{match_id})."
-        case NotAnalysable(name=name):
-            return f"The solver knows only one-deck games: {TITLES.get(name, name)} cannot be analysed."
+        case NoPages(game_id=game_id):
+            return f"Game {game_id}'s deal has no winning line to turn the pages of."
+        case NoSolver(name=name):
+            return f"No solver for {TITLES.get(name, name)}: it knows the one-deck Canfield games."
         case DailyNotOver():
             return "A daily's result can be shared once its game has ended."
         case AlreadyShared():
@@ -385,6 +389,36 @@ def error_text(error: PlayError, voice: Voice) -> str:
             return (f"You have played today's {TITLES.get(game, game)} daily already: {status}, score {score}. "
                     f"The next one comes in {duration_text(seconds_left)} (at 00:00 UTC).")
     return match_error_text(error, voice) or race_error_text(error, voice) or str(error)
+
+
+def solution_pages(line: WinningLine) -> int:
+    """How many pages of SOLUTION_PAGE_MOVES moves a winning line takes."""
+    return max(1, -(-len(line.moves) // SOLUTION_PAGE_MOVES))
+
+
+def solution_text(line: WinningLine | NoWinningLine, voice: Voice, page: int | None = None) -> str:
+    """A short winning line in words: its heading, then its moves one a line, numbered, with
+    the draws before each; only page `page` (from 0) of them when given, with where it is."""
+    title = TITLES.get(line.name, line.name)
+    if isinstance(line, NoWinningLine):
+        if line.gave_up:
+            return f"Game {line.game_id} ({title}): the solver gave up before it found a win for this deal."
+        return f"Game {line.game_id} ({title}): even with every card known, this deal cannot be won."
+    first, last = 0, len(line.moves)
+    if page is not None:
+        first = min(max(page, 0), solution_pages(line) - 1) * SOLUTION_PAGE_MOVES
+        last = min(last, first + SOLUTION_PAGE_MOVES)
+    head = (f"Game {line.game_id} ({title}): a winning line from the deal's start, {len(line.moves)} moves "
+            f"besides {line.draws} draws ({voice.command('help')} explains the notation).")
+    rows = [f"{number:>3}. {_drawn_first(step.draws)}{step.move} ({step.card})"
+            for number, step in enumerate(line.moves[first:last], start=first + 1)]
+    foot = [] if page is None else [f"Page {first // SOLUTION_PAGE_MOVES + 1} of {solution_pages(line)}"]
+    return "\n".join([head, *rows, *foot])
+
+
+def _drawn_first(draws: int) -> str:
+    """The draws before a move, such as "draw ×3, " ("" for none)."""
+    return "" if draws == 0 else "draw, " if draws == 1 else f"draw ×{draws}, "
 
 
 def race_error_text(error: PlayError, voice: Voice) -> str:

@@ -67,7 +67,7 @@ from bot.play.review import (
     DayNotOver,
     MatchNotOver,
     NoFinishedGame,
-    NotAnalysable,
+    NoSolver,
     StillPlaying,
 )
 from bot.play.settings import BadSetting, ManageServerNeeded, NotAPlayChannel, ServerLacksApp
@@ -275,7 +275,7 @@ def test_errors_are_worded_from_their_data(error: PlayError, text: str) -> None:
     (StillPlaying(12), "Game 12 is still in play: you can look back on it once it has ended."),
     (DayNotOver(5 * 3600 + 60), "A daily can be looked back on once its day is over: in 5 h 01 min."),
     (MatchNotOver(7), "A match's round can be looked back on once the match is over (match #7)."),
-    (NotAnalysable("patriarchs"), "The solver knows only one-deck games: Patriarchs cannot be analysed."),
+    (NoSolver("patriarchs"), "No solver for Patriarchs: it knows the one-deck Canfield games."),
     (RateLimited("analysis", 12.2), "Slow down: you have asked for analyses too often. Try again in 13 s."),
 ])
 def test_looking_back_is_refused_in_words_from_the_data(error: PlayError, text: str) -> None:
