@@ -20,6 +20,7 @@ from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 
 from bot.config import Config, shard_ranges
+from bot.i18n import CommandTranslator
 from bot.play import SoloPlay
 from bot.play.daily import DailyPlay, daily_deal, today
 from bot.play.leaderboards import Leaderboards
@@ -102,6 +103,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
         await self.add_cog(CompetitionCog(self))
         await self.add_cog(RaceCog(self))
         self.add_dynamic_items(*dynamic_items())
+        await self.tree.set_translator(CommandTranslator())
         log.info("this process runs %s", self.describe_shards())
         await self._sync_commands()
         self._heartbeat_task = asyncio.create_task(self._heartbeat())

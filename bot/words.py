@@ -1,17 +1,19 @@
-"""The English a player reads, for every presenter: what bot.play's events and errors say.
+"""What a player reads, for every presenter, in their language: what bot.play's events and errors say.
 
 bot.play returns data; the presenters (bot.views for Discord, bot.terminal) word it here, each
 in its own Voice: how it writes a command (Discord's `/play`, the terminal's `play`) and bold
-text. A new language is a new catalog like this one.
+text, and the language it speaks. Every sentence is an English msgid of the `bot` catalogs
+(bot/locales), translated through the voice: `voice._("Score {score}.", score=score)`.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.game import GAMES, TITLES, Move, describe_game
 from bot.game.race import LAYOUTS
+from bot.i18n import COMMAND, ENGLISH, LANGUAGE_CHOICES, N_, translations
 from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily
 from bot.play.matches import (
     AlreadyHosting,
@@ -84,13 +86,45 @@ from bot.store.base import TeamProblem
 
 @dataclass(frozen=True, slots=True)
 class Voice:
-    """How a front end writes a command and bold text."""
+    """How a front end writes a command and bold text, and the language it speaks (bot.i18n)."""
 
     command_prefix: str
     bold_mark: str
+    localized_commands: bool = False  # whether commands have names in each language (Discord's do)
+    language: str = ENGLISH
+
+    def speaking(self, language: str) -> Voice:
+        """The same front end speaking another language (a catalog name such as `es_ES`)."""
+        return replace(self, language=language)
+
+    def _(self, message: str, **values: object) -> str:
+        """A sentence in this voice's language, its `{placeholders}` filled in from `values`."""
+        text = translations(self.language).gettext(message)
+        return text.format(**values) if values else text
+
+    def ngettext(self, singular: str, plural: str, count: int, **values: object) -> str:
+        """A sentence whose words follow `count` (the language's plural rules); `{count}` and
+        the other placeholders filled in."""
+        return translations(self.language).ngettext(singular, plural, count).format(count=count, **values)
+
+    def pgettext(self, context: str, message: str) -> str:
+        """A word in this voice's language, told apart by its context (such as a slash command's
+        option name, bot.i18n.OPTION)."""
+        return translations(self.language).pgettext(context, message)
+
+    def engine(self, text: object) -> str:
+        """An engine's text (an error, a rule) in this voice's language: one that carries data
+        (`.template`, an English format string, and `.values`, notation) is translated from the
+        engine's catalog and filled in; any other is said as it is."""
+        template, values = getattr(text, "template", None), getattr(text, "values", None)
+        if not isinstance(template, str) or not isinstance(values, dict):
+            return str(text)
+        return translations(self.language, "engine").gettext(template).format(**values)
 
     def command(self, name: str) -> str:
-        """A command as the player types it, such as `/play`."""
+        """A command as the player types it, such as `/play`, named in this voice's language."""
+        if self.localized_commands:
+            name = " ".join(translations(self.language).pgettext(COMMAND, word) for word in name.split())
         return f"{self.command_prefix}{name}"
 
     def bold(self, text: str) -> str:
@@ -98,245 +132,296 @@ class Voice:
         return f"{self.bold_mark}{text}{self.bold_mark}"
 
 
-DISCORD = Voice(command_prefix="/", bold_mark="**")
+DISCORD = Voice(command_prefix="/", bold_mark="**", localized_commands=True)
 TERMINAL = Voice(command_prefix="", bold_mark="")
 # What a rate limit limits (bot.play.work.LIMITS), as a player says it.
-LIMITED = {"new-game": "new games", "hint": "hints", "verdict": "verdicts", "lobby": "new lobbies"}
+LIMITED = {"new-game": N_("new games"), "hint": N_("hints"), "verdict": N_("verdicts"), "lobby": N_("new lobbies")}
+# Where a game or a match stands (GameStatus, MatchStatus), as a player says it.
+STATUSES = {"playing": N_("in play"), "won": N_("won"), "blocked": N_("blocked"), "resigned": N_("resigned"),
+            "lobby": N_("in its lobby"), "running": N_("running"), "finished": N_("finished"),
+            "cancelled": N_("cancelled"), "expired": N_("expired")}
+# The Die of Justice's settings (bot.game.rules.Die), as a player reads them.
+DIE_WORDS = {"off": N_("off"), "game": N_("game"), "pass": N_("pass")}
 PLAYED_SHOWN = 12  # moves named in full when a text plays many
+
+
+def status_text(status: str, voice: Voice) -> str:
+    """A game's or match's status as a word or two, such as "won"."""
+    return voice._(STATUSES[status]) if status in STATUSES else status
+
+
+def die_text(die: str, voice: Voice) -> str:
+    """A Die of Justice setting as a word, such as "off"."""
+    return voice._(DIE_WORDS[die]) if die in DIE_WORDS else die
 
 
 def rules_text(name: str, voice: Voice) -> str:
     """The rules of game `name` as a front end shows them: the engine's sentences, the title
     that begins them set in bold."""
-    text, title = describe_game(name), TITLES[name]
+    text, title = voice.engine(describe_game(name)), TITLES[name]
     return voice.bold(title) + text.removeprefix(title) if text.startswith(title) else text
 
 
 def reply_text(reply: Reply, voice: Voice) -> str:
     """What a player reads for a Reply: its events in order, one sentence or two each."""
     if reply.stale:
-        return "That board was out of date: here is the current one."
+        return voice._("That board was out of date: here is the current one.")
     return " ".join(text for event in reply.events if (text := event_text(event, reply, voice)))
 
 
 def event_text(event: object, reply: Reply, voice: Voice) -> str:
     """What one event of a Reply says ("" for none this presenter words)."""
 
-    game = reply.game
+    game, _ = reply.game, voice._
     match event:
         case Started():
-            return f"New game of {game.title}, deal #{game.deal}. Good luck!"
+            return _("New game of {title}, deal #{deal}. Good luck!", title=game.title, deal=game.deal)
         case AlreadyPlaying():
-            return f"You already have a game here: here it is. {voice.command('resign')} ends it."
+            return _("You already have a game here: here it is. {resign} ends it.", resign=voice.command("resign"))
         case Moved(took_back=took_back, played=played):
-            back = "Took back " + " ".join(map(str, took_back)) + "." if took_back else ""
-            return f"{back} {played_text(played)}".strip()
+            back = _("Took back {moves}.", moves=" ".join(map(str, took_back))) if took_back else ""
+            return f"{back} {played_text(played, voice)}".strip()
         case Refused(error=error):
-            return str(error)
+            return voice.engine(error)
         case NothingToDo(auto=auto):
-            return "Nothing can go to a foundation now." if auto else "Nothing to do."
+            return _("Nothing can go to a foundation now.") if auto else _("Nothing to do.")
         case HintNotAlone():
-            return "Ask for a hint on its own: h"
+            return _("Ask for a hint on its own: h")
         case Hinted(move=None):
-            return "No move left to suggest."
+            return _("No move left to suggest.")
         case Hinted(move=move):
-            return f"Hint: {move} ({game.describe(move)})"
+            return _("Hint: {move} ({meaning})", move=move, meaning=voice.engine(game.describe(move)))
         case Ended(status=GameStatus.WON, score=score):
-            return f"You won! Score {score}."
+            return _("You won! Score {score}.", score=score)
         case Ended(status=GameStatus.BLOCKED, score=score):
-            return f"No move can help now: the game is over. Score {score}."
+            return _("No move can help now: the game is over. Score {score}.", score=score)
         case Ended(score=score):
-            return f"You resigned. Score {score}."
+            return _("You resigned. Score {score}.", score=score)
         case Verdict(winnable=True):
-            return "With every card known, this deal could have been won."
+            return _("With every card known, this deal could have been won.")
         case Verdict():
-            return "Even with every card known, this deal could not have been won."
+            return _("Even with every card known, this deal could not have been won.")
         case NoVerdict():
-            return "No verdict on this deal this time: you have had many lately."
+            return _("No verdict on this deal this time: you have had many lately.")
         case RoundDealt(match_id=match_id, round=round_number, deal=deal, resumed=resumed):
-            where = f"deal #{deal}" if deal is not None else "a fixed deck"
             if resumed:
-                return f"Match #{match_id}, round {round_number}: {where}."
-            return f"Match #{match_id}, round {round_number}: {where}, the same for every player."
+                return (_("Match #{match}, round {round}: deal #{deal}.", match=match_id, round=round_number, deal=deal)
+                        if deal is not None else
+                        _("Match #{match}, round {round}: a fixed deck.", match=match_id, round=round_number))
+            if deal is not None:
+                return _("Match #{match}, round {round}: deal #{deal}, the same for every player.",
+                         match=match_id, round=round_number, deal=deal)
+            return _("Match #{match}, round {round}: a fixed deck, the same for every player.",
+                     match=match_id, round=round_number)
         case RoundScored():
-            text = f"Round {event.round} over: {event.score:+d} points, {event.total} in all."
+            text = _("Round {round} over: {points} points, {total} in all.", round=event.round,
+                     points=f"{event.score:+d}", total=event.total)
             if event.team is not None:
-                text += f" Team {event.team}: {event.team_points} of {event.target}."
+                text += " " + _("Team {team}: {points} of {target}.", team=event.team, points=event.team_points,
+                                target=event.target)
             if event.next_round is not None:
-                text += f" Round {event.next_round} is dealt: press {voice.bold('Next round')}."
+                text += " " + _("Round {round} is dealt: press {button}.", round=event.next_round,
+                                button=voice.bold(_("Next round")))
             return text
         case MatchWon(teams=teams):
-            return voice.bold("The demon is exorcised!") + " You " + ("and your team " if teams else "") + \
-                "win the match."
+            return voice.bold(_("The demon is exorcised!")) + " " + (
+                _("You and your team win the match.") if teams else _("You win the match."))
         case MatchEnded(match_id=match_id, status=status):
-            return f"Match #{match_id} is {status}."
+            return _("Match #{match} is {status}.", match=match_id, status=status_text(status, voice))
         case DailyDealt(day=day, deal=deal):
-            return f"Daily {game.title} of {day}: deal #{deal}, the same for everyone today. " \
-                "One attempt, no undo. Good luck!"
+            return _("Daily {title} of {day}: deal #{deal}, the same for everyone today. One attempt, no undo. "
+                     "Good luck!", title=game.title, day=day, deal=deal)
         case DailyResumed(day=day):
-            return f"Your daily game, in play: {game.title} of {day}, deal #{game.deal}. One attempt, no undo."
+            return _("Your daily game, in play: {title} of {day}, deal #{deal}. One attempt, no undo.",
+                     title=game.title, day=day, deal=game.deal)
     return ""
 
 
-def played_text(played: tuple[Move, ...] | list[Move]) -> str:
+def played_text(played: tuple[Move, ...] | list[Move], voice: Voice) -> str:
     """The moves played, such as "Played rt2 d.", the middle left out when there are many."""
     if not played:
         return ""
     if len(played) <= PLAYED_SHOWN:
-        return "Played " + " ".join(str(move) for move in played) + "."
+        return voice._("Played {moves}.", moves=" ".join(str(move) for move in played))
     first, last = " ".join(str(move) for move in played[:PLAYED_SHOWN - 2]), str(played[-1])
-    return f"Played {len(played)} moves: {first} … {last}."
+    return voice._("Played {count} moves: {first} … {last}.", count=len(played), first=first, last=last)
 
 
 def error_text(error: PlayError, voice: Voice) -> str:
     """What a player reads for a PlayError: what it carries, worded; a PlayError of a part not
     yet speaking data says its own message."""
+    _, play = voice._, voice.command("play")
     match error:
         case NoGameHere(game_id=None):
-            return f"You have no game in this channel: start one with {voice.command('play')}."
+            return _("You have no game in this channel: start one with {play}.", play=play)
         case NoGameHere(game_id=game_id):
-            return f"There is no game {game_id}."
+            return _("There is no game {game}.", game=game_id)
         case NotYourGame():
-            return f"That is not your game: start your own with {voice.command('play')}."
+            return _("That is not your game: start your own with {play}.", play=play)
         case GameOver(status=status, score=score):
-            return f"This game is over ({status}, score {score}): start another with {voice.command('play')}."
+            return _("This game is over ({status}, score {score}): start another with {play}.",
+                     status=status_text(status, voice), score=score, play=play)
         case DamagedGame(game_id=game_id, problem=problem):
-            return (f"Game {game_id} is damaged in storage and cannot be rebuilt ({problem}). "
-                    f"{voice.command('resign')} sets it aside; then {voice.command('play')} starts a new one.")
+            return _("Game {game} is damaged in storage and cannot be rebuilt ({problem}). {resign} sets it aside; "
+                     "then {play} starts a new one.", game=game_id, problem=problem,
+                     resign=voice.command("resign"), play=play)
         case NotASoloGame():
-            return f"A demon race is played together: open one with {voice.command('race open')}."
+            return _("A demon race is played together: open one with {race_open}.",
+                     race_open=voice.command("race open"))
         case UndoOff(in_text=True):
-            return "Undo is off in this game (fair play): nothing was played."
+            return _("Undo is off in this game (fair play): nothing was played.")
         case UndoOff():
-            return "Undo is off in this game (fair play)."
+            return _("Undo is off in this game (fair play).")
         case DealTooLarge(deal=deal, largest=largest):
-            return f"Deal {deal} is too large: deals here go up to {largest}."
+            return _("Deal {deal} is too large: deals here go up to {largest}.", deal=deal, largest=largest)
         case ChangedElsewhere(setting_aside=True):
-            return "This game changed elsewhere at the same moment: try again."
+            return _("This game changed elsewhere at the same moment: try again.")
         case ChangedElsewhere():
-            return "This game changed elsewhere at the same moment: look at the board again."
+            return _("This game changed elsewhere at the same moment: look at the board again.")
         case RateLimited(action=action, retry_after=retry_after):
-            what = LIMITED.get(action, action)
-            return f"Slow down: you have asked for {what} too often. Try again in {math.ceil(retry_after)} s."
+            what = _(LIMITED[action]) if action in LIMITED else action
+            return _("Slow down: you have asked for {what} too often. Try again in {seconds} s.", what=what,
+                     seconds=math.ceil(retry_after))
         case MoveCapReached(cap=cap):
-            return f"That would take this game past its cap of {cap} moves: nothing was played."
+            return _("That would take this game past its cap of {cap} moves: nothing was played.", cap=cap)
         case BadSetting(name="target", value=value):
-            return f"The target must be between 1 and {MAX_TARGET}, not {value}."
+            return _("The target must be between 1 and {largest}, not {value}.", largest=MAX_TARGET, value=value)
         case BadSetting(name="team_target", value=value):
-            return f"The team target must be between 1 and {MAX_TARGET}, not {value}."
+            return _("The team target must be between 1 and {largest}, not {value}.", largest=MAX_TARGET,
+                     value=value)
         case BadSetting(name="die", value=value):
-            return f"The die rule is off, game or pass, not {value!r}."
+            return _("The die rule is off, game or pass, not {value}.", value=repr(value))
         case BadSetting(name="prefix"):
-            return f"A prefix is 1 to {PREFIX_LENGTH} characters, without spaces."
+            return _("A prefix is 1 to {longest} characters, without spaces.", longest=PREFIX_LENGTH)
+        case BadSetting(name="language", value=value):
+            return _("Unknown language {value}; languages: {languages}.", value=repr(value),
+                     languages=", ".join(LANGUAGE_CHOICES))
         case NoSuchDaily(game=game):
-            return f"There is no daily of {game!r}. Games: {', '.join(GAMES)}."
+            return _("There is no daily of {game}. Games: {games}.", game=repr(game), games=", ".join(GAMES))
         case DailyPlayed(game=game, status=status, score=score, seconds_left=seconds_left):
-            return (f"You have played today's {TITLES.get(game, game)} daily already: {status}, score {score}. "
-                    f"The next one comes in {duration_text(seconds_left)} (at 00:00 UTC).")
-    return match_error_text(error, voice) or race_error_text(error, voice) or str(error)
+            return _("You have played today's {title} daily already: {status}, score {score}. The next one comes "
+                     "in {wait} (at 00:00 UTC).", title=TITLES.get(game, game), status=status_text(status, voice),
+                     score=score, wait=duration_text(seconds_left, voice))
+    return match_error_text(error, voice) or race_error_text(error, voice) or voice.engine(error)
 
 
 def race_error_text(error: PlayError, voice: Voice) -> str:
     """What a player reads for a refusal of races ("" for another PlayError)."""
+    _ = voice._
     match error:
         case DamagedRace(race_id=race_id, entry=entry, problem=problem):
-            return f"Race #{race_id} is damaged in storage and cannot be replayed (move {entry!r}: {problem})."
+            return _("Race #{race} is damaged in storage and cannot be replayed (move {entry}: {problem}).",
+                     race=race_id, entry=repr(entry), problem=problem)
         case UnknownLayout(layout=layout):
-            return f"Unknown layout {layout!r}; layouts: {', '.join(LAYOUTS)}."
+            return _("Unknown layout {layout}; layouts: {layouts}.", layout=repr(layout), layouts=", ".join(LAYOUTS))
         case AlreadyRacing(race_id=None):
-            return "You are already in a race in this channel."
+            return _("You are already in a race in this channel.")
         case AlreadyRacing(race_id=race_id):
-            return f"You are already in race #{race_id} in this channel."
+            return _("You are already in race #{race} in this channel.", race=race_id)
         case RaceFull(full=True, seats=seats):
-            return f"That race is full: {seats} players at most."
+            return _("That race is full: {seats} players at most.", seats=seats)
         case RaceFull():
-            return "That race is not taking players any more."
-        case NotRaceHost(action=action):
-            return f"Only the race's host can {action} it."
+            return _("That race is not taking players any more.")
+        case NotRaceHost(action="start"):
+            return _("Only the race's host can start it.")
+        case NotRaceHost(action="cancel"):
+            return _("Only the race's host can cancel it.")
         case RaceUnderWay():
-            return "That race has already started."
+            return _("That race has already started.")
         case TooFewRacers(least=least):
-            return f"A race needs {least} players at least: wait for someone to join."
+            return _("A race needs {least} players at least: wait for someone to join.", least=least)
         case ElsewhereRace(race_id=race_id):
-            return f"Race #{race_id} is run in another channel: its buttons work there."
+            return _("Race #{race} is run in another channel: its buttons work there.", race=race_id)
         case NoRaceHere():
-            return f"You are in no race here: {voice.command('race open')} starts one."
+            return _("You are in no race here: {race_open} starts one.", race_open=voice.command("race open"))
         case RaceChanged():
-            return "The race changed meanwhile: try again."
+            return _("The race changed meanwhile: try again.")
         case NotInRace():
-            return "You are not in that race."
+            return _("You are not in that race.")
         case RaceNotRunning(status="finished"):
-            return "That race is over."
+            return _("That race is over.")
         case RaceNotRunning():
-            return "That race is not running."
+            return _("That race is not running.")
         case NoSuchRace(race_id=race_id):
-            return f"There is no race #{race_id}."
+            return _("There is no race #{race}.", race=race_id)
     return ""
 
 
-def duration_text(seconds: float) -> str:
+def duration_text(seconds: float, voice: Voice) -> str:
     """A wait in hours and minutes, such as "12 h 00 min", "5 min" or "less than a minute"."""
     minutes = int(seconds // 60)
     if minutes < 1:
-        return "less than a minute"
+        return voice._("less than a minute")
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
 
 
 def match_error_text(error: PlayError, voice: Voice) -> str:
     """What a player reads for a refusal of matches and teams ("" for another PlayError)."""
+    _ = voice._
     match error:
+        case AlreadyHosting(match_id=None):
+            return _("You already have a match waiting in its lobby here: start or cancel it first.")
         case AlreadyHosting(match_id=match_id):
-            where = f" (#{match_id})" if match_id is not None else ""
-            return f"You already have a match waiting in its lobby here{where}: start or cancel it first."
+            return _("You already have a match waiting in its lobby here (#{match}): start or cancel it first.",
+                     match=match_id)
         case UnknownGame(name=name):
-            return f"Unknown game {name!r}; games: {', '.join(GAMES)}."
+            return _("Unknown game {name}; games: {games}.", name=repr(name), games=", ".join(GAMES))
         case TeamMatchOffServer():
-            return "Team matches are played on a server."
+            return _("Team matches are played on a server.")
         case TargetOutOfRange(target=target, largest=largest):
-            return f"The target must be between 1 and {largest}, not {target}."
+            return _("The target must be between 1 and {largest}, not {value}.", largest=largest, value=target)
         case BadOptions(problem=problem):
-            return problem
+            return voice.engine(problem)
         case NoSuchMatch(match_id=match_id):
-            return f"There is no match #{match_id}."
+            return _("There is no match #{match}.", match=match_id)
         case MatchClosed(match_id=match_id, status=status, action=action):
-            return f"Match #{match_id} is {status}" + {
-                MatchAction.JOIN: f": open a new one with {voice.command('match open')}.",
-                MatchAction.LEAVE: ": its scoreboard stays as it ended.",
-                MatchAction.START: " already.",
-                MatchAction.CANCEL: ": nothing to cancel.",
-                MatchAction.PLAY: ": its rounds in play ended with it, unscored.",
+            values = {"match": match_id, "status": status_text(status, voice)}
+            return {
+                MatchAction.JOIN: _("Match #{match} is {status}: open a new one with {match_open}.",
+                                    match_open=voice.command("match open"), **values),
+                MatchAction.LEAVE: _("Match #{match} is {status}: its scoreboard stays as it ended.", **values),
+                MatchAction.START: _("Match #{match} is {status} already.", **values),
+                MatchAction.CANCEL: _("Match #{match} is {status}: nothing to cancel.", **values),
+                MatchAction.PLAY: _("Match #{match} is {status}: its rounds in play ended with it, unscored.",
+                                    **values),
             }[action]
         case NotInMatch(action=MatchAction.PLAY):
-            return "You are not in this match: press Join first."
+            return _("You are not in this match: press Join first.")
         case NotInMatch():
-            return "You are not in this match."
-        case NotTheHost(action=action):
-            return f"Only the host, or a member with Manage Server, can {action} the match."
+            return _("You are not in this match.")
+        case NotTheHost(action=MatchAction.START):
+            return _("Only the host, or a member with Manage Server, can start the match.")
+        case NotTheHost():
+            return _("Only the host, or a member with Manage Server, can cancel the match.")
         case NobodyJoined():
-            return "Nobody has joined yet."
+            return _("Nobody has joined yet.")
         case MatchChanged():
-            return "The match changed meanwhile: look again."
+            return _("The match changed meanwhile: look again.")
         case NotStarted():
-            return "The match has not started yet: the host presses Start."
+            return _("The match has not started yet: the host presses Start.")
         case ElsewhereMatch(match_id=match_id):
-            return f"Match #{match_id} is played in another channel: its buttons work there."
+            return _("Match #{match} is played in another channel: its buttons work there.", match=match_id)
         case NotATeamMatch(match_id=match_id):
-            return f"Match #{match_id} is not a team match: join it with its Join button."
+            return _("Match #{match} is not a team match: join it with its Join button.", match=match_id)
         case NoTeamChosen():
-            return f"This is a team match: choose your team in the menu, or {voice.command('team create')} one."
+            return _("This is a team match: choose your team in the menu, or {team_create} one.",
+                     team_create=voice.command("team create"))
         case BadTeamName(shortest=shortest, longest=longest):
-            return f"A team name has {shortest} to {longest} characters."
+            return _("A team name has {shortest} to {longest} characters.", shortest=shortest, longest=longest)
         case NotInATeam():
-            return "You are not in a team on this server."
+            return _("You are not in a team on this server.")
         case TeamRefused(problem=TeamProblem.IN_A_TEAM, name=None):
-            return f"You are already in a team on this server: {voice.command('team leave')} first."
+            return _("You are already in a team on this server: {team_leave} first.",
+                     team_leave=voice.command("team leave"))
         case TeamRefused(problem=TeamProblem.IN_A_TEAM, name=name):
-            return f"You are in team {name!r}: {voice.command('team leave')} first."
+            return _("You are in team {name}: {team_leave} first.", name=repr(name),
+                     team_leave=voice.command("team leave"))
         case TeamRefused(problem=TeamProblem.NAME_TAKEN, name=name):
-            return f"There is already a team called {name!r} here, or you joined one meanwhile."
+            return _("There is already a team called {name} here, or you joined one meanwhile.", name=repr(name))
         case TeamRefused(problem=TeamProblem.NO_SUCH_TEAM, name=name):
-            return f"There is no team called {name!r} here: {voice.command('team list')} shows them."
+            return _("There is no team called {name} here: {team_list} shows them.", name=repr(name),
+                     team_list=voice.command("team list"))
         case TeamRefused(problem=TeamProblem.JOINED_MEANWHILE):
-            return "You joined another team meanwhile."
+            return _("You joined another team meanwhile.")
     return ""

@@ -114,7 +114,7 @@ def test_the_end_of_a_game_and_the_verdict() -> None:
 
 
 def test_many_moves_are_told_with_the_middle_left_out() -> None:
-    assert played_text([DRAW] * 13) == "Played 13 moves: " + " ".join(["d"] * 10) + " … d."
+    assert played_text([DRAW] * 13, DISCORD) == "Played 13 moves: " + " ".join(["d"] * 10) + " … d."
 
 
 def test_rounds_of_matches_and_dailies() -> None:
@@ -221,7 +221,7 @@ def test_the_terminal_shows_no_discord_syntax() -> None:
 
 
 def test_a_wait_is_told_in_hours_and_minutes() -> None:
-    assert [duration_text(s) for s in (30, 300, 12 * 3600, 3600 + 61)] == [
+    assert [duration_text(s, DISCORD) for s in (30, 300, 12 * 3600, 3600 + 61)] == [
         "less than a minute", "5 min", "12 h 00 min", "1 h 01 min"]
 
 
