@@ -12,12 +12,12 @@ import math
 from dataclasses import dataclass, replace
 
 from bot.game import GAMES, TITLES, Move, describe_game
-from bot.game.race import LAYOUTS
+from bot.game.race import RACE_LAYOUTS
 from bot.i18n import COMMAND, ENGLISH, LANGUAGE_CHOICES, N_, translations
-from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily
+from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily, NotADay
+from bot.play.leaderboards import UnknownPeriod, UnknownRanking
 from bot.play.matches import (
     AlreadyHosting,
-    BadOptions,
     BadTeamName,
     ElsewhereMatch,
     MatchAction,
@@ -38,7 +38,6 @@ from bot.play.matches import (
     TargetOutOfRange,
     TeamMatchOffServer,
     TeamRefused,
-    UnknownGame,
 )
 from bot.play.race import (
     AlreadyRacing,
@@ -55,13 +54,15 @@ from bot.play.race import (
     TooFewRacers,
     UnknownLayout,
 )
-from bot.play.settings import MAX_TARGET, PREFIX_LENGTH, BadSetting
+from bot.play.settings import MAX_TARGET, PREFIX_LENGTH, BadSetting, ManageServerNeeded, NotAPlayChannel
 from bot.play.solo import (
     AlreadyPlaying,
+    BadOptions,
     ChangedElsewhere,
     DamagedGame,
     DealTooLarge,
     Ended,
+    Event,
     GameOver,
     GameStatus,
     Hinted,
@@ -79,6 +80,7 @@ from bot.play.solo import (
     Reply,
     Started,
     UndoOff,
+    UnknownGame,
     Verdict,
 )
 from bot.store.base import TeamProblem
@@ -90,6 +92,7 @@ class Voice:
 
     command_prefix: str
     bold_mark: str
+    channel_format: str  # a channel, its id as {channel}
     localized_commands: bool = False  # whether commands have names in each language (Discord's do)
     language: str = ENGLISH
 
@@ -131,9 +134,12 @@ class Voice:
         """Text set in bold where the front end has bold."""
         return f"{self.bold_mark}{text}{self.bold_mark}"
 
+    def channel(self, channel_id: int) -> str:
+        """A channel as the front end shows it (in Discord, a link to it)."""
+        return self._(self.channel_format, channel=channel_id)
 
-DISCORD = Voice(command_prefix="/", bold_mark="**", localized_commands=True)
-TERMINAL = Voice(command_prefix="", bold_mark="")
+DISCORD = Voice(command_prefix="/", bold_mark="**", channel_format="<#{channel}>", localized_commands=True)
+TERMINAL = Voice(command_prefix="", bold_mark="", channel_format=N_("channel {channel}"))
 # What a rate limit limits (bot.play.work.LIMITS), as a player says it.
 LIMITED = {"new-game": N_("new games"), "hint": N_("hints"), "verdict": N_("verdicts"), "lobby": N_("new lobbies")}
 # Where a game or a match stands (GameStatus, MatchStatus), as a player says it.
@@ -169,7 +175,7 @@ def reply_text(reply: Reply, voice: Voice) -> str:
     return " ".join(text for event in reply.events if (text := event_text(event, reply, voice)))
 
 
-def event_text(event: object, reply: Reply, voice: Voice) -> str:
+def event_text(event: Event, reply: Reply, voice: Voice) -> str:
     """What one event of a Reply says ("" for none this presenter words)."""
 
     game, _ = reply.game, voice._
@@ -296,8 +302,22 @@ def error_text(error: PlayError, voice: Voice) -> str:
         case BadSetting(name="language", value=value):
             return _("Unknown language {value}; languages: {languages}.", value=repr(value),
                      languages=", ".join(LANGUAGE_CHOICES))
+        case ManageServerNeeded(what="prefix"):
+            return _("Only members with Manage Server can change the prefix.")
+        case ManageServerNeeded():
+            return _("Only members with Manage Server can change the settings.")
+        case NotAPlayChannel(channel_ids=channel_ids):
+            return _("Games are played in {channels} on this server.",
+                     channels=", ".join(map(voice.channel, channel_ids)))
         case NoSuchDaily(game=game):
             return _("There is no daily of {game}. Games: {games}.", game=repr(game), games=", ".join(GAMES))
+        case NotADay(day=day):
+            return _("{day} is not a day: write it YYYY-MM-DD.", day=repr(day))
+        case UnknownRanking(ranking=ranking, choices=choices):
+            return _("Unknown leaderboard {ranking}; leaderboards: {choices}.", ranking=repr(ranking),
+                     choices=", ".join(choices))
+        case UnknownPeriod(period=period, choices=choices):
+            return _("Unknown period {period}; periods: {choices}.", period=repr(period), choices=", ".join(choices))
         case DailyPlayed(game=game, status=status, score=score, seconds_left=seconds_left):
             return _("You have played today's {title} daily already: {status}, score {score}. The next one comes "
                      "in {wait} (at 00:00 UTC).", title=TITLES.get(game, game), status=status_text(status, voice),
@@ -313,7 +333,8 @@ def race_error_text(error: PlayError, voice: Voice) -> str:
             return _("Race #{race} is damaged in storage and cannot be replayed (move {entry}: {problem}).",
                      race=race_id, entry=repr(entry), problem=problem)
         case UnknownLayout(layout=layout):
-            return _("Unknown layout {layout}; layouts: {layouts}.", layout=repr(layout), layouts=", ".join(LAYOUTS))
+            return _("Unknown layout {layout}; layouts: {layouts}.", layout=repr(layout),
+                     layouts=", ".join(RACE_LAYOUTS))
         case AlreadyRacing(race_id=None):
             return _("You are already in a race in this channel.")
         case AlreadyRacing(race_id=race_id):
@@ -340,6 +361,8 @@ def race_error_text(error: PlayError, voice: Voice) -> str:
             return _("You are not in that race.")
         case RaceNotRunning(status="finished"):
             return _("That race is over.")
+        case RaceNotRunning(status="lobby"):
+            return _("That race has not started yet.")
         case RaceNotRunning():
             return _("That race is not running.")
         case NoSuchRace(race_id=race_id):

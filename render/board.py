@@ -1,6 +1,6 @@
 """A game's board as a PNG: `render(game, theme=..., highlight=...) -> bytes`.
 
-A pure function of the game's visible state: it reads the public face of the engine (layout,
+A pure function of the game's visible state: it reads the public face of the engine (piles,
 counts, score, last move), places the piles as the game's `BoardLayout` says, pastes cached
 sprites and draws the labels, header, highlights and banner. Safe to call from any thread.
 
@@ -79,7 +79,7 @@ class Placed:
 
     x: int
     y: int
-    text: str  # the card as in game.layout(), "??" face down, "" an empty pile
+    text: str  # the card as in game.piles(), "??" face down, "" an empty pile
 
 
 def render(game: Game, *, theme: str = "classic", highlight: Move | None = None,
@@ -134,7 +134,7 @@ class _Painter:
         self.theme = theme
         self.geo = geometry
         self.board = layout_for(game.kind)
-        self.piles = game.layout()
+        self.piles = game.piles()
         self.fan = self._column_fan()
         self.placed: dict[str, list[Placed]] = {}
         self.image = Image.new("RGB", (geometry.width(self.board), self._height()), theme.felt)

@@ -272,7 +272,7 @@ class _BoardPainter(_Painter):
         self.race, self.player, self.names = race, player, names
         self.theme, self.number, self.finished = theme, number, race.finished or expired
         self.board = BOARDS[race.layout_name]
-        self.piles = race.layout(player)
+        self.piles = race.piles(player)
         width = max(GEOMETRY.width(self.board), BAND_WIDTH)
         self.band = _Band(race.players, width)
         self.geo = replace(GEOMETRY, header=GEOMETRY.header + self.band.height)

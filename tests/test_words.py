@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from bot.game import GAMES, TITLES, IllegalMoveError, Move, NotationError, describe_game, new_game
-from bot.game.race import LAYOUTS
-from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily
+from bot.game.race import RACE_LAYOUTS
+from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily, NotADay
+from bot.play.leaderboards import UnknownPeriod, UnknownRanking
 from bot.play.matches import (
     AlreadyHosting,
-    BadOptions,
     BadTeamName,
     ElsewhereMatch,
     MatchAction,
@@ -31,7 +31,6 @@ from bot.play.matches import (
     TargetOutOfRange,
     TeamMatchOffServer,
     TeamRefused,
-    UnknownGame,
 )
 from bot.play.race import (
     AlreadyRacing,
@@ -48,9 +47,10 @@ from bot.play.race import (
     TooFewRacers,
     UnknownLayout,
 )
-from bot.play.settings import BadSetting
+from bot.play.settings import BadSetting, ManageServerNeeded, NotAPlayChannel
 from bot.play.solo import (
     AlreadyPlaying,
+    BadOptions,
     ChangedElsewhere,
     DamagedGame,
     DealTooLarge,
@@ -72,6 +72,7 @@ from bot.play.solo import (
     Reply,
     Started,
     UndoOff,
+    UnknownGame,
     Verdict,
 )
 from bot.store.base import TeamProblem
@@ -151,7 +152,7 @@ def test_rounds_of_matches_and_dailies() -> None:
     (MoveCapReached(2000), "That would take this game past its cap of 2000 moves: nothing was played."),
     (PlayError("A part not yet speaking data says this."), "A part not yet speaking data says this."),
     (DamagedRace(4, "1:zz9", "bad"), "Race #4 is damaged in storage and cannot be replayed (move '1:zz9': bad)."),
-    (UnknownLayout("x"), f"Unknown layout 'x'; layouts: {', '.join(LAYOUTS)}."),
+    (UnknownLayout("x"), f"Unknown layout 'x'; layouts: {', '.join(RACE_LAYOUTS)}."),
     (AlreadyRacing(), "You are already in a race in this channel."),
     (AlreadyRacing(4), "You are already in race #4 in this channel."),
     (RaceFull(full=True, seats=8), "That race is full: 8 players at most."),
@@ -166,11 +167,18 @@ def test_rounds_of_matches_and_dailies() -> None:
     (NotInRace(), "You are not in that race."),
     (RaceNotRunning("finished"), "That race is over."),
     (RaceNotRunning("cancelled"), "That race is not running."),
+    (RaceNotRunning("lobby"), "That race has not started yet."),
     (NoSuchRace(4), "There is no race #4."),
     (BadSetting("target", 0), "The target must be between 1 and 100000, not 0."),
     (BadSetting("team_target", 200_000), "The team target must be between 1 and 100000, not 200000."),
     (BadSetting("die", "always"), "The die rule is off, game or pass, not 'always'."),
     (BadSetting("prefix", "a b"), "A prefix is 1 to 5 characters, without spaces."),
+    (ManageServerNeeded("settings"), "Only members with Manage Server can change the settings."),
+    (ManageServerNeeded("prefix"), "Only members with Manage Server can change the prefix."),
+    (NotAPlayChannel((11, 12)), "Games are played in <#11>, <#12> on this server."),
+    (NotADay("2024-02-30"), "'2024-02-30' is not a day: write it YYYY-MM-DD."),
+    (UnknownRanking("scores"), "Unknown leaderboard 'scores'; leaderboards: players, teams, daily, streaks."),
+    (UnknownPeriod("month"), "Unknown period 'month'; periods: all, week, today."),
     (NoSuchDaily("klondike"), f"There is no daily of 'klondike'. Games: {', '.join(GAMES)}."),
     (DailyPlayed("canfield", "resigned", -12, 12 * 3600),
      "You have played today's Canfield daily already: resigned, score -12. The next one comes in 12 h 00 min "
@@ -218,6 +226,10 @@ def test_the_terminal_shows_no_discord_syntax() -> None:
         assert "/" not in text and "**" not in text and "<@" not in text, text
     assert said(AlreadyPlaying(), voice=TERMINAL) == "You already have a game here: here it is. resign ends it."
     assert error_text(NoGameHere(), TERMINAL) == "You have no game in this channel: start one with play."
+
+
+def test_the_terminal_names_a_channel_without_discord_marks() -> None:
+    assert error_text(NotAPlayChannel((11,)), TERMINAL) == "Games are played in channel 11 on this server."
 
 
 def test_a_wait_is_told_in_hours_and_minutes() -> None:

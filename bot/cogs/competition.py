@@ -10,7 +10,6 @@ from discord.ext import commands
 
 from bot.cogs.checks import check_channel
 from bot.game import GAMES
-from bot.play import PlayError
 from bot.views.board import board_answer, player_of
 from bot.views.leaderboards import leaderboard_answer, stats_answer
 from bot.views.respond import Answer, answer, voice_of
@@ -35,7 +34,7 @@ class CompetitionCog(commands.Cog):
         """Start or resume today's daily game."""
         async def work() -> Answer:
             voice = await voice_of(interaction)
-            await check_channel(self.bot, interaction, voice)
+            await check_channel(self.bot, interaction)
             player = player_of(interaction.user)
             reply = await self.bot.daily.start(player, guild_id=interaction.guild_id,
                                                channel_id=interaction.channel_id, game=game)
@@ -58,10 +57,7 @@ class CompetitionCog(commands.Cog):
         """Show the first page of a leaderboard."""
         async def work() -> Answer:
             guild_id = interaction.guild_id if scope == "server" else None
-            try:
-                page = await self.bot.leaderboards.page(board, period, guild_id)
-            except ValueError as error:
-                raise PlayError(str(error)) from None
+            page = await self.bot.leaderboards.page(board, period, guild_id)  # the option names the ranking
             return leaderboard_answer(page, board, period, scope, await voice_of(interaction))
 
         await answer(interaction, work(), ephemeral=False)

@@ -18,9 +18,8 @@ from bot.cogs.coalesce import CoalescedEdits
 from bot.cogs.expiry import ExpiryRound
 from bot.game import GAMES
 from bot.i18n import LANGUAGE_NAMES, N_, kept
-from bot.play import PlayError
 from bot.play.matches import MatchListener, Scoreboard
-from bot.play.settings import change_settings, load_settings
+from bot.play.settings import ManageServerNeeded, change_settings, load_settings
 from bot.views.board import player_of
 from bot.views.matches import match_view, scoreboard_text, team_list_text
 from bot.views.mentions import pinging
@@ -115,7 +114,7 @@ class MatchesCog(commands.Cog):
         edited for 15 minutes; a match's scoreboard lives longer)."""
         async def work() -> Answer:
             voice = await voice_of(interaction)
-            await check_channel(self.bot, interaction, voice)
+            await check_channel(self.bot, interaction)
             board = await self.bot.matches.open(
                 player_of(interaction.user), guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id or 0, game=game, target=target, teams=teams, die=die, undo=undo)
@@ -201,8 +200,7 @@ class MatchesCog(commands.Cog):
                 voice = await voice_of(interaction)
                 return Answer(settings_text(await load_settings(self.bot.store, guild_id), voice))
             if not (interaction.permissions and interaction.permissions.manage_guild):
-                raise PlayError((await voice_of(interaction))._(
-                    "Only members with Manage Server can change the settings."))
+                raise ManageServerNeeded("settings")
             new = await change_settings(self.bot.store, guild_id, target=target, team_target=team_target, die=die,
                                         match_undo=undo, channel=channel.id if channel else None, allow=allow,
                                         language=language)

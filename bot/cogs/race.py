@@ -15,10 +15,10 @@ from discord.ext import commands
 from bot.cogs.checks import check_channel
 from bot.cogs.coalesce import CoalescedEdits
 from bot.cogs.expiry import ExpiryRound
-from bot.game.race import LAYOUTS, RaceGame
+from bot.game.race import RACE_LAYOUTS, RaceGame
 from bot.i18n import kept
 from bot.play import Player
-from bot.play.race import RaceListener, RaceReply
+from bot.play.race import RaceEvent, RaceListener, RaceReply
 from bot.store.base import Race
 from bot.views.board import player_of
 from bot.views.mentions import pinging
@@ -62,7 +62,7 @@ class PublicBoards(RaceListener):
         voice = await server_voice(self.bot, race.guild_id)
         await message.edit(content=public_text(reply, names, voice), attachments=files, view=lobby_view(reply, voice))
 
-    async def race_finished(self, race: Race, game: RaceGame, summary: tuple[object, ...]) -> None:
+    async def race_finished(self, race: Race, game: RaceGame, summary: tuple[RaceEvent, ...]) -> None:
         """Post the end in the race's channel: "Demon!" when someone went out; in a series, the
         totals and the next hand, or the series' winner."""
         channel = self.bot.get_partial_messageable(race.channel_id)
@@ -97,14 +97,14 @@ class RaceCog(commands.Cog):
     @app_commands.describe(layout="klondike (default) or demon: the traditional Racing Demon layout",
                            deal="the race's number, which deals every player's deck (default: random)",
                            target="play hands until someone has this many points (default: one hand)")
-    @app_commands.choices(layout=[app_commands.Choice(name=kept(name), value=name) for name in LAYOUTS])
+    @app_commands.choices(layout=[app_commands.Choice(name=kept(name), value=name) for name in RACE_LAYOUTS])
     async def open(self, interaction: discord.Interaction, layout: str = "klondike",
                    deal: app_commands.Range[int, 1, 999_999_999] | None = None,
                    target: app_commands.Range[int, 1, 100_000] | None = None) -> None:
         """Post the race's public board, a message of the bot's own, with its lobby buttons."""
         async def work() -> Answer:
             voice = await voice_of(interaction)
-            await check_channel(self.bot, interaction, voice)
+            await check_channel(self.bot, interaction)
             reply = await self.bot.races.open(player_of(interaction.user), guild_id=interaction.guild_id,
                                               channel_id=interaction.channel_id or 0, layout=layout, deal=deal,
                                               target=target)

@@ -16,7 +16,8 @@ from bot.game.notation import Word, read_word
 from bot.game.patience import Game
 from bot.i18n import N_, OPTION
 from bot.play import Player, PlayError, Reply
-from bot.play.settings import change_settings, load_settings
+from bot.play.settings import ManageServerNeeded, change_settings, load_settings
+from bot.play.solo import UnknownGame
 from bot.views import answers_custom_id
 from bot.views.board import board_answer, player_of
 from bot.views.respond import ERROR_LIMIT, Answer, answer, error_text, in_turn, server_voice, shorten, voice_of
@@ -53,11 +54,6 @@ def help_text(voice: Voice) -> str:
                    **{name.replace(" ", "_"): voice.command(name) for name in names})
 
 
-def no_game_text(name: str, voice: Voice) -> str:
-    """The answer to the rules of a game there is not."""
-    return voice._("No game {name}; games: {games}.", name=repr(name), games=", ".join(GAMES))
-
-
 # Words that start a game, with an optional game name after them (`play storehouse`).
 START_WORDS = ("play", "new")
 
@@ -89,13 +85,10 @@ class SoloCog(commands.Cog):
 
         async def work() -> Answer:
             voice = await voice_of(interaction)
-            await check_channel(self.bot, interaction, voice)
+            await check_channel(self.bot, interaction)
             player = player_of(interaction.user)
-            try:
-                reply = await self.solo.start(player, guild_id=interaction.guild_id,
-                                              channel_id=interaction.channel_id, name=game, deal=deal, **options)
-            except ValueError as error:  # an unknown game, deal or option
-                raise PlayError(voice._("Cannot start that game: {problem}", problem=voice.engine(error))) from None
+            reply = await self.solo.start(player, guild_id=interaction.guild_id,
+                                          channel_id=interaction.channel_id, name=game, deal=deal, **options)
             return await board_answer(reply, player, voice)
 
         await answer(interaction, work(), ephemeral=not public)
@@ -146,7 +139,7 @@ class SoloCog(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: str = "canfield") -> None:
         """Explain the rules."""
         voice = await voice_of(interaction)
-        text = rules_text(game, voice) if game in GAMES else shorten(no_game_text(game, voice), ERROR_LIMIT)
+        text = rules_text(game, voice) if game in GAMES else shorten(error_text(UnknownGame(game), voice), ERROR_LIMIT)
         await interaction.response.send_message(text, ephemeral=True)
 
     rules.autocomplete("game")(game_names)
@@ -236,15 +229,12 @@ class SoloCog(commands.Cog):
         if first == Word.RULES.value and len(words) <= 2:
             name = words[1].lower() if len(words) == 2 else await self._game_name(player, channel_id)
             if name not in GAMES:
-                raise PlayError(shorten(no_game_text(name, voice), ERROR_LIMIT))
+                raise UnknownGame(name)
             return Answer(rules_text(name, voice))
         if first in START_WORDS and len(words) <= 2:
             name = words[1].lower() if len(words) == 2 else "canfield"
-            await check_play_channel(self.bot, guild_id, channel_id, voice)
-            try:
-                reply = await self.solo.start(player, guild_id=guild_id, channel_id=channel_id, name=name)
-            except ValueError as error:
-                raise PlayError(voice._("Cannot start that game: {problem}", problem=voice.engine(error))) from None
+            await check_play_channel(self.bot, guild_id, channel_id)
+            reply = await self.solo.start(player, guild_id=guild_id, channel_id=channel_id, name=name)
             return await board_answer(reply, player, voice)
         if word is Word.RESIGN and (set_aside := await self._set_aside_damaged(player, channel_id, voice)):
             return set_aside
@@ -280,7 +270,7 @@ class SoloCog(commands.Cog):
         async def work() -> Answer:
             voice = await voice_of(interaction)
             if not (interaction.permissions and interaction.permissions.manage_guild):
-                raise PlayError(voice._("Only members with Manage Server can change the prefix."))
+                raise ManageServerNeeded("prefix")
             await change_settings(self.bot.store, interaction.guild_id or 0, prefix=prefix)
             if self.bot.config.message_content:
                 return Answer(voice._("Prefix set to `{prefix}`.", prefix=prefix.strip()))

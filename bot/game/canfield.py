@@ -20,7 +20,7 @@ from bot.game.deals import check_deal, check_deck, dealing_order, move_to_top, s
 from bot.game.errors import IllegalMoveError, NotationError
 from bot.game.moves import DRAW, Move
 from bot.game.patience import Game, GameKind, Outcome, Step
-from bot.game.rules import OPTION_NAMES, Build, Die, Groups, Rules, describe_rules, make_rules
+from bot.game.rules import CANFIELD_OPTION_NAMES, Build, Die, Groups, Rules, describe_rules, make_rules
 from bot.game.text import picture
 
 RESERVE_SIZE = 13
@@ -162,7 +162,7 @@ class CanfieldGame(Game):
             return self.rules.reserve_face_up or index == len(self.reserve) - 1
         return True
 
-    def layout(self, reveal: bool = False) -> dict[str, list[str]]:
+    def piles(self, reveal: bool = False) -> dict[str, list[str]]:
         """Every pile by notation name, its cards bottom to top as `7H`; face-down cards are
         `??` unless `reveal`. The stock's last card is the next one drawn."""
         return {
@@ -218,7 +218,7 @@ class CanfieldGame(Game):
     def legal_moves(self) -> list[Move]:
         """Every legal move: to the foundations, then to the tableau, then the draw."""
         moves: list[Move] = []
-        sources = [(name, self._piles[name], self._group_sizes(name)) for name in self._sources]
+        sources = [(name, self._piles[name], self.group_sizes(name)) for name in self._sources]
         for name, pile, _ in sources:
             if pile:
                 moves.extend(Move(name, f"f{index + 1}") for index in self._foundations_taking(pile[-1]))
@@ -333,7 +333,7 @@ class CanfieldGame(Game):
 
     def _explain(self, src: str, dst: str | None, count: int | None) -> str:
         """Why nothing matches a command, and what is legal instead."""
-        sizes = self._group_sizes(src)
+        sizes = self.group_sizes(src)
         if not self._piles[src]:
             reason = f"{src} is empty"
         elif count is not None and count not in sizes:
@@ -378,7 +378,7 @@ class CanfieldGame(Game):
         return None
 
     def _reason_group(self, src: str, count: int) -> str | None:
-        if count in self._group_sizes(src):
+        if count in self.group_sizes(src):
             return None
         pile = self._piles[src]
         if not src.startswith("t"):
@@ -447,7 +447,7 @@ class CanfieldGame(Game):
             return card.suit is onto.suit
         return True
 
-    def _group_sizes(self, src: str) -> list[int]:
+    def group_sizes(self, src: str) -> list[int]:
         """How many cards may move together from a pile."""
         pile = self._piles[src]
         if not pile:
@@ -514,7 +514,8 @@ def _kind(name: str, title: str, board_layout: str = "canfield") -> GameKind:
     # The solver's search knows the one-deck family on four columns (no options change that).
     solver_covers = rules.decks == 1 and rules.columns == solver.COLUMNS and rules.right_build is None
     return GameKind(
-        name=name, title=title, option_names=OPTION_NAMES, solver_covers=solver_covers, board_layout=board_layout,
+        name=name, title=title, option_names=CANFIELD_OPTION_NAMES, solver_covers=solver_covers,
+        board_layout=board_layout,
         make_rules=partial(make_rules, name), new=partial(new_canfield_game, name),
         dealt_cards=partial(dealt_canfield_cards, name), describe_rules=lambda: describe_rules(rules, title),
     )

@@ -150,7 +150,7 @@ class Game(ABC):
         """Whether the card at `index` (from the bottom) of `pile` shows its face."""
 
     @abstractmethod
-    def layout(self, reveal: bool = False) -> dict[str, list[str]]:
+    def piles(self, reveal: bool = False) -> dict[str, list[str]]:
         """Every pile by notation name in `pile_order`, its cards bottom to top as `7H`; face-down
         cards are `??` unless `reveal`. The stock's last card is the next one drawn."""
 

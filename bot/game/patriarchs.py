@@ -70,7 +70,7 @@ PATRIARCHS_RULES: dict[str, PatriarchsRules] = {
     "picture-patience": PatriarchsRules("picture-patience", preplaced=False, reversals=False),
 }
 
-OPTION_NAMES = ("redeals",)
+PATRIARCHS_OPTION_NAMES = ("redeals",)
 _REDEAL_CHOICES = (0, 1)
 
 
@@ -81,9 +81,10 @@ def make_patriarchs_rules(name: str, **options: object) -> PatriarchsRules:
     """
     if name not in PATRIARCHS_RULES:
         raise UnknownGameError(f"unknown game {name!r}; games: {', '.join(PATRIARCHS_RULES)}")
-    unknown = sorted(set(options) - set(OPTION_NAMES))
+    unknown = sorted(set(options) - set(PATRIARCHS_OPTION_NAMES))
     if unknown:
-        raise UnknownGameError(f"unknown option {unknown[0]!r} for {name}; options: {', '.join(OPTION_NAMES)}")
+        raise UnknownGameError(
+            f"unknown option {unknown[0]!r} for {name}; options: {', '.join(PATRIARCHS_OPTION_NAMES)}")
     rules = PATRIARCHS_RULES[name]
     if "redeals" in options:
         redeals = options["redeals"]
@@ -208,7 +209,7 @@ class PatriarchsGame(Game):
         self._pile(pile)
         return pile != "s"
 
-    def layout(self, reveal: bool = False) -> dict[str, list[str]]:
+    def piles(self, reveal: bool = False) -> dict[str, list[str]]:
         """Every pile by notation name in `pile_order`, its cards bottom to top as `7H`; the
         stock is face down (`??`) unless `reveal`. The stock's last card is the next one drawn."""
         return {
@@ -217,26 +218,26 @@ class PatriarchsGame(Game):
         }
 
     def __str__(self) -> str:
-        layout = self.layout()
+        piles = self.piles()
         deal = f"deal {self.deal}" if self.deal is not None else "custom deal"
         redeals = f"{self.redeals_left} redeal{'s' if self.redeals_left != 1 else ''} left"
         header = [self.title, deal, f"pass {self.pass_number}, {redeals}", f"score {self.score}"]
         outcome = self.outcome
         if outcome is not None:
             header.append(outcome.value.upper())
-        waste = layout["w"]
+        waste = piles["w"]
         waste_text = " ".join(waste[-3:]) if waste else "--"
         if len(waste) > 3:
             waste_text = "… " + waste_text
 
         def pile_text(name: str) -> str:
-            cards = layout[name]
+            cards = piles[name]
             count = f" ({len(cards)})" if len(cards) > 1 else ""
             return f"{name} {cards[-1] if cards else '--'}{count}"
 
         lines = [
             " · ".join(header),
-            f"s  [{len(layout['s'])}]   w  {waste_text} ({len(waste)})",
+            f"s  [{len(piles['s'])}]   w  {waste_text} ({len(waste)})",
             "up from the ace:   " + "  ".join(pile_text(name) for name in ACE_FOUNDATIONS),
             "down from the king: " + "  ".join(pile_text(name) for name in KING_FOUNDATIONS),
         ]
@@ -597,7 +598,7 @@ def describe_patriarchs(rules: PatriarchsRules, title: str) -> str:
 def _kind(name: str, title: str) -> GameKind:
     rules = PATRIARCHS_RULES[name]
     return GameKind(
-        name=name, title=title, option_names=OPTION_NAMES, solver_covers=False, board_layout="patriarchs",
+        name=name, title=title, option_names=PATRIARCHS_OPTION_NAMES, solver_covers=False, board_layout="patriarchs",
         make_rules=partial(make_patriarchs_rules, name), new=partial(new_patriarchs_game, name),
         dealt_cards=partial(dealt_patriarchs_cards, name), describe_rules=lambda: describe_patriarchs(rules, title),
     )

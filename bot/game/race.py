@@ -31,7 +31,7 @@ from bot.game.patience import Outcome
 from bot.game.rules import UnknownGameError
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
-LAYOUTS = ("klondike", "demon")
+RACE_LAYOUTS = ("klondike", "demon")
 DRAW_COUNT = 3
 DEMON_SIZE = 13
 KLONDIKE_COLUMNS = 7
@@ -191,8 +191,8 @@ class RaceGame:
         check_deal(deal)
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise UnknownGameError(f"players={players!r}: a race takes {MIN_PLAYERS} to {MAX_PLAYERS} players")
-        if layout not in LAYOUTS:
-            raise UnknownGameError(f"layout={layout!r}: layouts: {', '.join(LAYOUTS)}")
+        if layout not in RACE_LAYOUTS:
+            raise UnknownGameError(f"layout={layout!r}: layouts: {', '.join(RACE_LAYOUTS)}")
         self.deal = deal
         self.players = players
         self.layout_name = layout
@@ -213,7 +213,7 @@ class RaceGame:
 
     # --- what players see --------------------------------------------------------------
 
-    def layout(self, player: int, reveal: bool = False) -> dict[str, list[str]]:
+    def piles(self, player: int, reveal: bool = False) -> dict[str, list[str]]:
         """A player's own piles by notation name, cards bottom to top as `7H`; face-down cards
         `??` unless `reveal`."""
         hand = self._hand(player)
@@ -501,7 +501,7 @@ def new_race_with(deal: int | None, options: dict[str, object]) -> RaceGame:
     if isinstance(players, bool) or not isinstance(players, int):
         raise UnknownGameError(f"players={players!r}: a race takes {MIN_PLAYERS} to {MAX_PLAYERS} players")
     if not isinstance(layout, str):
-        raise UnknownGameError(f"layout={layout!r}: layouts: {', '.join(LAYOUTS)}")
+        raise UnknownGameError(f"layout={layout!r}: layouts: {', '.join(RACE_LAYOUTS)}")
     if decks is not None and not isinstance(decks, list):
         raise UnknownGameError(f"decks={decks!r}: give one deck a player")
     return new_race(deal, players=players, layout=layout, decks=decks)

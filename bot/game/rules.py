@@ -96,7 +96,7 @@ class UnknownGameError(ValueError):
     """A game name the engine does not know, or an option it cannot take."""
 
 
-OPTION_NAMES = ("draw", "redeals", "groups", "die")
+CANFIELD_OPTION_NAMES = ("draw", "redeals", "groups", "die")
 
 
 def make_rules(name: str, **options: Any) -> Rules:
@@ -107,9 +107,9 @@ def make_rules(name: str, **options: Any) -> Rules:
     """
     if name not in RULES:
         raise UnknownGameError(f"unknown game {name!r}; games: {', '.join(RULES)}")
-    unknown = sorted(set(options) - set(OPTION_NAMES))
+    unknown = sorted(set(options) - set(CANFIELD_OPTION_NAMES))
     if unknown:
-        raise UnknownGameError(f"unknown option {unknown[0]!r}; options: {', '.join(OPTION_NAMES)}")
+        raise UnknownGameError(f"unknown option {unknown[0]!r}; options: {', '.join(CANFIELD_OPTION_NAMES)}")
     changes: dict[str, Any] = {}
     if "draw" in options:
         draw = options["draw"]

@@ -46,7 +46,7 @@ def to_snapshot(game: Game) -> str:
     record["cards"] = "".join(record["cards"]) if record["cards"] else None
     record["moves"] = " ".join(record["moves"])
     record["v"] = SNAPSHOT_VERSION
-    record["piles"] = {name: "".join(cards) for name, cards in game.layout(reveal=True).items()}
+    record["piles"] = {name: "".join(cards) for name, cards in game.piles(reveal=True).items()}
     record["redeals_used"] = game.redeals_used
     record["die_roll"] = game.die_roll
     return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True)

@@ -502,7 +502,7 @@ def _visible_search(game: CanfieldGame) -> tuple[Search, State]:
     return search, Search.state_of(game)
 
 
-def _progress_path(game: CanfieldGame, limit: int = DEAD_LIMIT) -> list[SearchStep] | None:
+def progress_path(game: CanfieldGame, limit: int = DEAD_LIMIT) -> list[SearchStep] | None:
     """The shortest line of moves (in searched steps) from the position to a card put on a
     foundation or a reserve card turned up: [] when none exists, None when the search gave up."""
     search, root = _visible_search(game)
@@ -533,7 +533,7 @@ def _first_progress_move(game: CanfieldGame, limit: int | None = None) -> Move |
     if not covers(game):
         moves = game.shortest_progress(min(limit or ENGINE_DEAD_LIMIT, ENGINE_DEAD_LIMIT))
         return moves[0] if moves else (False if moves == [] else None)
-    line = _progress_path(game, min(limit or DEAD_LIMIT, DEAD_LIMIT))
+    line = progress_path(game, min(limit or DEAD_LIMIT, DEAD_LIMIT))
     if line is None:
         return None
     if not line:

@@ -26,22 +26,22 @@ def header(game: CanfieldGame) -> str:
 
 def picture(game: CanfieldGame) -> str:
     """The whole board, every pile labelled with its notation name, cards bottom to top."""
-    layout = game.layout()
-    waste = layout["w"]
+    piles = game.piles()
+    waste = piles["w"]
     waste_text = " ".join(waste[-3:]) if waste else "--"
     if len(waste) > 3:
         waste_text = "… " + waste_text
-    reserve = layout["r"]
+    reserve = piles["r"]
     shown = reserve if game.rules.reserve_face_up else reserve[-1:]
     reserve_text = f"{' '.join(shown)} ({len(reserve)})" if reserve else "--"
     foundations = "  ".join(
-        f"{name} {cards[-1] if cards else '--'}" for name, cards in layout.items() if name.startswith("f")
+        f"{name} {cards[-1] if cards else '--'}" for name, cards in piles.items() if name.startswith("f")
     )
     lines = [
         header(game),
-        f"s  [{len(layout['s'])}]   w  {waste_text} ({len(waste)})",
+        f"s  [{len(piles['s'])}]   w  {waste_text} ({len(waste)})",
         f"{foundations}",
         f"r  {reserve_text}",
     ]
-    lines += [f"{name} {' '.join(cards) if cards else '--'}" for name, cards in layout.items() if name.startswith("t")]
+    lines += [f"{name} {' '.join(cards) if cards else '--'}" for name, cards in piles.items() if name.startswith("t")]
     return "\n".join(lines)

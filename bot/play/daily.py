@@ -37,7 +37,7 @@ def candidate_deal(day: str, game: str, attempt: int = 0) -> int:
     """The `attempt`-th candidate for `game`'s daily on `day` (the UTC date, YYYY-MM-DD): the
     PySolFC game number `int(sha256(text).hexdigest(), 16) % 999_999_999 + 1` where text is
     `daily:<day>:<game>` for the first candidate and `daily:<day>:<game>:<attempt>` after it.
-    ValueError for a day not written YYYY-MM-DD."""
+    NotADay for a day not written YYYY-MM-DD."""
     check_day(day)
     text = f"daily:{day}:{game}" + (f":{attempt}" if attempt else "")
     return int(hashlib.sha256(text.encode()).hexdigest(), 16) % DEAL_RANGE + 1
@@ -59,15 +59,23 @@ def daily_deal(day: str, game: str) -> int:
     return candidate_deal(day, game)  # not seen in practice: some 70% of deals are winnable
 
 
+class NotADay(PlayError):
+    """`day` is not a real date written YYYY-MM-DD."""
+
+    def __init__(self, day: str) -> None:
+        super().__init__(day)
+        self.day = day
+
+
 def check_day(day: str) -> str:
-    """Return `day` if it is a real date written YYYY-MM-DD; ValueError quoting it otherwise."""
+    """Return `day` if it is a real date written YYYY-MM-DD; NotADay otherwise."""
     try:
         if _DAY_FORMAT.fullmatch(day):
             date.fromisoformat(day)
             return day
     except ValueError:
         pass
-    raise ValueError(f"day {day!r} is not a date written YYYY-MM-DD")
+    raise NotADay(day)
 
 
 def utc_day(timestamp: float) -> str:
@@ -153,6 +161,10 @@ class DailyResumed:
     """The player's daily of `day` is still in play: here it is (one attempt, no undo)."""
 
     day: str
+
+
+# What a daily tells, among its game's solo events (bot.play.solo.Event).
+DailyEvent = DailyDealt | DailyResumed
 
 
 class DailyPlay:

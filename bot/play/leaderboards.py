@@ -22,23 +22,42 @@ from typing import Any
 
 from bot.game import GAMES
 from bot.play.daily import Streaks, streaks, today, utc_day
+from bot.play.solo import PlayError, UnknownGame
 from bot.store import Store
 from bot.store.base import DailyResult
 
-BOARDS = ("players", "teams", "daily", "streaks")
+RANKINGS = ("players", "teams", "daily", "streaks")
 PERIODS = ("all", "week", "today")
-# A board's columns (after the rank) and unranked rows, best first.
-Board = tuple[tuple[str, ...], list[tuple[Any, ...]]]
+# A ranking's columns (after the rank) and unranked rows, best first.
+RankedRows = tuple[tuple[str, ...], list[tuple[Any, ...]]]
+
+
+class UnknownRanking(PlayError):
+    """There is no leaderboard called `ranking`; `choices` are those there are."""
+
+    def __init__(self, ranking: str, choices: tuple[str, ...] = RANKINGS) -> None:
+        super().__init__(ranking, choices)
+        self.ranking = ranking
+        self.choices = choices
+
+
+class UnknownPeriod(PlayError):
+    """There is no period called `period`; `choices` are those there are."""
+
+    def __init__(self, period: str, choices: tuple[str, ...] = PERIODS) -> None:
+        super().__init__(period, choices)
+        self.period = period
+        self.choices = choices
 
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardPage:
-    """One page of `board` over `period` on server `guild_id` (None: all servers); the daily board
-    is of `game`, and today's is of `day`. `columns` name what each row holds (rank, player, games,
-    wins, win_rate, points, matches_won, team, result, score, finished, days, best, streak,
+    """One page of leaderboard `ranking` over `period` on server `guild_id` (None: all servers);
+    the daily leaderboard is of `game`, and today's is of `day`. `columns` name what each row
+    holds (rank, player, games, wins, win_rate, points, matches_won, team, result, score, finished, days, best, streak,
     best_streak, win_streak, best_win_streak); each row starts with the rank and the name."""
 
-    board: str
+    ranking: str
     period: str
     guild_id: int | None
     game: str
@@ -78,30 +97,31 @@ class Leaderboards:
         self.store = store
         self.clock = clock
 
-    async def page(self, board: str, period: str, guild_id: int | None, page: int = 0, per_page: int = 10, *,
+    async def page(self, ranking: str, period: str, guild_id: int | None, page: int = 0, per_page: int = 10, *,
                    game: str = "canfield") -> LeaderboardPage:
-        """One page (from 0; clamped to the pages there are) of `board` (players, teams, daily or
-        streaks) over `period` (all, week or today) on this server (None: all servers). `game` is
-        the daily board's game. ValueError, quoting it, for an unknown board, period or game."""
-        if board not in BOARDS:
-            raise ValueError(f"unknown board {board!r}; boards: {', '.join(BOARDS)}")
+        """One page (from 0; clamped to the pages there are) of leaderboard `ranking` (players,
+        teams, daily or streaks) over `period` (all, week or today) on this server (None: all
+        servers). `game` is the daily leaderboard's game. UnknownRanking, UnknownPeriod or
+        UnknownGame for a name there is not; ValueError for a `per_page` below 1 (a caller's bug)."""
+        if ranking not in RANKINGS:
+            raise UnknownRanking(ranking)
         if period not in PERIODS:
-            raise ValueError(f"unknown period {period!r}; periods: {', '.join(PERIODS)}")
+            raise UnknownPeriod(period)
         if game not in GAMES:
-            raise ValueError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
+            raise UnknownGame(game)
         if per_page < 1:
             raise ValueError(f"per_page must be at least 1, not {per_page!r}")
-        makers: dict[str, Callable[[str, int | None], Awaitable[Board]]] = {
+        makers: dict[str, Callable[[str, int | None], Awaitable[RankedRows]]] = {
             "players": self._players, "teams": self._teams, "streaks": self._streaks,
             "daily": lambda period, guild: self._daily(period, guild, game),
         }
-        columns, rows = await makers[board](period, guild_id)
+        columns, rows = await makers[ranking](period, guild_id)
         total = len(rows)
         pages = max(1, math.ceil(total / per_page))
         page = min(max(page, 0), pages - 1)
         first = page * per_page
         ranked = [(first + i + 1, *row) for i, row in enumerate(rows[first:first + per_page])]
-        return LeaderboardPage(board=board, period=period, guild_id=guild_id, game=game, day=today(self.clock),
+        return LeaderboardPage(ranking=ranking, period=period, guild_id=guild_id, game=game, day=today(self.clock),
                                columns=("rank", *columns), rows=ranked, page=page, pages=pages, total=total)
 
     async def stats(self, user_id: int, guild_id: int | None) -> PlayerStats:
@@ -116,7 +136,7 @@ class Leaderboards:
             streaks=streaks(((d.day, d.won) for d in days), today(self.clock)),
         )
 
-    # --- the boards -------------------------------------------------------------------------
+    # --- the rankings -----------------------------------------------------------------------
 
     def since(self, period: str) -> float | None:
         """The Unix time the period starts at (None for all time)."""
@@ -128,18 +148,18 @@ class Leaderboards:
             midnight -= timedelta(days=midnight.weekday())
         return midnight.timestamp()
 
-    async def _players(self, period: str, guild_id: int | None) -> Board:
+    async def _players(self, period: str, guild_id: int | None) -> RankedRows:
         standings = await self.store.stats.player_standings(guild_id, self.since(period))
         rows = [(s.name, s.games, s.wins, round(100 * s.wins / s.games) if s.games else None, s.points,
                  s.matches_won) for s in standings]
         return ("player", "games", "wins", "win_rate", "points", "matches_won"), rows
 
-    async def _teams(self, period: str, guild_id: int | None) -> Board:
+    async def _teams(self, period: str, guild_id: int | None) -> RankedRows:
         standings = await self.store.stats.team_standings(guild_id, self.since(period))
         rows = [(s.name, s.matches_won, s.points) for s in standings]
         return ("team", "matches_won", "points"), rows
 
-    async def _daily(self, period: str, guild_id: int | None, game: str) -> Board:
+    async def _daily(self, period: str, guild_id: int | None, game: str) -> RankedRows:
         day = today(self.clock)
         if period == "today":
             results = await self.store.stats.daily_results(game, guild_id, day, day)
@@ -150,7 +170,7 @@ class Leaderboards:
         rows = _daily_totals(await self.store.stats.daily_results(game, guild_id, first_day, day))
         return ("player", "days", "wins", "points", "best"), rows
 
-    async def _streaks(self, period: str, guild_id: int | None) -> Board:
+    async def _streaks(self, period: str, guild_id: int | None) -> RankedRows:
         as_of = today(self.clock)
         days = await self.store.stats.daily_days(guild_id=guild_id)
         lines = []

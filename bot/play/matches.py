@@ -22,7 +22,7 @@ from enum import StrEnum
 
 from bot.game import GAMES, game_rules, option_names
 from bot.play.settings import MAX_TARGET, load_settings
-from bot.play.solo import Player, PlayError, Reply, SoloPlay, Table, check_limit
+from bot.play.solo import BadOptions, Player, PlayError, Reply, SoloPlay, Table, UnknownGame, check_limit
 from bot.store import Store
 from bot.store.base import Match, MatchPlayer, NewMatch, Team, TeamError, TeamProblem
 
@@ -59,14 +59,6 @@ class AlreadyHosting(PlayError):
         self.match_id = match_id
 
 
-class UnknownGame(PlayError):
-    """There is no game called `name`."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(name)
-        self.name = name
-
-
 class TeamMatchOffServer(PlayError):
     """A team match was asked for outside a server."""
 
@@ -78,14 +70,6 @@ class TargetOutOfRange(PlayError):
         super().__init__(target, largest)
         self.target = target
         self.largest = largest
-
-
-class BadOptions(PlayError):
-    """The game's rules refused the match's options: `problem` is the engine's reason."""
-
-    def __init__(self, problem: str) -> None:
-        super().__init__(problem)
-        self.problem = problem
 
 
 class NoSuchMatch(PlayError):
@@ -250,6 +234,10 @@ class MatchEnded:
 
     match_id: int
     status: str
+
+
+# What a match tells, among a round's solo events (bot.play.solo.Event).
+MatchEvent = RoundDealt | RoundScored | MatchWon | MatchEnded
 
 
 class MatchListener:
@@ -449,7 +437,7 @@ class MatchPlay:
 
     # --- the round's end: SoloPlay's finish hook ---------------------------------------------
 
-    async def _round_finished(self, table: Table) -> tuple[object, ...]:
+    async def _round_finished(self, table: Table) -> tuple[MatchEvent, ...]:
         if table.kind != "match" or table.match_id is None:
             return ()
         match_id, player = table.match_id, Player(table.user_id, "")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.game import Card, IllegalMoveError, NotationError, parse_move
-from bot.game.race import LAYOUTS, MIN_PLAYERS, BeatenError, RaceGame
+from bot.game.race import MIN_PLAYERS, RACE_LAYOUTS, BeatenError, RaceGame
 from bot.play.matches import EXPIRE_AFTER, TargetOutOfRange
 from bot.play.settings import MAX_TARGET
 from bot.play.solo import (
@@ -48,7 +48,7 @@ class RaceReply:
     race: Race
     game: RaceGame | None
     seat: int | None
-    events: tuple[object, ...] = ()
+    events: tuple[RaceEvent, ...] = ()
     ok: bool = True
     beaten: bool = False
 
@@ -134,6 +134,11 @@ class SeriesGoesOn:
     totals: tuple[tuple[int, int], ...]
     target: int
     next_hand: int
+
+
+# Every event a RaceReply carries, and a race's summary (RaceEnded, SeriesWon, SeriesGoesOn).
+RaceEvent = (RaceOpened | RaceJoined | RaceStarted | RaceCancelled | Moved | NothingToDo | Refused | Beaten | RaceEnded
+             | SeriesWon | SeriesGoesOn)
 
 
 # --- refusals -----------------------------------------------------------------------------------
@@ -236,7 +241,7 @@ class RaceListener:
     async def race_changed(self, race_id: int) -> None:
         """A race's lobby, board or status changed."""
 
-    async def race_finished(self, race: Race, game: RaceGame, summary: tuple[object, ...]) -> None:
+    async def race_finished(self, race: Race, game: RaceGame, summary: tuple[RaceEvent, ...]) -> None:
         """A race (a hand of a series) has just ended; `summary` says how: RaceEnded, then in a
         series SeriesWon or SeriesGoesOn."""
 
@@ -265,7 +270,7 @@ class RacePlay:
         hands until someone's points reach it. UnknownLayout, TargetOutOfRange, DealTooLarge;
         AlreadyRacing for a race already under way here for the host; RateLimited when the host has opened too many
         lobbies lately."""
-        if layout not in LAYOUTS:
+        if layout not in RACE_LAYOUTS:
             raise UnknownLayout(layout)
         if target is not None and not 1 <= target <= MAX_TARGET:
             raise TargetOutOfRange(target, MAX_TARGET)
@@ -303,7 +308,7 @@ class RacePlay:
         if len(race.players) < MIN_PLAYERS:
             raise TooFewRacers(MIN_PLAYERS)
         await self.store.races.start_race(race_id)
-        events: tuple[object, ...] = (RaceStarted(),)
+        events: tuple[RaceEvent, ...] = (RaceStarted(),)
         game = await self._game(await self._race(race_id))
         # Nobody can move at the deal: nobody is left waiting either.
         if await self.work.engine(player.id, _finished, game):
@@ -331,7 +336,7 @@ class RacePlay:
 
     # --- playing -----------------------------------------------------------------------
 
-    async def board(self, race_id: int, player: Player, *, events: tuple[object, ...] = ()) -> RaceReply:
+    async def board(self, race_id: int, player: Player, *, events: tuple[RaceEvent, ...] = ()) -> RaceReply:
         """A player's view of a race."""
         race = await self._race(race_id)
         seat = race.players.index(player.id) if player.id in race.players else None
@@ -374,7 +379,7 @@ class RacePlay:
             if _moves_of(game, seat) >= MOVE_CAP:
                 raise MoveCapReached(MOVE_CAP)
             before = len(game.history)
-            events: list[object] = []
+            events: list[RaceEvent] = []
             refusal: object | None = None
             try:
                 played = game.play(seat, text, seen=seen)
@@ -415,7 +420,7 @@ class RacePlay:
             await self._finished(race, game, summary)
         return RaceReply(race, game, seat, tuple(events), ok=ok, beaten=beaten)
 
-    async def _series(self, race: Race, game: RaceGame) -> tuple[tuple[object, ...], int]:
+    async def _series(self, race: Race, game: RaceGame) -> tuple[tuple[RaceEvent, ...], int]:
         """The end of a hand: the hand's result, and in a series the totals, then the next hand
         (dealt at once, shown in the same public message) or the series' winner; with the race
         the public message should show now."""
@@ -506,7 +511,7 @@ class RacePlay:
             self._games[race.id] = game
         return game
 
-    async def _finished(self, race: Race, game: RaceGame, summary: tuple[object, ...]) -> None:
+    async def _finished(self, race: Race, game: RaceGame, summary: tuple[RaceEvent, ...]) -> None:
         for listener in self.listeners:
             try:
                 await listener.race_finished(race, game, summary)

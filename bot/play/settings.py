@@ -23,6 +23,22 @@ class BadSetting(PlayError):
         self.value = value
 
 
+class ManageServerNeeded(PlayError):
+    """Only members who can manage the server may change `what` (settings or prefix)."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+class NotAPlayChannel(PlayError):
+    """The server allows play only in `channel_ids`, and this channel is not one of them."""
+
+    def __init__(self, channel_ids: tuple[int, ...]) -> None:
+        super().__init__(channel_ids)
+        self.channel_ids = channel_ids
+
+
 @dataclass(frozen=True, slots=True)
 class ServerSettings:
     """Match defaults and the channels that allow play (none listed: all do)."""
@@ -62,6 +78,13 @@ async def load_settings(store: Store, guild_id: int | None) -> ServerSettings:
         )
     except ValueError:  # a damaged value: the defaults hold until an admin sets it again
         return ServerSettings()
+
+
+async def check_play_channel(store: Store, guild_id: int | None, channel_id: int | None) -> None:
+    """NotAPlayChannel when the server's settings do not allow play in this channel."""
+    settings = await load_settings(store, guild_id)
+    if not settings.allows(channel_id):
+        raise NotAPlayChannel(tuple(sorted(settings.play_channels)))
 
 
 async def change_settings(store: Store, guild_id: int, *, target: int | None = None, team_target: int | None = None,

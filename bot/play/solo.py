@@ -12,8 +12,10 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING, TypeAlias
 
 from bot.game import (
+    GAMES,
     Game,
     IllegalMoveError,
     Move,
@@ -30,6 +32,10 @@ from bot.game.notation import Action, ActionCommand
 from bot.game.solver import NATIVE, GaveUp, covers, solve
 from bot.play.work import Busy, RateLimiter, Work
 from bot.store import NewGame, Store, StoredGame, VersionConflict
+
+if TYPE_CHECKING:
+    from bot.play.daily import DailyEvent
+    from bot.play.matches import MatchEvent
 
 # Games kept in memory, most recently used first. It must hold every game in play at once: a
 # miss costs a store read and a rebuild (about 1 ms of CPU, and a database round trip) on the move's
@@ -131,6 +137,23 @@ class ChangedElsewhere(PlayError):
     def __init__(self, *, setting_aside: bool = False) -> None:
         super().__init__(setting_aside)
         self.setting_aside = setting_aside
+
+
+class UnknownGame(PlayError):
+    """There is no game called `name`."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+class BadOptions(PlayError):
+    """A game's rules refused its options or deck (a new game's, or a match's): `problem` is the
+    engine's reason."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
 
 
 def check_deal_number(deal: int | None) -> None:
@@ -241,6 +264,13 @@ class NoVerdict:
     """No verdict this time: the player has had their share of verdicts lately."""
 
 
+# What a solo game itself tells. A Reply carries these, and those of a match's round
+# (bot.play.matches.MatchEvent) or a daily (bot.play.daily.DailyEvent): `Event`, every one of them.
+SoloEvent = (Started | AlreadyPlaying | Moved | Refused | NothingToDo | HintNotAlone | Hinted | Ended | Verdict
+             | NoVerdict)
+Event: TypeAlias = "SoloEvent | MatchEvent | DailyEvent"
+
+
 @dataclass(slots=True)
 class Table:
     """A game in play with what the store knows of it."""
@@ -269,7 +299,7 @@ class Reply:
     version: int
     status: GameStatus
     game: Game
-    events: tuple[object, ...] = ()
+    events: tuple[Event, ...] = ()
     ok: bool = True
     played: list[Move] = field(default_factory=list)
     highlight: Move | None = None
@@ -298,7 +328,7 @@ class SoloPlay:
         self.limits = limits or RateLimiter()
         # Called once when a game ends (won, blocked or resigned), after it is stored; each
         # returns events to add to the player's answer (matches use it to score rounds).
-        self.finish_hooks: list[Callable[[Table], Awaitable[tuple[object, ...]]]] = []
+        self.finish_hooks: list[Callable[[Table], Awaitable[tuple[MatchEvent, ...]]]] = []
         self._tables: OrderedDict[int, Table] = OrderedDict()
         self._sizes: dict[int, int] = {}  # estimated bytes of each cached game
         self._cached_bytes = 0
@@ -310,7 +340,7 @@ class SoloPlay:
     async def start(self, player: Player, *, guild_id: int | None, channel_id: int | None,
                     name: str = "canfield", deal: int | None = None, **options: object) -> Reply:
         """A new solo game for the player in this channel, or the one already running there.
-        ValueError (from the engine) for an unknown game, deal or option."""
+        UnknownGame for an unknown game, BadOptions for options its rules refuse."""
         running = await self.store.games.running_game(player.id, channel_id, kind="solo")
         if running is not None:
             table = await self._table(running.id)
@@ -320,16 +350,21 @@ class SoloPlay:
 
     async def create(self, player: Player, *, guild_id: int | None, channel_id: int | None, name: str,
                      deal: int | None, options: dict[str, object], kind: str = "solo", match_id: int | None = None,
-                     round: int | None = None, undo_allowed: bool = True, events: tuple[object, ...] = (Started(),),
+                     round: int | None = None, undo_allowed: bool = True, events: tuple[Event, ...] = (Started(),),
                      cards: list[str] | None = None) -> Reply:
         """Store a new game (a PySolFC deal, or an explicit deck) and return its first board:
         for solo games, matches' rounds and dailies, with `events` to tell. RateLimited when the
         player has started too many games lately."""
         if name == RACE:
             raise NotASoloGame(name)
+        if name not in GAMES:
+            raise UnknownGame(name)
         check_deal_number(deal)
         check_limit(self.limits, player.id, "new-game")
-        game = new_game(name, deal=deal, cards=cards, **options)
+        try:
+            game = new_game(name, deal=deal, cards=cards, **options)
+        except ValueError as error:  # an option or deck the game's rules refuse
+            raise BadOptions(str(error)) from None
         await self.store.games.upsert_player(player.id, player.name)
         stored = await self.store.games.create_game(NewGame(
             guild_id=guild_id, channel_id=channel_id, user_id=player.id, name=game.name, options=game.options,
@@ -609,7 +644,7 @@ class SoloPlay:
         return self._reply(table, ok=False, stale=True)
 
     @staticmethod
-    def _reply(table: Table, *events: object, **details: object) -> Reply:
+    def _reply(table: Table, *events: Event, **details: object) -> Reply:
         return Reply(game_id=table.id, version=table.version, status=table.status, game=table.game.copy(),
                      events=events, kind=table.kind, match_id=table.match_id, round=table.round,
                      undo_allowed=table.undo_allowed, **details)  # type: ignore[arg-type]

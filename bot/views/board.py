@@ -75,14 +75,14 @@ def board_view(reply: Reply, voice: Voice, picked: Picked | None = None) -> disc
     over = reply.finished
     legal = [] if over else game.legal_moves()
     sources = {move.src for move in legal if not move.is_draw}
-    layout = game.layout()
+    piles = game.piles()
     foundation_moves = any(move.dst.startswith("f") for move in legal)
 
     def button(action: str, label: str, row: int, *, enabled: bool, style=discord.ButtonStyle.secondary) -> None:
         view.add_item(BoardButton(game_id, version, action, picked, label=label, style=style,
                                   disabled=over or not enabled, row=row))
 
-    rows, _ = _pile_rows(layout), voice._
+    rows, _ = _pile_rows(piles), voice._
     if picked is None:
         stock = len(game.stock)
         button("draw", _("Draw ({stock})", stock=stock) if stock else _("Redeal ↻"), 0,
@@ -92,16 +92,16 @@ def board_view(reply: Reply, voice: Voice, picked: Picked | None = None) -> disc
         button("hint", _("Hint"), 0, enabled=True)
         button("resign", _("Resign"), 0, enabled=True, style=discord.ButtonStyle.danger)
         for pile, row in rows:
-            button(pile, _pile_label(layout, pile), row, enabled=pile in sources)
+            button(pile, _pile_label(piles, pile), row, enabled=pile in sources)
     else:
         button("cancel", _("Cancel pick"), 0, enabled=True)
         for pile, row in rows:
             target = pile if pile.startswith("t") else None
             can = target is not None and target != picked.src and game.can_move(Move(picked.src, target, picked.count))
-            button(pile, _pile_label(layout, pile), row, enabled=can, style=_go(can))
+            button(pile, _pile_label(piles, pile), row, enabled=can, style=_go(can))
         can_found = picked.count == 1 and any(m.src == picked.src and m.dst.startswith("f") for m in legal)
         button("f", _("→ foundation"), 1, enabled=can_found, style=_go(can_found))
-    options = _pick_options(layout, legal, voice)
+    options = _pick_options(piles, legal, voice)
     if options and not over:
         view.add_item(PickSelect(game_id, version, options, picked, voice))
     if over and reply.match_id is not None:
@@ -111,17 +111,17 @@ def board_view(reply: Reply, voice: Voice, picked: Picked | None = None) -> disc
     return view
 
 
-def tap_piles(layout: dict[str, list[str]]) -> list[str]:
+def tap_piles(piles: dict[str, list[str]]) -> list[str]:
     """The piles a board has buttons for: the waste, the reserve (or reserve piles), the columns."""
-    return [pile for pile in layout if pile == "w" or pile[0] in "rt"]
+    return [pile for pile in piles if pile == "w" or pile[0] in "rt"]
 
 
-def _pile_rows(layout: dict[str, list[str]]) -> list[tuple[str, int]]:
+def _pile_rows(piles: dict[str, list[str]]) -> list[tuple[str, int]]:
     """Each tap pile with its button row: the waste and a single reserve on row 1 (beside the
     foundation button of a pick), columns and reserve piles five to a row after it."""
     rows: list[tuple[str, int]] = []
-    many = [pile for pile in tap_piles(layout) if pile[0] == "t" or pile[1:]]
-    rows += [(pile, 1) for pile in tap_piles(layout) if pile not in many]
+    many = [pile for pile in tap_piles(piles) if pile[0] == "t" or pile[1:]]
+    rows += [(pile, 1) for pile in tap_piles(piles) if pile not in many]
     rows += [(pile, PILE_ROWS[min(i // PER_ROW, len(PILE_ROWS) - 1)]) for i, pile in enumerate(many)]
     return rows
 
@@ -130,19 +130,19 @@ def _go(enabled: bool) -> discord.ButtonStyle:
     return discord.ButtonStyle.success if enabled else discord.ButtonStyle.secondary
 
 
-def _pile_label(layout: dict[str, list[str]], pile: str) -> str:
-    cards = layout[pile]
+def _pile_label(piles: dict[str, list[str]], pile: str) -> str:
+    cards = piles[pile]
     top = cards[-1] if cards and cards[-1] != "??" else ("–" if not cards else "?")
     return f"{pile} · {top}"
 
 
-def _pick_options(layout: dict[str, list[str]], legal: list[Move], voice: Voice) -> list[discord.SelectOption]:
+def _pick_options(piles: dict[str, list[str]], legal: list[Move], voice: Voice) -> list[discord.SelectOption]:
     """One option per group of cards that some move can take, foundations aside."""
     groups = sorted({(move.src, move.count) for move in legal if not move.is_draw},
                     key=lambda group: (group[0] != "w", group[0] != "r", group))
     options = []
     for src, count in groups[:MAX_OPTIONS]:
-        cards = " ".join(layout[src][-count:])
+        cards = " ".join(piles[src][-count:])
         options.append(discord.SelectOption(label=voice._("{cards} from {pile}", cards=cards, pile=src),
                                             value=str(Picked(src, count))))
     return options
@@ -232,7 +232,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
         if picked is None or not any(move.src == picked.src and move.count == picked.count
                                      for move in reply.game.legal_moves()):
             return await board_answer(reply, player, voice, message=voice._("Pick cards from the menu first."))
-        cards = " ".join(reply.game.layout()[picked.src][-picked.count:])
+        cards = " ".join(reply.game.piles()[picked.src][-picked.count:])
         return await board_answer(reply, player, voice, picked=picked, message=voice._(
             "Picked {cards} from {pile}: tap the pile it goes to.", cards=cards, pile=picked.src))
 

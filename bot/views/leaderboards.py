@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
 
 PAGE_TEMPLATE = re.compile(
-    r"pl:(?P<board>players|teams|daily|streaks):(?P<period>all|week|today):(?P<scope>server|all):(?P<page>[0-9]{1,4})"
+    r"pl:(?P<ranking>players|teams|daily|streaks):(?P<period>all|week|today):(?P<scope>server|all):(?P<page>[0-9]{1,4})"
     r":(?P<step>prev|next)")
 
 
@@ -42,7 +42,7 @@ def page_title(page: LeaderboardPage, voice: Voice) -> str:
     title = {"players": _("Players · {period}", period=period), "teams": _("Teams · {period}", period=period),
              "daily": _("Daily {title} · {period}", title=TITLES.get(page.game, page.game),
                         period=page.day if page.period == "today" else period),
-             "streaks": _("Daily streaks (days)")}[page.board]
+             "streaks": _("Daily streaks (days)")}[page.ranking]
     return f"{title} · {_('this server') if page.guild_id is not None else _('all servers')}"
 
 
@@ -114,11 +114,11 @@ def stats_answer(stats: PlayerStats, voice: Voice) -> Answer:
     return Answer(f"{code_block(stats_text(stats, voice))}\n{voice._(COUNTING)}")
 
 
-def leaderboard_answer(page: LeaderboardPage, board: str, period: str, scope: str, voice: Voice) -> Answer:
+def leaderboard_answer(page: LeaderboardPage, ranking: str, period: str, scope: str, voice: Voice) -> Answer:
     """A page as a message: the table in a code block, and buttons to turn pages."""
     view = discord.ui.View(timeout=None)
-    view.add_item(PageButton(board, period, scope, page.page, "prev", voice, disabled=page.page == 0))
-    view.add_item(PageButton(board, period, scope, page.page, "next", voice, disabled=page.page >= page.pages - 1))
+    view.add_item(PageButton(ranking, period, scope, page.page, "prev", voice, disabled=page.page == 0))
+    view.add_item(PageButton(ranking, period, scope, page.page, "next", voice, disabled=page.page >= page.pages - 1))
     return Answer(code_block(page_text(page, voice)), view=view)
 
 
@@ -130,19 +130,19 @@ def code_block(text: str) -> str:
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):
     """◀ or ▶ under a leaderboard page."""
 
-    def __init__(self, board: str, period: str, scope: str, page: int, step: str, voice: Voice | None = None, *,
+    def __init__(self, ranking: str, period: str, scope: str, page: int, step: str, voice: Voice | None = None, *,
                  disabled: bool = False) -> None:
         _ = (voice or DISCORD)._  # a button rebuilt from its custom_id is never shown again
         label = _("◀ Prev") if step == "prev" else _("Next ▶")
         super().__init__(discord.ui.Button(label=label, disabled=disabled,
-                                           custom_id=f"pl:{board}:{period}:{scope}:{page}:{step}"))
-        self.board, self.period, self.scope, self.page, self.step = board, period, scope, page, step
+                                           custom_id=f"pl:{ranking}:{period}:{scope}:{page}:{step}"))
+        self.ranking, self.period, self.scope, self.page, self.step = ranking, period, scope, page, step
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                              match: re.Match[str], /) -> PageButton:
         """Rebuild the button from its custom_id."""
-        return cls(match["board"], match["period"], match["scope"], int(match["page"]), match["step"])
+        return cls(match["ranking"], match["period"], match["scope"], int(match["page"]), match["step"])
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         """Show the previous or next page in place."""
@@ -151,7 +151,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLA
         guild_id = interaction.guild_id if self.scope == "server" else None
 
         async def work() -> Answer:
-            page = await bot.leaderboards.page(self.board, self.period, guild_id, target)
-            return leaderboard_answer(page, self.board, self.period, self.scope, await voice_of(interaction))
+            page = await bot.leaderboards.page(self.ranking, self.period, guild_id, target)
+            return leaderboard_answer(page, self.ranking, self.period, self.scope, await voice_of(interaction))
 
         await answer(interaction, work(), edit=True)

@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.game.race import MAX_PLAYERS, MIN_PLAYERS
-from bot.play import PlayError
 from bot.play.race import (
     Beaten,
+    NotInRace,
     RaceCancelled,
     RaceEnded,
+    RaceEvent,
     RaceJoined,
+    RaceNotRunning,
     RaceOpened,
     RaceReply,
     RaceStarted,
@@ -55,12 +57,12 @@ def lobby_view(reply: RaceReply, voice: Voice) -> discord.ui.View | None:
     return view
 
 
-def race_text(events: tuple[object, ...], voice: Voice) -> str:
+def race_text(events: tuple[RaceEvent, ...], voice: Voice) -> str:
     """What a race's events say, in order: to the player who acted, or in the channel at the end."""
     return " ".join(text for event in events if (text := race_event_text(event, voice)))
 
 
-def race_event_text(event: object, voice: Voice) -> str:
+def race_event_text(event: RaceEvent, voice: Voice) -> str:
     """What one event of a race says ("" for none)."""
     _ = voice._
     match event:
@@ -167,28 +169,29 @@ def race_board_view(reply: RaceReply, voice: Voice) -> discord.ui.View:
     over = race.status != "running"
     legal = [] if over else game.legal_moves(seat)
     sources = {move.src for move in legal if not move.is_draw}
-    layout = game.layout(seat)
+    hand = game.piles(seat)
 
     def button(action: str, label: str, row: int, enabled: bool, style=discord.ButtonStyle.secondary) -> None:
         view.add_item(RaceBoardButton(race.id, reply.seen, action, label=label, style=style,
                                       disabled=over or not enabled, row=row))
 
-    stock, _ = len(layout["s"]), voice._
+    stock, _ = len(hand["s"]), voice._
     button("draw", _("Draw ({stock})", stock=stock) if stock else _("Redeal ↻"), 0, any(m.is_draw for m in legal),
            discord.ButtonStyle.primary)
     button("auto", _("Auto ▲"), 0, any(m.dst == "f" for m in legal))
     button("refresh", _("Refresh"), 0, True)
-    piles = [pile for pile in layout if pile in ("w", "r")]
-    columns = [pile for pile in layout if pile.startswith("t")]
+    piles = [pile for pile in hand if pile in ("w", "r")]
+    columns = [pile for pile in hand if pile.startswith("t")]
     for pile in piles:
-        button(pile, _label(layout, pile), 1, pile in sources)
+        button(pile, _label(hand, pile), 1, pile in sources)
     for index, pile in enumerate(columns):
-        button(pile, _label(layout, pile), 2 + index // PER_ROW, pile in sources)
+        button(pile, _label(hand, pile), 2 + index // PER_ROW, pile in sources)
     return view
 
 
-def _label(layout: dict[str, list[str]], pile: str) -> str:
-    cards = layout[pile]
+def _label(hand: dict[str, list[str]], pile: str) -> str:
+    """A pile's button label: its name and the card on top of the player's `hand` there."""
+    cards = hand[pile]
     top = cards[-1] if cards and cards[-1] != "??" else ("–" if not cards else "?")
     return f"{pile} · {top}"
 
@@ -259,9 +262,9 @@ class RaceBoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_
         # Refusals are private messages that leave the board as it is (an Answer would replace it).
         voice = await voice_of(interaction)
         if reply.seat is None:
-            raise PlayError(voice._("That is not your board."))
+            raise NotInRace()
         if reply.game is None:
-            raise PlayError(voice._("That race has not started yet."))
+            raise RaceNotRunning(reply.race.status)
         return await private_answer(reply, await races.names(reply.race), voice)
 
 

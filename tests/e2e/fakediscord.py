@@ -967,6 +967,16 @@ class FakeDiscord:
         self.channels[guild.channel_id] = FakeChannel(guild.channel_id, channel_name, 0, guild.id)
         return guild
 
+    def add_channel(self, name: str, guild_id: int | None = None) -> FakeChannel:
+        """Add another text channel to a guild (default: the first one) and return it.
+
+        Add channels before the bot connects: GUILD_CREATE lists the guild's channels known then.
+        """
+        guild = self.guilds[guild_id or self.guild_id]
+        channel = FakeChannel(self.snowflake(), name, 0, guild.id)
+        self.channels[channel.id] = channel
+        return channel
+
     def user(self, who: FakeUser | str | int) -> FakeUser:
         """Find a user by object, username or id."""
         if isinstance(who, FakeUser):

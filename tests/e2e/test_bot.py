@@ -224,7 +224,7 @@ async def test_game_names_autocomplete_and_rules_and_help(fake: FakeDiscord, bot
     helped = await (await fake.slash_command("alice", "help", {})).wait_response()
     assert "/play" in helped.content
     bad = await (await fake.slash_command("alice", "play", {"game": "chess"})).wait_response()
-    assert bad.ephemeral and "unknown game 'chess'" in bad.content
+    assert bad.ephemeral and "Unknown game 'chess'" in bad.content
 
 
 async def test_undo_hint_and_resign_by_button(fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:

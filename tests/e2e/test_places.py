@@ -43,3 +43,17 @@ async def test_buttons_pressed_from_another_server_are_refused_and_change_nothin
     assert joined.content == "You are in race #1."
     assert await _eventually(fake, lambda: "Carol" in race.content or f"<@{carol.id}>" in race.content)
     assert f"<@{dave.id}>" not in race.content and "lobby" in race.content
+
+
+async def test_play_outside_the_servers_play_channels_is_refused_and_starts_nothing(
+        fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    games = fake.add_channel("games")
+    await start(bots, tmp_path)
+    allowed = await (await fake.slash_command("alice", "settings", {"channel": games.id})).wait_response()
+    assert f"<#{games.id}>" in allowed.content
+    refused = await (await fake.slash_command("bob", "play", {})).wait_response()
+    assert refused.ephemeral and refused.content == f"Games are played in <#{games.id}> on this server."
+    nothing = await (await fake.slash_command("bob", "board", {})).wait_response()
+    assert nothing.ephemeral and "no game in this channel" in nothing.content
+    played = await (await fake.slash_command("bob", "play", {}, channel_id=games.id)).wait_response()
+    assert played.ephemeral and played.attachment("board.png")

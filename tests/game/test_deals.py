@@ -27,7 +27,7 @@ GOLDEN = [
 
 @pytest.mark.parametrize(("deal", "base", "reserve", "columns", "stock"), GOLDEN)
 def test_golden_canfield_layouts(deal: int, base: str, reserve: str, columns: str, stock: str) -> None:
-    layout = new_game("canfield", deal=deal).layout(reveal=True)
+    layout = new_game("canfield", deal=deal).piles(reveal=True)
     assert [card for name in ("f1", "f2", "f3", "f4") for card in layout[name]] == [base]
     assert layout["r"] == reserve.split()
     assert [layout[f"t{i}"][0] for i in range(1, 5)] == columns.split()
@@ -35,10 +35,10 @@ def test_golden_canfield_layouts(deal: int, base: str, reserve: str, columns: st
 
 
 def test_every_canfield_variant_shares_the_shuffle_but_storehouse_moves_the_twos_up() -> None:
-    canfield = new_game("canfield", deal=1).layout(reveal=True)
+    canfield = new_game("canfield", deal=1).piles(reveal=True)
     for name in ("superior-canfield", "rainbow-canfield", "canfield-draw1", "canfield-one-pass"):
-        assert new_game(name, deal=1).layout(reveal=True) == canfield
-    storehouse = new_game("storehouse", deal=1).layout(reveal=True)
+        assert new_game(name, deal=1).piles(reveal=True) == canfield
+    storehouse = new_game("storehouse", deal=1).piles(reveal=True)
     assert [storehouse[f"f{i}"] for i in range(1, 5)] == [["2C"], ["2S"], ["2H"], ["2D"]]
     others = [c for c in dealing_order(shuffled_talon(1)) if c.rank != 2]
     assert [Card.parse(c) for c in storehouse["r"]] == others[:13]

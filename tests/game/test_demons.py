@@ -37,14 +37,14 @@ GOLDEN = {
 def test_pysolfc_deals_lay_out_as_pysolfc_deals_them(deal: int) -> None:
     golden = GOLDEN[deal]
     game = new_game("demons-and-thieves", deal=deal)
-    layout = game.layout(reveal=True)
+    layout = game.piles(reveal=True)
     assert game.base_rank == Card.parse(golden["base"]).rank
     assert [f for f in layout if f.startswith("f") and layout[f]] == [f for f in golden if f.startswith("f")]
     assert layout["r"][-1] == golden["reserve_top"] and len(layout["r"]) == 13
     assert layout["s"][::-1][:5] == golden["stock_top"] and len(layout["s"]) == 46 and layout["w"] == []
     for column in (f"t{i}" for i in range(1, 10)):
         assert " ".join(layout[column]) == golden[column]
-    assert new_game("demonthief", deal=deal).layout(reveal=True) == layout  # the same deals
+    assert new_game("demonthief", deal=deal).piles(reveal=True) == layout  # the same deals
 
 
 def deck(base: str, reserve: list[str], columns: list[list[str]], stock: list[str]) -> list[str]:

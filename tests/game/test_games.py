@@ -84,7 +84,7 @@ def test_resume_puts_a_new_game_at_a_position_and_only_a_new_one(name: str) -> N
         game.play(game.legal_moves()[0])
     fresh = new_game(name, deal=11)
     fresh.resume(game.position, game.moves)
-    assert fresh.layout(reveal=True) == game.layout(reveal=True) and fresh.moves == game.moves
+    assert fresh.piles(reveal=True) == game.piles(reveal=True) and fresh.moves == game.moves
     assert fresh.last_move == game.last_move and to_snapshot(fresh) == to_snapshot(game)
     with pytest.raises(ValueError, match="before any move"):
         fresh.resume(game.position, game.moves)

@@ -117,7 +117,7 @@ def test_a_lone_pile_moves_its_top_card_to_its_best_place() -> None:
 def test_draw_all_to_foundations_and_undo() -> None:
     game = fresh()
     assert game.play("d") == [Move("s", "w")]
-    assert game.layout()["w"] == ["5C", "6C", "7C"]
+    assert game.piles()["w"] == ["5C", "6C", "7C"]
     game.undo()
     assert game.play("a") == [Move("t4", "f1")]  # 2C; the 3C is not free
     assert game.play("a") == []

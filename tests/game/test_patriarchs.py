@@ -59,36 +59,32 @@ def build_deck(first: list[str], last: list[str] | None = None) -> list[str]:
 
 
 def all_cards(game: PatriarchsGame) -> Counter:
-    return Counter(card for pile in game.layout(reveal=True).values() for card in pile)
+    return Counter(card for pile in game.piles(reveal=True).values() for card in pile)
 
 
 def position(game: PatriarchsGame) -> tuple:
-    return (game.layout(reveal=True), game.redeals_used, [str(m) for m in game.moves],
+    return (game.piles(reveal=True), game.redeals_used, [str(m) for m in game.moves],
             [(str(s.move), s.fills) for s in game.history])
 
 
 def progress_distance(game: PatriarchsGame, limit: int = 4000) -> int | None:
     """Brute force over the engine's own moves: the fewest moves that end with a card from a
     reserve pile or the waste on a foundation (0 when none can; None when the search gave up)."""
-    scratch = game.copy()
-    root = scratch._position()
-    seen = {root}
-    frontier = [root]
+    seen = {game.position}
+    frontier = [game.copy()]
     depth = 0
     while frontier:
         depth += 1
         following = []
         for state in frontier:
-            scratch._restore(state)
-            moves = scratch.legal_moves()
+            moves = state.legal_moves()
             if any(m.src in ("w", *RESERVES) for m in moves):
                 return depth
             for move in moves:
-                scratch._restore(state)
-                scratch._do(move)
-                after = scratch._position()
-                if after not in seen:
-                    seen.add(after)
+                after = state.copy()
+                after.play(move)
+                if after.position not in seen:
+                    seen.add(after.position)
                     following.append(after)
             if len(seen) > limit:
                 return None
@@ -149,7 +145,7 @@ def playout(game: PatriarchsGame, rng: random.Random, steps: int) -> None:
             game.undo()
         assert game.play(move) == [move]
         assert all_cards(game) == expected
-        assert sum(len(game.layout()[name]) for name in PILES) == 104
+        assert sum(len(game.piles()[name]) for name in PILES) == 104
         assert all(len(game.reserves[i]) <= 1 for i in range(9))
         if rng.random() < 0.1:
             game.undo()
@@ -195,13 +191,13 @@ GOLDEN = [
 @pytest.mark.parametrize(("name", "deal", "reserve", "waste", "stock"), GOLDEN)
 def test_golden_layouts(name: str, deal: int, reserve: str, waste: str, stock: str) -> None:
     game = new_patriarchs_game(name, deal=deal)
-    layout = game.layout(reveal=True)
+    layout = game.piles(reveal=True)
     bases = [[card] for card in BASES] if name == "patriarchs" else [[]] * 8
     assert [layout[f] for f in FOUNDATIONS] == bases
     assert [layout[r] for r in RESERVES] == [[card] for card in reserve.split()]
     assert layout["w"] == [waste]
     assert layout["s"][::-1] == stock.split()
-    assert game.layout()["s"] == ["??"] * len(stock.split())
+    assert game.piles()["s"] == ["??"] * len(stock.split())
     assert list(layout) == PILES == list(game.pile_order)
 
 
@@ -217,7 +213,7 @@ def test_patriarchs_deals_the_talon_without_the_first_decks_aces_and_kings(deal:
 
 
 def test_the_same_deal_number_gives_the_same_game_and_a_random_one_is_recorded() -> None:
-    assert new_patriarchs_game(deal=77).layout(reveal=True) == new_patriarchs_game(deal=77).layout(reveal=True)
+    assert new_patriarchs_game(deal=77).piles(reveal=True) == new_patriarchs_game(deal=77).piles(reveal=True)
     game = new_patriarchs_game("picture-patience")
     assert game.deal is not None and dealt_patriarchs_cards("picture-patience", game.deal) == list(game.cards)
 
@@ -288,28 +284,28 @@ def test_an_emptied_reserve_pile_is_filled_from_the_waste_then_the_stock_and_und
     game = new_patriarchs_game("patriarchs", cards=CLUBS_DECK)
     fresh = position(game)
     assert game.play("r1f1") == [Move("r1", "f1")]
-    assert game.layout()["r1"] == ["QC"] and game.layout()["w"] == [] and game.history[-1].fills == ("r1",)
+    assert game.piles()["r1"] == ["QC"] and game.piles()["w"] == [] and game.history[-1].fills == ("r1",)
     after_first = position(game)
     assert game.play("qc") == [Move("r1", "f5")]  # the card name finds it on r1
-    assert game.layout()["r1"] == ["JC"] and game.layout()["s"] == ["??"] * 85
+    assert game.piles()["r1"] == ["JC"] and game.piles()["s"] == ["??"] * 85
     game.undo()
     assert position(game) == after_first
     game.undo()
     assert position(game) == fresh
     # With a card on the waste, the refill takes it rather than the stock's top.
     game.play("d")
-    assert game.layout()["w"] == ["QC", "JC"]
+    assert game.piles()["w"] == ["QC", "JC"]
     game.play("r1f1")
-    assert game.layout()["r1"] == ["JC"] and game.layout()["w"] == ["QC"]
-    assert game.play("wf5") == [Move("w", "f5")] and game.layout()["w"] == []
+    assert game.piles()["r1"] == ["JC"] and game.piles()["w"] == ["QC"]
+    assert game.play("wf5") == [Move("w", "f5")] and game.piles()["w"] == []
 
 
 def test_a_waste_move_leaves_the_reserve_alone() -> None:
     game = new_patriarchs_game("patriarchs", cards=CLUBS_DECK)
     game.play("r1f1 r1f5 d")  # r1 = JC, waste = 5H
-    before = game.layout()
+    before = game.piles()
     game.play("r1f5")
-    assert game.layout()["r1"] == ["5H"] and game.layout()["w"] == []
+    assert game.piles()["r1"] == ["5H"] and game.piles()["w"] == []
     assert game.history[-1].fills == ("r1",) and before["r1"] == ["JC"]
 
 
@@ -339,7 +335,7 @@ def test_reversals_only_between_tops_in_sequence_and_never_a_base_card() -> None
     with pytest.raises(IllegalMoveError, match="in sequence"):
         game.play("f1f5")  # AC and KC
     game.play(CLUBS_LINE)
-    assert game.layout()["f1"][-1] == "TC" and game.layout()["f5"] == ["KC", "QC", "JC"]
+    assert game.piles()["f1"][-1] == "TC" and game.piles()["f5"] == ["KC", "QC", "JC"]
     assert Move("f1", "f5") in game.legal_moves() and Move("f5", "f1") in game.legal_moves()
     with pytest.raises(IllegalMoveError, match="other foundation of its suit"):
         game.play("f1f6")
@@ -348,12 +344,12 @@ def test_reversals_only_between_tops_in_sequence_and_never_a_base_card() -> None
     assert game.describe(Move("f1", "f5")) == "TC back from f1 onto f5 (a reversal)"
     # Down to the base ace: nine cards go over, the tenth (AC) may not.
     assert game.play("f1f5 " * 9) == [Move("f1", "f5")] * 9
-    assert game.layout()["f1"] == ["AC"] and len(game.layout()["f5"]) == 12
+    assert game.piles()["f1"] == ["AC"] and len(game.piles()["f5"]) == 12
     with pytest.raises(IllegalMoveError, match="never gives up its base card AC"):
         game.play("f1f5")
     # And all the way back up to the base king.
     assert game.play("f5f1 " * 11) == [Move("f5", "f1")] * 11
-    assert game.layout()["f5"] == ["KC"] and game.layout()["f1"][-1] == "QC"
+    assert game.piles()["f5"] == ["KC"] and game.piles()["f1"][-1] == "QC"
     with pytest.raises(IllegalMoveError, match="never gives up its base card KC"):
         game.play("f5f1")
     assert game.foundation_cards == 8 + 11 and game.score == 19 - 9
@@ -366,7 +362,7 @@ def test_a_reversal_lets_a_card_in_and_the_hint_says_so() -> None:
              "5H", "6H", "7H", "8H", "5D", "6D", "7D", "8D", "9H", "9H"]))
         game.play("r1f1 r1f5 r1f5")  # r1 = the second 9C
         game.play("r2f1 r3f1 r4f1 r5f1 r6f1 r7f1 r8f1 r9f1")  # f1 up to TC, f5 down to JC
-        assert game.layout()["r1"] == ["9C"]
+        assert game.piles()["r1"] == ["9C"]
         assert not any(move.src.startswith("r") for move in game.legal_moves())
         assert game.hint() == Move("f1", "f5")  # TC goes over to f5, which then takes 9C
         assert game.outcome is None
@@ -394,8 +390,8 @@ def test_picture_patience_starts_empty_foundations_with_aces_and_kings_and_has_n
     played = game.play("a")
     assert [str(move) for move in played] == [
         "r2f1", "r1f1", "r3f1", "r4f5", "r5f5", "r5f1", "r5f1", "r2f1", "r2f1", "r8f5", "r8f1", "r9f2", "r9f1"]
-    assert game.layout()["f1"] == ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C"]
-    assert game.layout()["f5"] == ["KC", "QC", "JC"] and game.layout()["f2"] == ["AS"]
+    assert game.piles()["f1"] == ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C"]
+    assert game.piles()["f5"] == ["KC", "QC", "JC"] and game.piles()["f2"] == ["AS"]
     while game.top("w") != Card.parse("TC"):
         game.play("d")
     assert game.play("tc") == [Move("w", "f1")]  # TC fitted f5 too: the first foundation wins
@@ -411,9 +407,9 @@ def test_a_card_that_fits_two_foundations_goes_to_the_first_unless_told() -> Non
     first = [*BASES, "2C", "3C", "4C", "5C", "6C", "QC", "JC", "TC", "9C", "8C", "7C"]
     game = new_patriarchs_game("patriarchs", cards=build_deck(first))
     game.play("r1f1 r2f1 r3f1 r4f1 r5f1 r6f5 r7f5 r8f5 r9f5")
-    assert game.layout()["f1"][-1] == "6C" and game.layout()["f5"][-1] == "9C"
+    assert game.piles()["f1"][-1] == "6C" and game.piles()["f5"][-1] == "9C"
     game.play("r1f5")  # the waste's 8C went to r1 at the first refill
-    assert game.layout()["f5"][-1] == "8C"
+    assert game.piles()["f5"][-1] == "8C"
     assert [str(m) for m in game.legal_moves() if m.src != "s"][:2] == ["r2f1", "r2f5"]
     assert game.describe(Move("r2", "f5")) == "7C to its king foundation"
     snapshot = position(game)
@@ -443,17 +439,17 @@ def test_card_names_say_where_the_card_is_when_it_cannot_move() -> None:
 def test_one_redeal_then_none_and_none_at_all_with_redeals_0() -> None:
     for redeals in (1, 0):
         game = new_patriarchs_game("patriarchs", deal=5, redeals=redeals)
-        talon = game.layout(reveal=True)["w"] + game.layout(reveal=True)["s"][::-1]
+        talon = game.piles(reveal=True)["w"] + game.piles(reveal=True)["s"][::-1]
         for _ in range(86):
             game.play("d")
-        assert game.layout()["s"] == [] and game.layout()["w"] == talon
+        assert game.piles()["s"] == [] and game.piles()["w"] == talon
         if redeals:
             assert game.describe(DRAW) == "turn the waste over and draw"
             game.play("d")
             assert (game.redeals_used, game.redeals_left, game.pass_number) == (1, 0, 2)
-            assert game.layout(reveal=True)["w"] == talon[:1] and game.layout(reveal=True)["s"][::-1] == talon[1:]
+            assert game.piles(reveal=True)["w"] == talon[:1] and game.piles(reveal=True)["s"][::-1] == talon[1:]
             game.undo()
-            assert game.layout()["w"] == talon and game.redeals_used == 0
+            assert game.piles()["w"] == talon and game.redeals_used == 0
             game.play("d" + " d" * 86)
         assert DRAW not in game.legal_moves()
         with pytest.raises(IllegalMoveError, match="no redeal is left"):
@@ -467,17 +463,17 @@ def test_scripted_win_of_patriarchs() -> None:
     game = new_patriarchs_game("patriarchs", cards=BASES + sequence[:9] + sequence[-1:] + sequence[9:-1])
     assert game.hint() == Move("r1", "f1")
     game.play("d")
-    assert game.layout()["w"] == ["AD", "3S"]
+    assert game.piles()["w"] == ["AD", "3S"]
     played = game.play("a")
     assert len(played) == 96 and game.outcome is Outcome.WON
     assert game.score == 8 * 50 + 100 + 104 == 604
-    assert all(len(game.layout()[f]) == 13 for f in FOUNDATIONS)
+    assert all(len(game.piles()[f]) == 13 for f in FOUNDATIONS)
     # The stock and the waste ran out first: the last reserve piles emptied and stayed empty.
-    assert [game.layout()[r] for r in RESERVES] == [[]] * 9 and game.history[-1].fills == ()
+    assert [game.piles()[r] for r in RESERVES] == [[]] * 9 and game.history[-1].fills == ()
     assert game.legal_moves() == [] and game.hint() is None and "WON" in str(game)
     while game.can_undo():
         game.undo()
-    assert game.layout() == new_patriarchs_game("patriarchs", cards=list(game.cards)).layout()
+    assert game.piles() == new_patriarchs_game("patriarchs", cards=list(game.cards)).piles()
 
 
 def test_scripted_win_of_picture_patience() -> None:

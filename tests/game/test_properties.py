@@ -28,11 +28,11 @@ DEALS = st.integers(1, 10**12)
 
 
 def all_cards(game: CanfieldGame) -> Counter:
-    return Counter(card for pile in game.layout(reveal=True).values() for card in pile)
+    return Counter(card for pile in game.piles(reveal=True).values() for card in pile)
 
 
 def position(game: CanfieldGame) -> tuple:
-    return (game.layout(reveal=True), game.redeals_used, game.die_roll, game.draw_count, [str(m) for m in game.moves])
+    return (game.piles(reveal=True), game.redeals_used, game.die_roll, game.draw_count, [str(m) for m in game.moves])
 
 
 def playout(game: CanfieldGame, rng: random.Random, steps: int) -> None:

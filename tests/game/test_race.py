@@ -31,17 +31,17 @@ def test_each_player_deals_their_own_deck_from_the_race_number() -> None:
     assert isinstance(race, RaceGame) and race.deals == (1, player_deal(1, 1), player_deal(1, 2))
     assert len(set(race.deals)) == 3
     for player in range(3):
-        layout = race.layout(player)
+        layout = race.piles(player)
         assert [len(layout[f"t{i}"]) for i in range(1, 8)] == list(range(1, 8)) and len(layout["s"]) == 24
         assert all(cards[:-1] == ["??"] * (len(cards) - 1) and cards[-1] != "??"
                    for name, cards in layout.items() if name.startswith("t"))
     # Player 0 deals PySolFC's Klondike game 1: its shuffle (checked for Canfield) and its
     # Klondike.startGame order, rows dealt right to left (our stock turns three, not one).
-    assert [race.layout(0)[f"t{i}"][-1] for i in range(1, 8)] == ["QH", "TS", "5C", "4C", "3C", "AH", "AS"]
-    assert race.layout(0, reveal=True)["t7"] == ["JD", "7C", "5S", "3H", "9D", "JS", "AS"]
+    assert [race.piles(0)[f"t{i}"][-1] for i in range(1, 8)] == ["QH", "TS", "5C", "4C", "3C", "AH", "AS"]
+    assert race.piles(0, reveal=True)["t7"] == ["JD", "7C", "5S", "3H", "9D", "JS", "AS"]
     demon = new_race(1, players=2, layout="demon")
-    assert len(demon.layout(0)["r"]) == DEMON_SIZE and demon.layout(0)["r"][:-1] == ["??"] * 12
-    assert [len(demon.layout(0)[f"t{i}"]) for i in range(1, 5)] == [1, 1, 1, 1] and len(demon.layout(0)["s"]) == 35
+    assert len(demon.piles(0)["r"]) == DEMON_SIZE and demon.piles(0)["r"][:-1] == ["??"] * 12
+    assert [len(demon.piles(0)[f"t{i}"]) for i in range(1, 5)] == [1, 1, 1, 1] and len(demon.piles(0)["s"]) == 35
 
 
 def test_bad_races_are_refused_clearly() -> None:
@@ -70,7 +70,7 @@ def test_foundations_are_shared_and_only_the_owner_moves_their_cards() -> None:
     assert race.on_foundations(0) == 2 and race.on_foundations(1) == 2 and race.scores == [2, 2]
     race.play(0, "d")
     race.play(0, "wf")  # 3H on Bob's 2H
-    assert race.layout(1)["w"] == [] and race.cards_left(0) == 49
+    assert race.piles(1)["w"] == [] and race.cards_left(0) == 49
 
 
 def test_two_players_racing_for_one_place_the_first_received_wins() -> None:
@@ -82,7 +82,7 @@ def test_two_players_racing_for_one_place_the_first_received_wins() -> None:
     race.play(0, "t2f", seen=seen)
     with pytest.raises(BeatenError, match="player 1 got their 2H there first") as beaten:
         race.play(1, "t1f", seen=seen)
-    assert beaten.value.played == [] and race.layout(1)["t1"] == ["2H"] and race.cards_left(1) == 52
+    assert beaten.value.played == [] and race.piles(1)["t1"] == ["2H"] and race.cards_left(1) == 52
     assert [(str(top.card), top.owner) for top in race.foundation_tops()] == [("2H", 0)]
     # Without a board that predates it, it is a plain illegal move.
     with pytest.raises(IllegalMoveError) as plain:

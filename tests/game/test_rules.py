@@ -13,34 +13,34 @@ CARDS = deck("AC", ["KD", "QH"], ["8S", "9H", "TS", "2D"], ["5C", "6C", "7C", "8
 
 def test_the_deal_lays_out_the_named_cards() -> None:
     game = new_game("canfield", cards=CARDS)
-    layout = game.layout()
+    layout = game.piles()
     assert layout["f1"] == ["AC"] and layout["f2"] == layout["f3"] == layout["f4"] == []
     assert layout["r"] == ["??"] * 12 + ["QH"]
     assert [layout[f"t{i}"] for i in range(1, 5)] == [["8S"], ["9H"], ["TS"], ["2D"]]
     assert layout["s"] == ["??"] * 34 and layout["w"] == []
-    assert game.layout(reveal=True)["s"][-3:] == ["7C", "6C", "5C"]
+    assert game.piles(reveal=True)["s"][-3:] == ["7C", "6C", "5C"]
 
 
 def test_an_emptied_column_is_filled_from_the_reserve_and_undo_takes_both_back() -> None:
     game = new_game("canfield", cards=CARDS)
     assert game.play("t1t2") == [Move("t1", "t2")]
-    assert game.layout()["t1"] == ["QH"] and game.layout()["t2"] == ["9H", "8S"]
-    assert game.layout()["r"][-1] == "KD" and len(game.reserve) == 12
+    assert game.piles()["t1"] == ["QH"] and game.piles()["t2"] == ["9H", "8S"]
+    assert game.piles()["r"][-1] == "KD" and len(game.reserve) == 12
     assert game.history[-1].fills == ("t1",)
     game.undo()
-    assert game.layout() == new_game("canfield", cards=CARDS).layout()
+    assert game.piles() == new_game("canfield", cards=CARDS).piles()
 
 
 def test_superior_canfield_leaves_columns_empty_and_shows_the_whole_reserve() -> None:
     game = new_game("superior-canfield", cards=CARDS)
-    assert "??" not in game.layout()["r"]
+    assert "??" not in game.piles()["r"]
     game.play("t1t2")
-    assert game.layout()["t1"] == []
+    assert game.piles()["t1"] == []
     with pytest.raises(IllegalMoveError, match="whole column into an empty column"):
         game.play("t2t1:2")
     assert game.can_move(Move("t2", "t1", 1))
     assert game.play("rt1") == [Move("r", "t1")]
-    assert game.layout()["t1"] == ["QH"]
+    assert game.piles()["t1"] == ["QH"]
 
 
 def test_whole_column_moves_but_not_a_part_of_it_under_top_or_whole() -> None:
@@ -48,7 +48,7 @@ def test_whole_column_moves_but_not_a_part_of_it_under_top_or_whole() -> None:
     game.play("t1t2")  # t2 = 9H 8S
     assert game.play("t2t3") == [Move("t2", "t3", 2)]
     assert str(game.moves[-1]) == "t2t3:2"
-    assert game.layout()["t3"] == ["TS", "9H", "8S"]
+    assert game.piles()["t3"] == ["TS", "9H", "8S"]
     with pytest.raises(IllegalMoveError, match="only the top card or the whole column"):
         game.play("t3t1:2")
 
@@ -59,10 +59,10 @@ def test_any_group_moves_a_part_of_a_column() -> None:
     game.play("t2t3")  # t3 = TS 9H 8S; t1 = QH, t2 = KD (refills)
     assert game.can_move(Move("t3", "t1", 2)) is False  # 9H cannot go on QH
     assert Move("t3", "t2", 1) not in game.legal_moves()
-    assert game.layout()["t2"] == ["KD"]
+    assert game.piles()["t2"] == ["KD"]
     # Nothing takes 9H here; check the group sizes the rules offer instead.
-    assert game._group_sizes("t3") == [1, 2, 3]
-    assert new_game("canfield", cards=CARDS)._group_sizes("t1") == [1]
+    assert game.group_sizes("t3") == [1, 2, 3]
+    assert new_game("canfield", cards=CARDS).group_sizes("t1") == [1]
 
 
 def test_foundations_wrap_from_king_to_ace_and_columns_from_ace_to_king() -> None:
@@ -70,7 +70,7 @@ def test_foundations_wrap_from_king_to_ace_and_columns_from_ace_to_king() -> Non
     game = new_game("canfield", cards=cards)
     assert game.play("rf") == [Move("r", "f3")]
     assert game.play("t1f") == [Move("t1", "f3")]
-    assert game.layout()["f3"] == ["QH", "KH", "AH"]
+    assert game.piles()["f3"] == ["QH", "KH", "AH"]
     cards = deck("QH", [], ["AH", "KS", "5C", "6C"])
     game = new_game("canfield", cards=cards)
     assert game.play("t2t1") == [Move("t2", "t1")]  # KS on AH: down, with the wrap
@@ -90,7 +90,7 @@ def test_alternate_colour_in_suit_and_regardless() -> None:
 
 def test_storehouse_starts_with_the_twos_and_plays_draw_one_with_two_redeals() -> None:
     game = new_game("storehouse", deal=1)
-    assert game.layout()["f1"] == ["2C"] and game.layout()["f4"] == ["2D"]
+    assert game.piles()["f1"] == ["2C"] and game.piles()["f4"] == ["2D"]
     assert game.base_rank == 2 and game.score == 4 - 13
     assert game.draw_count == 1 and game.redeals_left == 2
     with pytest.raises(ValueError, match="must begin with them"):
@@ -99,12 +99,12 @@ def test_storehouse_starts_with_the_twos_and_plays_draw_one_with_two_redeals() -
 
 def test_draws_redeals_and_the_one_pass_game() -> None:
     game = new_game("canfield-one-pass", cards=CARDS)
-    stock_order = list(reversed(game.layout(reveal=True)["s"]))
+    stock_order = list(reversed(game.piles(reveal=True)["s"]))
     for _ in range(11):
         game.play("d")
-    assert game.layout(reveal=True)["w"] == stock_order[:33] and len(game.stock) == 1
+    assert game.piles(reveal=True)["w"] == stock_order[:33] and len(game.stock) == 1
     game.play("d")
-    assert game.layout(reveal=True)["w"] == stock_order and not game.stock
+    assert game.piles(reveal=True)["w"] == stock_order and not game.stock
     assert DRAW not in game.legal_moves()
     with pytest.raises(IllegalMoveError, match="no redeal is left"):
         game.play("d")
@@ -113,16 +113,16 @@ def test_draws_redeals_and_the_one_pass_game() -> None:
         unlimited.play("d")
     unlimited.play("d")  # turns the waste over and draws again
     assert unlimited.redeals_used == 1 and unlimited.pass_number == 2
-    assert unlimited.layout(reveal=True)["w"] == stock_order[:3]
+    assert unlimited.piles(reveal=True)["w"] == stock_order[:3]
     unlimited.undo()
-    assert unlimited.redeals_used == 0 and unlimited.layout(reveal=True)["w"] == stock_order
+    assert unlimited.redeals_used == 0 and unlimited.piles(reveal=True)["w"] == stock_order
 
 
 @pytest.mark.parametrize("draw", [1, 2, 6])
 def test_the_draw_option_turns_that_many_cards(draw: int) -> None:
     game = new_game("canfield", cards=CARDS, draw=draw)
     game.play("d")
-    assert len(game.waste) == draw and game.layout()["w"][-1] == game.layout(reveal=True)["w"][-1]
+    assert len(game.waste) == draw and game.piles()["w"][-1] == game.piles(reveal=True)["w"][-1]
 
 
 def test_the_die_of_justice_is_fixed_by_the_deal() -> None:

@@ -22,8 +22,8 @@ def played_game(name: str = "canfield", deal: int = 77, steps: int = 60, **optio
 
 
 def same(a, b) -> bool:
-    return (a.layout(reveal=True), a.moves, a.redeals_used, a.die_roll, a.options, a.deal, a.cards) == (
-        b.layout(reveal=True), b.moves, b.redeals_used, b.die_roll, b.options, b.deal, b.cards)
+    return (a.piles(reveal=True), a.moves, a.redeals_used, a.die_roll, a.options, a.deal, a.cards) == (
+        b.piles(reveal=True), b.moves, b.redeals_used, b.die_roll, b.options, b.deal, b.cards)
 
 
 @pytest.mark.parametrize(("name", "options"), [("canfield", {}), ("storehouse", {"die": "pass"}),

@@ -139,9 +139,9 @@ def test_the_c_search_and_the_python_search_go_move_for_move(name: str, options:
 @needs_native
 def test_the_c_search_leaves_the_game_alone_and_answers_the_same_twice() -> None:
     game = reference_game(50)
-    before = game.layout(reveal=True)
+    before = game.piles(reveal=True)
     first, second = solve(game, limit=NATIVE_LIMIT), solve(game, limit=NATIVE_LIMIT)
     assert first.status == "winnable" and first.moves == second.moves
-    assert game.layout(reveal=True) == before and not game.history
+    assert game.piles(reveal=True) == before and not game.history
     assert solve(game, limit=100).status == "gave-up"
     assert solve(reference_game(47), limit=10**9, seconds=0.2).status == "gave-up"

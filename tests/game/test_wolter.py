@@ -48,7 +48,7 @@ def our_move(game: CanfieldGame, move: WolterMove, where: str) -> Move:
         draw_to(game, move.cards[0], where)
         return Move("w", dst)
     src = "r" if move.src == "T01" else COLUMNS[move.src]
-    pile = game.layout()[src]
+    pile = game.piles()[src]
     assert pile[-count:] == list(move.cards), f"{where}: {src} ends {pile[-count:]}, not {list(move.cards)}"
     return Move(src, dst, count)
 
@@ -74,13 +74,13 @@ def replay(deal: WolterDeal) -> CanfieldGame:
                 f"{where}: our engine filled {column} from the reserve with {card} after the previous move, "
                 "but this move is not that fill"
             )
-            assert game.layout()[column] == [card], f"{where}: {column} holds {game.layout()[column]}"
+            assert game.piles()[column] == [card], f"{where}: {column} holds {game.piles()[column]}"
             continue
         progress_left = any(m.dst.startswith("F") or m.src == "T01" for m in deal.moves[index:])
         if progress_left or deal.verdict == "won":
             assert game.outcome is None, f"{where}: our engine calls the game over ({game.outcome}) before this move"
         ours = our_move(game, move, where)
-        before = game.layout(reveal=True)
+        before = game.piles(reveal=True)
         try:
             game.play(ours)
         except IllegalMoveError as error:
@@ -93,7 +93,7 @@ def replay(deal: WolterDeal) -> CanfieldGame:
 def end_layout(game: CanfieldGame) -> dict[str, list[str]]:
     """Our position in Wolter's layout form: foundations keyed by suit letter, T01..T05, and B01
     as the stock and waste in dealing order (waste bottom to top, then the stock top down)."""
-    ours = game.layout(reveal=True)
+    ours = game.piles(reveal=True)
     layout = {name: ours[column] for name, column in COLUMNS.items()}
     layout["T01"] = ours["r"]
     layout["B01"] = ours["w"] + ours["s"][::-1]

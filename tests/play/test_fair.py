@@ -114,14 +114,14 @@ async def test_no_search_runs_on_the_event_loop_and_long_ones_run_in_a_search_pr
     process, nothing longer, and nothing on the event loop."""
     blocked_cards = [str(card) for card in blocked_game("canfield").cards]  # found blocked here, before the watch
     searched: list[tuple[threading.Thread, int, bool]] = []  # (where, limit, whether it gave up)
-    search = solver._progress_path
+    search = solver.progress_path
 
     def watched(game, limit=solver.DEAD_LIMIT):
         line = search(game, limit)
         searched.append((threading.current_thread(), limit, line is None))
         return line
 
-    monkeypatch.setattr(solver, "_progress_path", watched)
+    monkeypatch.setattr(solver, "progress_path", watched)
     play = SoloPlay(store)
     game_id = (await play.start(ALICE, **HERE, deal=1)).game_id
     assert (await play.move(game_id, ALICE, "d")).ok  # its outcome is a search

@@ -7,7 +7,8 @@ import pytest
 
 from bot.play import Player, SoloPlay
 from bot.play.daily import DailyPlay, Streaks, today
-from bot.play.leaderboards import Leaderboards
+from bot.play.leaderboards import Leaderboards, UnknownPeriod, UnknownRanking
+from bot.play.solo import UnknownGame
 from bot.store import NewGame, Store, open_store
 from bot.store.base import NewMatch, NewRace
 from tests.play.test_daily import FakeClock, at, resign_daily, win_daily
@@ -84,7 +85,7 @@ async def test_players_by_points_then_wins_then_name_with_ranks_and_the_server_f
     assert page.columns == ("rank", "player", "games", "wins", "win_rate", "points", "matches_won")
     assert page.rows == [(1, "bob", 1, 1, 100, 352, 0), (2, "alice", 2, 1, 50, 340, 0),
                          (3, "carol", 1, 0, 0, -12, 1)]
-    assert (page.page, page.pages, page.total) == (0, 1, 3) and (page.board, page.period, page.guild_id) == \
+    assert (page.page, page.pages, page.total) == (0, 1, 3) and (page.ranking, page.period, page.guild_id) == \
         ("players", "all", 5)
     everywhere = await world.boards.page("players", "all", None)
     assert [row[:2] for row in everywhere.rows] == [(1, "bob"), (2, "dave"), (3, "alice"), (4, "carol")]
@@ -155,7 +156,7 @@ async def test_the_daily_board_today_and_over_the_week(world: World) -> None:
             await win_daily(world.store, world.solo, player, "2024-05-08", guild_id=guild_id)
     await world.daily.start(CAROL, guild_id=5, channel_id=10)  # still in play
     here = await world.boards.page("daily", "today", 5)
-    assert (here.board, here.period, here.game, here.day, here.guild_id) == \
+    assert (here.ranking, here.period, here.game, here.day, here.guild_id) == \
         ("daily", "today", "canfield", "2024-05-08", 5)
     assert here.rows == [(1, "alice", "won", 352, "12:10"), (2, "bob", "resigned", -12, "12:05"),
                          (3, "carol", "playing", -12, None)]
@@ -184,12 +185,16 @@ async def test_the_streak_board_by_current_then_best(world: World) -> None:
         ["alice", "carol", "dave", "bob"]
 
 
-async def test_unknown_boards_and_periods_are_refused(world: World) -> None:
-    for args, quoted in ((("scores", "all", 5), "'scores'"), (("players", "month", 5), "'month'")):
-        with pytest.raises(ValueError, match=quoted):
-            await world.boards.page(*args)
-    with pytest.raises(ValueError, match="'klondike'"):
+async def test_unknown_rankings_periods_and_games_are_refused_with_the_choices(world: World) -> None:
+    with pytest.raises(UnknownRanking) as ranking:
+        await world.boards.page("scores", "all", 5)
+    assert (ranking.value.ranking, ranking.value.choices) == ("scores", ("players", "teams", "daily", "streaks"))
+    with pytest.raises(UnknownPeriod) as period:
+        await world.boards.page("players", "month", 5)
+    assert (period.value.period, period.value.choices) == ("month", ("all", "week", "today"))
+    with pytest.raises(UnknownGame) as game:
         await world.boards.page("daily", "today", 5, game="klondike")
+    assert game.value.name == "klondike"
 
 
 async def test_a_players_stats(world: World) -> None:

@@ -142,7 +142,7 @@ async def test_every_move_is_stored_before_the_answer_and_survives_a_restart(wor
     fresh = RacePlay(store, lambda: 1_800_000_000.0)  # another process, or after a restart
     board = await fresh.board(race_id, BOB)
     assert board.game.foundation_tops()[0].card == reply.game.foundation_tops()[0].card
-    assert board.game.layout(0) == reply.game.layout(0)
+    assert board.game.piles(0) == reply.game.piles(0)
 
 
 async def test_two_players_racing_for_one_place_the_first_received_takes_it(world) -> None:
@@ -154,7 +154,7 @@ async def test_two_players_racing_for_one_place_the_first_received_takes_it(worl
                                       races.move(race_id, CAROL, "t3f", seen=seen))
     assert bob.ok and bob.events == (Moved(played=(Move("t6", "f"),)),)
     assert not carol.ok and carol.beaten and carol.events == (Beaten(Card.parse("2H"), "Bob"),)
-    assert carol.game.layout(2)["t3"][-1] == "2H"  # Carol's card stays where it was
+    assert carol.game.piles(2)["t3"][-1] == "2H"  # Carol's card stays where it was
     assert (await store.races.get_race(race_id)).moves == ["0:t1f", "1:t6f"]
 
 

@@ -10,6 +10,7 @@ from bot.game import IllegalMoveError, Move, NotationError, to_snapshot
 from bot.play import DamagedGame, GameOver, NoGameHere, NotASoloGame, NotYourGame, Player, SoloPlay
 from bot.play.solo import (
     AlreadyPlaying,
+    BadOptions,
     ChangedElsewhere,
     DealTooLarge,
     Ended,
@@ -17,6 +18,7 @@ from bot.play.solo import (
     Moved,
     Refused,
     Started,
+    UnknownGame,
 )
 from bot.store import NewGame, open_store
 from tests.samples import won_game
@@ -74,6 +76,18 @@ async def test_a_race_or_a_deal_the_store_cannot_keep_is_refused_in_one_line(pla
     assert await play.store.games.running_game(ALICE.id, HERE["channel_id"]) is None
 
 
+async def test_an_unknown_game_or_options_its_rules_refuse_start_nothing(play: SoloPlay) -> None:
+    with pytest.raises(UnknownGame) as unknown:
+        await play.start(ALICE, **HERE, name="chess")
+    assert unknown.value.name == "chess"
+    with pytest.raises(BadOptions) as refused:
+        await play.start(ALICE, **HERE, die="always")
+    assert "always" in refused.value.problem
+    with pytest.raises(BadOptions):
+        await play.start(ALICE, **HERE, colour="blue")
+    assert await play.store.games.running_game(ALICE.id, HERE["channel_id"]) is None
+
+
 async def test_a_partly_legal_message_stores_the_moves_before_the_bad_one(play: SoloPlay) -> None:
     game_id = (await play.start(ALICE, **HERE, deal=1)).game_id
     reply = await play.move(game_id, ALICE, "d rt1 d")
@@ -123,11 +137,11 @@ async def test_a_game_resumes_after_the_database_is_reopened(database_url) -> No
     game_id = (await play.start(ALICE, **HERE, deal=7)).game_id
     board = (await play.move(game_id, ALICE, "d d")).game
     real = next(str(m) for m in board.legal_moves() if not m.is_draw)
-    before = (await play.move(game_id, ALICE, real)).game.layout(reveal=True)
+    before = (await play.move(game_id, ALICE, real)).game.piles(reveal=True)
     await store.close()
     store = await open_store(path)
     again = await SoloPlay(store).running(ALICE, 10)
-    assert again.game_id == game_id and again.game.layout(reveal=True) == before
+    assert again.game_id == game_id and again.game.piles(reveal=True) == before
     assert [str(m) for m in again.game.moves] == ["d", "d", real]
     undone = await SoloPlay(store).undo(game_id, ALICE)  # undo works on a rebuilt game too
     assert [str(m) for m in undone.game.moves] == ["d", "d"]

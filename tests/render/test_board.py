@@ -36,7 +36,7 @@ def test_every_game_renders_in_every_state_and_theme(name: str, state: str, them
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_pile_of_every_game_has_a_place_on_the_board(name: str) -> None:
-    piles = set(new_game(name, deal=1).layout())
+    piles = set(new_game(name, deal=1).piles())
     assert {spot.pile for spot in layout_for(GAMES[name]).spots} == piles
 
 

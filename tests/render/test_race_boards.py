@@ -58,7 +58,7 @@ def finished_race(layout: str) -> RaceGame:
 
 def state_of(race: RaceGame) -> tuple:
     """Everything a render could change."""
-    layouts = [(race.layout(player), race.layout(player, reveal=True)) for player in range(race.players)]
+    layouts = [(race.piles(player), race.piles(player, reveal=True)) for player in range(race.players)]
     return list(race.history), layouts, [list(pile) for pile in race.foundations], race.demon
 
 

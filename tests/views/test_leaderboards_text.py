@@ -10,7 +10,7 @@ from bot.words import DISCORD
 
 def a_page(board: str, columns: tuple[str, ...], rows: list, *, period: str = "all", guild_id: int | None = 5,
            pages: int = 1, total: int | None = None) -> LeaderboardPage:
-    return LeaderboardPage(board=board, period=period, guild_id=guild_id, game="canfield", day="2024-05-08",
+    return LeaderboardPage(ranking=board, period=period, guild_id=guild_id, game="canfield", day="2024-05-08",
                            columns=columns, rows=rows, page=0, pages=pages, total=len(rows) if total is None else total)
 
 
