@@ -203,7 +203,10 @@ def update(domain: str) -> None:
 def main(argv: list[str]) -> int:
     """`extract` writes the `bot` template; `update` merges each domain's template into its catalogs."""
     if argv == ["extract"]:
-        write_catalog(extract(), template_path("bot"))
+        catalog, path = extract(), template_path("bot")
+        if path.exists():  # the template's date stays, so that re-extracting changes only what changed
+            catalog.creation_date = read_catalog(path).creation_date
+        write_catalog(catalog, path)
         return 0
     if argv == ["update"]:
         for domain in DOMAINS:
