@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 HELP = N_("""**Patient Exorcism**: your own game of Canfield (Demon), right here.
-• `{play} [game] [deal]` starts a game (or shows yours); `{board}` shows it again.
+• `{play} [{game}] [{deal}]` starts a game (or shows yours); `{board}` shows it again.
 • Move with the buttons: tap a pile to send its top card to its best place, or pick cards in the menu and then tap \
 where they go. Draw, Auto (all to the foundations), Undo, Hint, Resign.
 • Or type: `{move} rt2 wf d`, or mention me: `@Patient Exorcism t1t3:2`. Canfield's {examples}.
@@ -50,7 +50,8 @@ NO_LONGER = N_("That button is no longer in use: ask for a new board ({board}), 
 def help_text(voice: Voice) -> str:
     """The help, with the commands as the voice names them."""
     names = ("play", "board", "move", "rules", "match open", "daily", "race open", "race move")
-    return voice._(HELP, examples=voice.engine(Game.examples), public=voice.pgettext(OPTION, "public"),
+    options = {option: voice.pgettext(OPTION, option) for option in ("game", "deal", "public")}
+    return voice._(HELP, examples=voice.engine(Game.examples), **options,
                    **{name.replace(" ", "_"): voice.command(name) for name in names})
 
 
