@@ -2,6 +2,7 @@
 does it, with 1,000 games stored and more games than the play layer's cache holds.
 
 Run from the project root: .venv/bin/python -m benchmarks.moves [--games 1000] [--moves 2000]
+[--postgres postgresql://user@host/database] (there, in a schema of its own, dropped at the end)
 Budget (DESIGN.md section 7): median at most 25 ms, 99th percentile at most 60 ms.
 """
 
@@ -10,10 +11,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import secrets
 import statistics
 import tempfile
 import time
 import tracemalloc
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bot.play import Player, SoloPlay
@@ -27,11 +31,31 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
 
 
-async def run(games: int, moves: int, seed: int = 1) -> None:
-    """Fill a store, then time random legal moves on random games."""
+@asynccontextmanager
+async def database(postgres: str | None) -> AsyncIterator[str]:
+    """A new, empty database's URL: a SQLite file in a temporary folder, or a schema of its own
+    on the PostgreSQL server `postgres` names (dropped at the end)."""
+    if postgres is None:
+        with tempfile.TemporaryDirectory() as folder:
+            yield str(Path(folder) / "bench.sqlite3")
+        return
+    import asyncpg
+
+    schema = f"bench_moves_{secrets.token_hex(4)}"
+    admin = await asyncpg.connect(postgres)
+    try:
+        await admin.execute(f"CREATE SCHEMA {schema}")
+        yield f"{postgres}{'&' if '?' in postgres else '?'}search_path={schema}"
+    finally:
+        await admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        await admin.close()
+
+
+async def run(games: int, moves: int, seed: int = 1, postgres: str | None = None) -> None:
+    """Fill a store (SQLite, or PostgreSQL at `postgres`), then time random legal moves on random games."""
     rng = random.Random(seed)
-    with tempfile.TemporaryDirectory() as folder:
-        store = await open_store(str(Path(folder) / "bench.sqlite3"))
+    async with database(postgres) as url:
+        store = await open_store(url)
         solo = SoloPlay(store)
         players = [Player(1000 + i, f"player{i}") for i in range(games)]
         game_ids = []
@@ -76,8 +100,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--moves", type=int, default=2000)
+    parser.add_argument("--postgres", metavar="URL", help="a PostgreSQL server to use instead of a SQLite file")
     args = parser.parse_args()
-    asyncio.run(run(args.games, args.moves))
+    asyncio.run(run(args.games, args.moves, postgres=args.postgres))
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ ROOT = Path(__file__).parent.parent
 # The source files whose sentences the `bot` domain holds (the engine's texts, in bot/game, have
 # their own extraction: they are data, not calls).
 SOURCES = ("bot/words.py", "bot/terminal.py", "bot/views", "bot/cogs")
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "engine": None}
+KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 # The msgctxt of a slash command's words (descriptions have none: they are sentences).
 COMMAND, OPTION, CHOICE = "command", "option", "choice"
 
@@ -59,7 +59,7 @@ def _is_kept(choice: app_commands.Choice) -> bool:
 
 def N_(message: str) -> str:
     """Mark a sentence kept in a constant for translation: the catalog gets it, the code
-    translates it where it is shown (`Voice._`)."""
+    translates it where it is shown (`Voice.gettext`)."""
     return message
 
 

@@ -67,13 +67,13 @@ async def save_board(reply: Reply, player: Player, named: str | None, folder: Pa
     else:
         path = Path(named).expanduser()
         if not path.parent.is_dir():
-            return voice._("cannot save to {path}: there is no folder {folder}", path=path, folder=path.parent)
+            return voice.gettext("cannot save to {path}: there is no folder {folder}", path=path, folder=path.parent)
     png = await workers.draw(render, reply.game, highlight=reply.highlight, player=player.name)
     try:
         path.write_bytes(png)
     except OSError as error:
-        return voice._("cannot save to {path}: {problem}", path=path, problem=error.strerror or error)
-    return voice._("wrote {path} ({size} bytes)", path=path.resolve(), size=f"{len(png):,}")
+        return voice.gettext("cannot save to {path}: {problem}", path=path, problem=error.strerror or error)
+    return voice.gettext("wrote {path} ({size} bytes)", path=path.resolve(), size=f"{len(png):,}")
 
 
 async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
@@ -85,7 +85,7 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
 
-    help_text = voice._(HELP, examples=voice.engine(reply.game.examples))
+    help_text = voice.gettext(HELP, examples=voice.engine(reply.game.examples))
     say(help_text)
     if text := reply_text(reply, voice):
         say(text)
@@ -125,12 +125,12 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
         if reply.ok or reply.played:
             say(f"\n{reply.game}")
     if reply.status == GameStatus.WON:
-        say(voice._("The demon is exorcised! You won. Score {score}.", score=reply.game.score))
+        say(voice.gettext("The demon is exorcised! You won. Score {score}.", score=reply.game.score))
     elif reply.finished:
-        say(voice._("Game over ({status}). Score {score}.", status=status_text(reply.status, voice),
-                    score=reply.game.score))
+        say(voice.gettext("Game over ({status}). Score {score}.", status=status_text(reply.status, voice),
+                          score=reply.game.score))
     else:
-        say(voice._("Stopped. Score {score}.", score=reply.game.score))
+        say(voice.gettext("Stopped. Score {score}.", score=reply.game.score))
     return reply
 
 
@@ -146,17 +146,18 @@ async def play_in_terminal(name: str | None, deal: int | None, options: dict[str
         solo = SoloPlay(store)
         damaged = await solo.abandon_damaged(TERMINAL_PLAYER, None)
         if damaged is not None:
-            print(voice._("{database} held game #{game}, damaged and impossible to rebuild: it is set aside.",
-                          database=database, game=damaged), file=stdout, flush=True)
+            print(voice.gettext("{database} held game #{game}, damaged and impossible to rebuild: it is set aside.",
+                                database=database, game=damaged), file=stdout, flush=True)
         running = await store.games.running_game(TERMINAL_PLAYER.id, None, kind="solo")
         if running is not None and _another_game(running, name, deal):
-            print(voice._("{database} holds an unfinished game of {title}, deal #{deal}. Set it aside (resign it) "
-                          "and start {new} instead? [y/N] ", database=database,
-                          title=TITLES.get(running.name, running.name), deal=running.deal,
-                          new=TITLES[name or DEFAULT_GAME]), end="", file=stdout, flush=True)
-            if (await read_line(stdin)).strip().lower() in ("y", "yes", voice._("y"), voice._("yes")):
+            question = voice.gettext(
+                "{database} holds an unfinished game of {title}, deal #{deal}. Set it aside (resign it) and start "
+                "{new} instead? [y/N] ", database=database, title=TITLES.get(running.name, running.name),
+                deal=running.deal, new=TITLES[name or DEFAULT_GAME])
+            print(question, end="", file=stdout, flush=True)
+            if (await read_line(stdin)).strip().lower() in ("y", "yes", voice.gettext("y"), voice.gettext("yes")):
                 await solo.resign(running.id, TERMINAL_PLAYER)
-                print(voice._("Game #{game} set aside.", game=running.id), file=stdout, flush=True)
+                print(voice.gettext("Game #{game} set aside.", game=running.id), file=stdout, flush=True)
             else:
                 name, deal = running.name, running.deal
         reply = await solo.start(TERMINAL_PLAYER, guild_id=None, channel_id=None, name=name or DEFAULT_GAME,
@@ -178,6 +179,6 @@ def main(name: str | None, deal: int | None, options: dict[str, object], databas
     try:
         asyncio.run(play_in_terminal(name, deal, options, database, voice=voice))
     except KeyboardInterrupt:
-        print("\n" + voice._("Stopped."), flush=True)
+        print("\n" + voice.gettext("Stopped."), flush=True)
         return 130
     return 0

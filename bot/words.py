@@ -3,16 +3,18 @@
 bot.play returns data; the presenters (bot.views for Discord, bot.terminal) word it here, each
 in its own Voice: how it writes a command (Discord's `/play`, the terminal's `play`) and bold
 text, and the language it speaks. Every sentence is an English msgid of the `bot` catalogs
-(bot/locales), translated through the voice: `voice._("Score {score}.", score=score)`.
+(bot/locales), translated through the voice: `voice.gettext("Score {score}.", score=score)`.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from bot.game import GAMES, TITLES, Move, describe_game
-from bot.game.race import RACE_LAYOUTS
+from bot.game.patience import Game
+from bot.game.race import RACE_LAYOUTS, RaceGame
 from bot.i18n import COMMAND, ENGLISH, LANGUAGE_CHOICES, N_, translations
 from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily, NotADay
 from bot.play.leaderboards import UnknownPeriod, UnknownRanking
@@ -100,7 +102,7 @@ class Voice:
         """The same front end speaking another language (a catalog name such as `es_ES`)."""
         return replace(self, language=language)
 
-    def _(self, message: str, **values: object) -> str:
+    def gettext(self, message: str, **values: object) -> str:
         """A sentence in this voice's language, its `{placeholders}` filled in from `values`."""
         text = translations(self.language).gettext(message)
         return text.format(**values) if values else text
@@ -136,7 +138,7 @@ class Voice:
 
     def channel(self, channel_id: int) -> str:
         """A channel as the front end shows it (in Discord, a link to it)."""
-        return self._(self.channel_format, channel=channel_id)
+        return self.gettext(self.channel_format, channel=channel_id)
 
 DISCORD = Voice(command_prefix="/", bold_mark="**", channel_format="<#{channel}>", localized_commands=True)
 TERMINAL = Voice(command_prefix="", bold_mark="", channel_format=N_("channel {channel}"))
@@ -153,12 +155,12 @@ PLAYED_SHOWN = 12  # moves named in full when a text plays many
 
 def status_text(status: str, voice: Voice) -> str:
     """A game's or match's status as a word or two, such as "won"."""
-    return voice._(STATUSES[status]) if status in STATUSES else status
+    return voice.gettext(STATUSES[status]) if status in STATUSES else status
 
 
 def die_text(die: str, voice: Voice) -> str:
     """A Die of Justice setting as a word, such as "off"."""
-    return voice._(DIE_WORDS[die]) if die in DIE_WORDS else die
+    return voice.gettext(DIE_WORDS[die]) if die in DIE_WORDS else die
 
 
 def rules_text(name: str, voice: Voice) -> str:
@@ -171,14 +173,14 @@ def rules_text(name: str, voice: Voice) -> str:
 def reply_text(reply: Reply, voice: Voice) -> str:
     """What a player reads for a Reply: its events in order, one sentence or two each."""
     if reply.stale:
-        return voice._("That board was out of date: here is the current one.")
+        return voice.gettext("That board was out of date: here is the current one.")
     return " ".join(text for event in reply.events if (text := event_text(event, reply, voice)))
 
 
 def event_text(event: Event, reply: Reply, voice: Voice) -> str:
     """What one event of a Reply says ("" for none this presenter words)."""
 
-    game, _ = reply.game, voice._
+    game, _ = reply.game, voice.gettext
     match event:
         case Started():
             return _("New game of {title}, deal #{deal}. Good luck!", title=game.title, deal=game.deal)
@@ -226,8 +228,8 @@ def event_text(event: Event, reply: Reply, voice: Voice) -> str:
                 text += " " + _("Team {team}: {points} of {target}.", team=event.team, points=event.team_points,
                                 target=event.target)
             if event.next_round is not None:
-                text += " " + _("Round {round} is dealt: press {button}.", round=event.next_round,
-                                button=voice.bold(_("Next round")))
+                button = voice.bold(_("Next round"))
+                text += " " + _("Round {round} is dealt: press {button}.", round=event.next_round, button=button)
             return text
         case MatchWon(teams=teams):
             return voice.bold(_("The demon is exorcised!")) + " " + (
@@ -248,15 +250,15 @@ def played_text(played: tuple[Move, ...] | list[Move], voice: Voice) -> str:
     if not played:
         return ""
     if len(played) <= PLAYED_SHOWN:
-        return voice._("Played {moves}.", moves=" ".join(str(move) for move in played))
+        return voice.gettext("Played {moves}.", moves=" ".join(str(move) for move in played))
     first, last = " ".join(str(move) for move in played[:PLAYED_SHOWN - 2]), str(played[-1])
-    return voice._("Played {count} moves: {first} … {last}.", count=len(played), first=first, last=last)
+    return voice.gettext("Played {count} moves: {first} … {last}.", count=len(played), first=first, last=last)
 
 
 def error_text(error: PlayError, voice: Voice) -> str:
     """What a player reads for a PlayError: what it carries, worded; a PlayError of a part not
     yet speaking data says its own message."""
-    _, play = voice._, voice.command("play")
+    _, play = voice.gettext, voice.command("play")
     match error:
         case NoGameHere(game_id=None):
             return _("You have no game in this channel: start one with {play}.", play=play)
@@ -327,7 +329,7 @@ def error_text(error: PlayError, voice: Voice) -> str:
 
 def race_error_text(error: PlayError, voice: Voice) -> str:
     """What a player reads for a refusal of races ("" for another PlayError)."""
-    _ = voice._
+    _ = voice.gettext
     match error:
         case DamagedRace(race_id=race_id, entry=entry, problem=problem):
             return _("Race #{race} is damaged in storage and cannot be replayed (move {entry}: {problem}).",
@@ -374,14 +376,14 @@ def duration_text(seconds: float, voice: Voice) -> str:
     """A wait in hours and minutes, such as "12 h 00 min", "5 min" or "less than a minute"."""
     minutes = int(seconds // 60)
     if minutes < 1:
-        return voice._("less than a minute")
+        return voice.gettext("less than a minute")
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
 
 
 def match_error_text(error: PlayError, voice: Voice) -> str:
     """What a player reads for a refusal of matches and teams ("" for another PlayError)."""
-    _ = voice._
+    _ = voice.gettext
     match error:
         case AlreadyHosting(match_id=None):
             return _("You already have a match waiting in its lobby here: start or cancel it first.")
@@ -448,3 +450,146 @@ def match_error_text(error: PlayError, voice: Voice) -> str:
         case TeamRefused(problem=TeamProblem.JOINED_MEANWHILE):
             return _("You joined another team meanwhile.")
     return ""
+
+
+# --- a board message's status line -------------------------------------------------------------
+
+def board_status(game: Game, voice: Voice) -> str:
+    """A solo board's status line: the game, its deal, score, stock and redeals."""
+    return voice.bold(game.title) + " · " + voice.gettext(
+        "deal #{deal} · score {score} · stock {stock} · {redeals}", deal=game.deal, score=game.score,
+        stock=len(game.stock), redeals=_redeals_words(game.redeals_left, voice))
+
+
+def race_status(race_id: int, game: RaceGame, seat: int, voice: Voice) -> str:
+    """A racer's own board's status line: the race and the cards they have left."""
+    return voice.bold(voice.gettext("Demon race #{race}", race=race_id)) + " · " + voice.gettext(
+        "your board · {cards} cards left", cards=game.cards_left(seat))
+
+
+def _redeals_words(redeals_left: int | None, voice: Voice) -> str:
+    """"unlimited redeals", "1 redeal left", "0 redeals left"."""
+    if redeals_left is None:
+        return voice.gettext("unlimited redeals")
+    return voice.ngettext("{count} redeal left", "{count} redeals left", redeals_left)
+
+
+# --- alt text: a board image in words, for screen readers -------------------------------------
+
+ALT_TEXT_LIMIT = 1024  # characters of Discord's attachment description
+RANK_WORDS = {"A": N_("ace"), "T": "10", "J": N_("jack"), "Q": N_("queen"), "K": N_("king")}
+SUIT_WORDS = {"C": N_("clubs"), "S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds")}
+PILE_WORDS = {"s": "stock", "w": "waste", "r": "reserve"}
+COLUMN_CAPS = (None, 6, 3, 1)  # the face-up cards named a column, tried in turn until the text fits
+
+
+def card_words(card: str, voice: Voice) -> str:
+    """A card as a screen reader should say it: `JD` is "jack of diamonds"."""
+    rank = card[:-1]
+    return voice.gettext("{rank} of {suit}", rank=voice.gettext(RANK_WORDS[rank]) if rank in RANK_WORDS else rank,
+                         suit=voice.gettext(SUIT_WORDS[card[-1]]))
+
+
+def board_alt_text(game: Game, voice: Voice, limit: int = ALT_TEXT_LIMIT) -> str:
+    """A solo board's image in words, pile by pile, within `limit` characters: the game, the
+    foundations' tops, the reserve's top and count, the waste's top, the stock, each column
+    (its face-up cards, fewer when the text would be too long)."""
+    head = voice.gettext("{title} board, deal #{deal}, score {score}, {redeals}.", title=game.title, deal=game.deal,
+                         score=game.score, redeals=_redeals_words(game.redeals_left, voice))
+    return _alt_text(head, game.piles(), limit, voice, base=lambda pile: str(game.foundation_base(pile)))
+
+
+def race_board_alt_text(game: RaceGame, seat: int, name: str, voice: Voice, limit: int = ALT_TEXT_LIMIT) -> str:
+    """A racer's own board in words (their piles, and the shared foundations' tops), within `limit`."""
+    head = voice.gettext("Race board of {name}: {cards} cards left. Shared foundations' tops: {tops}.", name=name,
+                         cards=game.cards_left(seat), tops=_foundation_tops(game, voice))
+    return _alt_text(head, game.piles(seat), limit, voice)
+
+
+def race_table_alt_text(game: RaceGame, names: list[str], voice: Voice, limit: int = ALT_TEXT_LIMIT) -> str:
+    """A race's public table in words: the shared foundations' tops and each racer's cards left."""
+    racers = "; ".join(f"{name}: " + voice.gettext("{cards} cards left, {founded} on the foundations",
+                                                   cards=game.cards_left(seat), founded=game.on_foundations(seat))
+                       for seat, name in enumerate(names))
+    return _cut_text(voice.gettext("Race table. Shared foundations' tops: {tops}. {racers}.",
+                                   tops=_foundation_tops(game, voice), racers=racers), limit)
+
+
+def _foundation_tops(game: RaceGame, voice: Voice) -> str:
+    """The shared foundations' top cards in words, or "none yet"."""
+    return ", ".join(card_words(str(top.card), voice) for top in game.foundation_tops()) or voice.gettext("none yet")
+
+
+def _alt_text(head: str, layout: dict[str, list[str]], limit: int, voice: Voice,
+              base: Callable[[str], str] | None = None) -> str:
+    """`head`, then the piles of `layout` in words, naming fewer column cards until it fits;
+    `base` names the card an empty foundation starts with."""
+    text = head
+    for cap in COLUMN_CAPS:
+        text = " ".join([head, *_piles_in_words(layout, cap, voice, base)])
+        if len(text) <= limit:
+            return text
+    return _cut_text(text, limit)
+
+
+def _piles_in_words(layout: dict[str, list[str]], cap: int | None, voice: Voice,
+                    base: Callable[[str], str] | None = None) -> list[str]:
+    """One sentence a group of piles: foundations, reserve(s), waste, stock, columns."""
+    _ = voice.gettext
+    foundations = [pile for pile in layout if pile.startswith("f")]
+    reserves = [pile for pile in layout if pile.startswith("r")]
+    columns = [pile for pile in layout if pile.startswith("t")]
+    sentences = []
+
+    def named(pile: str) -> str:
+        return f"{pile} {_top_words(layout[pile], voice)}"
+
+    def foundation(pile: str) -> str:
+        if base is None or layout[pile]:
+            return named(pile)
+        return named(pile) + " " + _("(from the {card})", card=card_words(base(pile), voice))
+
+    if foundations:
+        sentences.append(_("Foundations: {piles}.", piles=", ".join(map(foundation, foundations))))
+    if reserves == ["r"]:
+        cards = layout["r"]
+        sentences.append(_("Reserve: {top}, {count} cards.", top=_top_words(cards, voice), count=len(cards))
+                         if cards else _("Reserve: {top}.", top=_top_words(cards, voice)))
+    elif reserves:
+        sentences.append(_("Reserve piles: {piles}.", piles=", ".join(named(pile) for pile in reserves)))
+    if "w" in layout:
+        sentences.append(_("Waste: {top}.", top=_top_words(layout["w"], voice)))
+    if "s" in layout:
+        sentences.append(_("Stock: {count} cards.", count=len(layout["s"])))
+    for pile in columns:
+        sentences.append(_("Column {pile}: {cards}.", pile=pile, cards=_column_words(layout[pile], cap, voice)))
+    return sentences
+
+
+def _top_words(cards: list[str], voice: Voice) -> str:
+    """A pile's top card in words, "face down" or "empty"."""
+    if not cards:
+        return voice.gettext("empty")
+    return voice.gettext("face down") if cards[-1] == "??" else card_words(cards[-1], voice)
+
+
+def _column_words(cards: list[str], cap: int | None, voice: Voice) -> str:
+    """A column from the bottom: its face-down count, then its face-up cards (the top `cap`)."""
+    _ = voice.gettext
+    if not cards:
+        return _("empty")
+    face_up = [card for card in cards if card != "??"]
+    hidden = len(cards) - len(face_up)
+    shown = face_up if cap is None else face_up[-cap:]
+    named = ", ".join(card_words(card, voice) for card in shown)
+    if len(shown) < len(face_up):
+        named = _("{count} face up, the top ones {cards}", count=len(face_up), cards=named)
+    if not hidden:
+        return named
+    return _("{hidden} face down, then {cards}", hidden=hidden, cards=named) if face_up else \
+        _("{hidden} face down", hidden=hidden)
+
+
+def _cut_text(text: str, limit: int) -> str:
+    """The text, or its start and "…" when longer than `limit`."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"

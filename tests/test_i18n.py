@@ -3,6 +3,7 @@ Discord's rules, and the choice of a member's language."""
 
 from __future__ import annotations
 
+import ast
 import re
 import string
 from types import SimpleNamespace
@@ -17,6 +18,8 @@ from bot.i18n import (
     DOMAINS,
     LANGUAGES,
     OPTION,
+    ROOT,
+    SOURCES,
     CommandTranslator,
     catalog_path,
     choose_language,
@@ -33,6 +36,8 @@ from bot.play.solo import NoGameHere, Refused
 from bot.store import open_store
 from bot.words import DISCORD, TERMINAL, error_text, event_text
 
+# The calls whose first argument is a message of the catalogs (bot.i18n.KEYWORDS but pgettext's context).
+TRANSLATING = ("_", "N_", "gettext", "ngettext")
 # Discord's rule for command and option names (lowercase where the script has case).
 NAME = re.compile(r"^[-_\w]{1,32}$")
 
@@ -50,6 +55,24 @@ def keys(catalog) -> set[tuple[str | None, str]]:
 def test_the_template_is_what_the_code_says_now() -> None:
     fresh, committed = extract(), read_catalog(template_path("bot"))
     assert keys(fresh) == keys(committed), "run `python -m bot.i18n extract` and `python -m bot.i18n update`"
+
+
+def test_every_sentence_the_code_translates_is_in_the_template() -> None:
+    """Babel's extractor misses a call inside another call's arguments (`_("… {b}", b=bold(_("x")))`):
+    every literal the code hands to the voice must reach the catalogs all the same."""
+    extracted = {message_id for _context, message_id in keys(extract())}
+    missed = []
+    for source in SOURCES:
+        path = ROOT / source
+        for file in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
+            for node in ast.walk(ast.parse(file.read_text())):
+                called = getattr(node, "func", None)
+                if (isinstance(node, ast.Call) and isinstance(called, ast.Attribute | ast.Name)
+                        and getattr(called, "attr", getattr(called, "id", None)) in TRANSLATING
+                        and node.args and isinstance(node.args[0], ast.Constant)
+                        and node.args[0].value not in extracted):
+                    missed.append(f"{file.relative_to(ROOT)}:{node.lineno}: {node.args[0].value!r}")
+    assert not missed, "\n".join(missed)
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from random import Random
+
 import pytest
 
 from bot.game import GAMES, TITLES, IllegalMoveError, Move, NotationError, describe_game, new_game
@@ -76,7 +78,20 @@ from bot.play.solo import (
     Verdict,
 )
 from bot.store.base import TeamProblem
-from bot.words import DISCORD, TERMINAL, duration_text, error_text, played_text, reply_text, rules_text
+from bot.words import (
+    ALT_TEXT_LIMIT,
+    DISCORD,
+    TERMINAL,
+    board_alt_text,
+    card_words,
+    duration_text,
+    error_text,
+    played_text,
+    race_board_alt_text,
+    race_table_alt_text,
+    reply_text,
+    rules_text,
+)
 
 DRAW, RT4 = Move("s", "w"), Move("r", "t4")
 
@@ -243,3 +258,43 @@ def test_the_rules_come_plain_from_the_engine_and_bold_only_in_discord(name: str
     assert "**" not in describe_game(name) and describe_game(name).startswith(title)
     assert rules_text(name, DISCORD).startswith(f"**{title}**")
     assert rules_text(name, TERMINAL) == describe_game(name)
+
+
+# --- alt text ---------------------------------------------------------------------------------
+
+def test_a_board_in_words_names_every_pile_with_the_cards_that_matter() -> None:
+    assert board_alt_text(new_game("canfield", deal=1), DISCORD) == (
+        "Canfield board, deal #1, score -12, unlimited redeals. Foundations: f1 empty (from the jack of clubs), "
+        "f2 empty (from the jack of spades), f3 empty (from the jack of hearts), f4 jack of diamonds. "
+        "Reserve: queen of clubs, 13 cards. Waste: empty. Stock: 34 cards. "
+        "Column t1: king of spades. Column t2: 2 of spades. Column t3: 3 of hearts. Column t4: king of hearts.")
+    patriarchs = board_alt_text(new_game("patriarchs", deal=1), DISCORD)
+    assert "Reserve piles: r1 3 of diamonds" in patriarchs and "Waste: 8 of clubs. Stock: 86 cards." in patriarchs
+
+
+def test_a_long_board_names_fewer_column_cards_to_fit_its_limit() -> None:
+    for name in GAMES:  # every game, far into play: columns grow, foundations fill
+        game, rng = new_game(name, deal=7), Random(7)
+        for _ in range(150):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.play(rng.choice(moves))
+        text = board_alt_text(game, DISCORD)
+        assert len(text) <= ALT_TEXT_LIMIT and "Foundations:" in text and "Stock:" in text, (name, len(text))
+        assert all(f"Column {pile}:" in text for pile in game.piles() if pile.startswith("t")), name
+    game = new_game("demons-and-thieves", deal=1)
+    short = board_alt_text(game, DISCORD, limit=900)
+    assert len(short) <= 900 and "Column t9: 8 face up, the top ones" in short and short.endswith(".")
+
+
+def test_a_race_board_and_table_in_words() -> None:
+    race = new_game("demon-race", deal=1, players=2)
+    mine = race_board_alt_text(race, 0, "Alice", DISCORD)
+    assert mine.startswith("Race board of Alice: 52 cards left. Shared foundations' tops: none yet.")
+    columns = [sentence for sentence in mine.split(". ") if sentence.startswith("Column t")]
+    assert len(columns) == 7 and columns[0] == "Column t1: " + card_words(race.piles(0)["t1"][-1], DISCORD)
+    assert columns[6].startswith("Column t7: 6 face down, then ")  # Klondike columns: face down, then the top
+    table = race_table_alt_text(race, ["Alice", "Bob"], DISCORD)
+    assert table == ("Race table. Shared foundations' tops: none yet. Alice: 52 cards left, 0 on the "
+                     "foundations; Bob: 52 cards left, 0 on the foundations.")

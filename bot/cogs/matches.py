@@ -21,7 +21,7 @@ from bot.i18n import LANGUAGE_NAMES, N_, kept
 from bot.play.matches import MatchListener, Scoreboard
 from bot.play.settings import ManageServerNeeded, change_settings, load_settings
 from bot.views.board import player_of
-from bot.views.matches import match_view, scoreboard_text, team_list_text
+from bot.views.matches import scoreboard_layout, team_list_text
 from bot.views.mentions import pinging
 from bot.views.respond import Answer, answer, server_voice, voice_of
 from bot.views.settings import settings_text
@@ -57,7 +57,8 @@ class ScoreboardMessages(MatchListener):
             return
         message = self.bot.get_partial_messageable(match.channel_id).get_partial_message(match.message_id)
         voice = await server_voice(self.bot, match.guild_id)
-        await message.edit(content=scoreboard_text(board, voice), view=match_view(board, voice))
+        # content None: an old plain scoreboard turns V2
+        await message.edit(content=None, view=scoreboard_layout(board, voice))
 
     async def match_won(self, scoreboard: Scoreboard) -> None:
         """Post the announcement in the match's channel."""
@@ -68,13 +69,13 @@ class ScoreboardMessages(MatchListener):
         try:
             voice = await server_voice(self.bot, match.guild_id)
             if match.teams:
-                who, pinged = voice._("Team **{team}** ({members})", team=winner.name,
-                                      members=", ".join(winner.members)), []
+                who, pinged = voice.gettext("Team **{team}** ({members})", team=winner.name,
+                                            members=", ".join(winner.members)), []
             else:
                 who, pinged = f"<@{winner.key}>", [winner.key]
-            text = voice._("**The demon is exorcised!** {winner} won match #{match} with {points} points "
-                           "(target {target}).", winner=who, match=match.id, points=winner.points,
-                           target=match.target)
+            text = voice.gettext("**The demon is exorcised!** {winner} won match #{match} with {points} points "
+                                 "(target {target}).", winner=who, match=match.id, points=winner.points,
+                                 target=match.target)
             await channel.send(text, allowed_mentions=pinging(pinged))
         except discord.HTTPException:
             log.exception("could not announce the winner of match %s", match.id)
@@ -120,9 +121,9 @@ class MatchesCog(commands.Cog):
                 channel_id=interaction.channel_id or 0, game=game, target=target, teams=teams, die=die, undo=undo)
             channel = self.bot.get_partial_messageable(board.match.channel_id)
             public = await server_voice(self.bot, interaction.guild_id)  # the channel's, not the member's
-            message = await channel.send(scoreboard_text(board, public), view=match_view(board, public))
+            message = await channel.send(view=scoreboard_layout(board, public))
             await self.bot.matches.attach_message(board.match.id, message.id)
-            return Answer(voice._("Match #{match} is open: its lobby is in the channel.", match=board.match.id))
+            return Answer(voice.gettext("Match #{match} is open: its lobby is in the channel.", match=board.match.id))
 
         await answer(interaction, work())
 
@@ -172,7 +173,7 @@ class MatchesCog(commands.Cog):
     async def _team(self, interaction: discord.Interaction, action, done: str) -> None:
         async def work() -> Answer:
             team = await action(interaction.guild_id or 0, player_of(interaction.user))
-            return Answer((await voice_of(interaction))._(done, team=team.name))
+            return Answer((await voice_of(interaction)).gettext(done, team=team.name))
 
         await answer(interaction, work())
 
@@ -205,6 +206,6 @@ class MatchesCog(commands.Cog):
                                         match_undo=undo, channel=channel.id if channel else None, allow=allow,
                                         language=language)
             voice = await voice_of(interaction)  # in the new language, when the member's is not shipped
-            return Answer(voice._("Settings changed.") + " " + settings_text(new, voice))
+            return Answer(voice.gettext("Settings changed.") + " " + settings_text(new, voice))
 
         await answer(interaction, work())

@@ -23,7 +23,8 @@ from bot.store.base import Race
 from bot.views.board import player_of
 from bot.views.mentions import pinging
 from bot.views.race import lobby_view, private_answer, public_png, public_text, race_text
-from bot.views.respond import Answer, answer, server_voice, voice_of
+from bot.views.respond import Answer, answer, server_voice, shown, voice_of
+from bot.words import race_table_alt_text
 from render import workers
 
 if TYPE_CHECKING:
@@ -53,14 +54,15 @@ class PublicBoards(RaceListener):
         race = reply.race
         if race.message_id is None:
             return
-        names = await self.bot.races.names(race)
-        files = []
+        names, voice = await self.bot.races.names(race), await server_voice(self.bot, race.guild_id)
+        file = None
         if reply.game is not None:
             png = await workers.draw(public_png, reply, names)
-            files = [discord.File(io.BytesIO(png), filename="race.png")]
+            file = discord.File(io.BytesIO(png), filename="race.png",
+                                description=race_table_alt_text(reply.game, names, voice))
         message = self.bot.get_partial_messageable(race.channel_id).get_partial_message(race.message_id)
-        voice = await server_voice(self.bot, race.guild_id)
-        await message.edit(content=public_text(reply, names, voice), attachments=files, view=lobby_view(reply, voice))
+        board = shown(Answer(public_text(reply, names, voice), file, lobby_view(reply, voice)), v2=True)
+        await message.edit(content=board.content, attachments=board.files, view=board.view)
 
     async def race_finished(self, race: Race, game: RaceGame, summary: tuple[RaceEvent, ...]) -> None:
         """Post the end in the race's channel: "Demon!" when someone went out; in a series, the
@@ -68,7 +70,7 @@ class PublicBoards(RaceListener):
         channel = self.bot.get_partial_messageable(race.channel_id)
         try:
             voice = await server_voice(self.bot, race.guild_id)
-            text = voice._("Race #{race}: {summary}", race=race.id, summary=race_text(summary, voice))
+            text = voice.gettext("Race #{race}: {summary}", race=race.id, summary=race_text(summary, voice))
             await channel.send(text, allowed_mentions=pinging(race.players))
         except discord.HTTPException:
             log.exception("could not announce the end of race %s", race.id)
@@ -111,9 +113,10 @@ class RaceCog(commands.Cog):
             names = await self.bot.races.names(reply.race)
             channel = self.bot.get_partial_messageable(reply.race.channel_id)
             public = await server_voice(self.bot, interaction.guild_id)  # the channel's, not the member's
-            message = await channel.send(public_text(reply, names, public), view=lobby_view(reply, public))
+            board = shown(Answer(public_text(reply, names, public), view=lobby_view(reply, public)), v2=True)
+            message = await channel.send(view=board.view)
             await self.bot.races.attach_message(reply.race.id, message.id)
-            return Answer(voice._("Race #{race} is open: its board is in the channel.", race=reply.race.id))
+            return Answer(voice.gettext("Race #{race} is open: its board is in the channel.", race=reply.race.id))
 
         await answer(interaction, work())
 

@@ -20,7 +20,7 @@ from bot.play.settings import ManageServerNeeded, change_settings, load_settings
 from bot.play.solo import UnknownGame
 from bot.views import answers_custom_id
 from bot.views.board import board_answer, player_of
-from bot.views.respond import ERROR_LIMIT, Answer, answer, error_text, in_turn, server_voice, shorten, voice_of
+from bot.views.respond import ERROR_LIMIT, Answer, answer, error_text, in_turn, server_voice, shorten, shown, voice_of
 from bot.words import DISCORD, Voice, rules_text
 
 if TYPE_CHECKING:
@@ -51,8 +51,8 @@ def help_text(voice: Voice) -> str:
     """The help, with the commands as the voice names them."""
     names = ("play", "board", "move", "rules", "match open", "daily", "race open", "race move")
     options = {option: voice.pgettext(OPTION, option) for option in ("game", "deal", "public")}
-    return voice._(HELP, examples=voice.engine(Game.examples), **options,
-                   **{name.replace(" ", "_"): voice.command(name) for name in names})
+    return voice.gettext(HELP, examples=voice.engine(Game.examples), **options,
+                         **{name.replace(" ", "_"): voice.command(name) for name in names})
 
 
 # Words that start a game, with an optional game name after them (`play storehouse`).
@@ -171,7 +171,8 @@ class SoloCog(commands.Cog):
             return
         if not answers_custom_id(str((interaction.data or {}).get("custom_id", ""))):
             voice = await voice_of(interaction)
-            await interaction.response.send_message(voice._(NO_LONGER, board=voice.command("board")), ephemeral=True)
+            text = voice.gettext(NO_LONGER, board=voice.command("board"))
+            await interaction.response.send_message(text, ephemeral=True)
 
     # --- text: by mention, or by prefix with the message-content intent -----------------
 
@@ -194,11 +195,11 @@ class SoloCog(commands.Cog):
             return
         except Exception:
             log.exception("message %s failed", message.id)
-            await message.reply(voice._("Something went wrong on our side; your game is safe."),
+            await message.reply(voice.gettext("Something went wrong on our side; your game is safe."),
                                 mention_author=False)
             return
-        files = [result.file] if result.file else []
-        await message.reply(result.text or None, files=files, view=result.view or discord.utils.MISSING,
+        reply = shown(result)
+        await message.reply(reply.content, files=reply.files, view=reply.view or discord.utils.MISSING,
                             mention_author=False)
 
     async def _text_for_us(self, message: discord.Message) -> str | None:
@@ -251,8 +252,8 @@ class SoloCog(commands.Cog):
         abandoned = await self.solo.abandon_damaged(player, channel_id)
         if abandoned is None:
             return None
-        return Answer(voice._("Game {game} was damaged in storage: it is set aside. {play} starts a new one.",
-                              game=abandoned, play=voice.command("play")))
+        return Answer(voice.gettext("Game {game} was damaged in storage: it is set aside. {play} starts a new one.",
+                                    game=abandoned, play=voice.command("play")))
 
     async def _game_name(self, player: Player, channel_id: int | None) -> str:
         """The name of the player's game in play here, else canfield."""
@@ -274,8 +275,8 @@ class SoloCog(commands.Cog):
                 raise ManageServerNeeded("prefix")
             await change_settings(self.bot.store, interaction.guild_id or 0, prefix=prefix)
             if self.bot.config.message_content:
-                return Answer(voice._("Prefix set to `{prefix}`.", prefix=prefix.strip()))
-            return Answer(voice._("Prefix set to `{prefix}` (typed moves need the message-content intent; until "
-                                  "then, mention me).", prefix=prefix.strip()))
+                return Answer(voice.gettext("Prefix set to `{prefix}`.", prefix=prefix.strip()))
+            return Answer(voice.gettext("Prefix set to `{prefix}` (typed moves need the message-content intent; until "
+                                        "then, mention me).", prefix=prefix.strip()))
 
         await answer(interaction, work())

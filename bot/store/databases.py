@@ -1,10 +1,14 @@
 """The two databases behind the store, SQLite and PostgreSQL, through SQLAlchemy's asyncio engines
-(the aiosqlite and asyncpg drivers). Queries are written once, as SQL both understand with named
-parameters (`:game_id`); this module is the one place that knows the databases apart:
+(the aiosqlite and asyncpg drivers). Queries are SQLAlchemy Core expressions on the tables of
+bot/store/tables.py, written once for both, their values bound as parameters (given in the
+expression, or by name with `bindparam` to a statement built once) so that each statement's
+shape is compiled once and cached; this module is the one place that knows the databases apart:
 
 - SQLite has one connection per process, so statements take turns on it; a transaction is
   BEGIN IMMEDIATE ... COMMIT, so that a second writer waits for the first instead of failing.
-- PostgreSQL sums integers into `numeric` (Decimal here): `_plain` turns them back into numbers.
+- INSERT ... ON CONFLICT is each dialect's own construct: `Database.upsert` picks it.
+- PostgreSQL sums BIGINTs into `numeric`: `total` and `mean` cast sums and averages to
+  BIGINT and DOUBLE PRECISION, so that both give ints and floats.
 - A unique-constraint violation is `DuplicateRow` from both.
 - A PostgreSQL URL may end in `?pool_size=N`, the connections each process holds (default 10).
 """
@@ -15,12 +19,11 @@ import asyncio
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
-from decimal import Decimal
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import TextClause, event, text
+from sqlalchemy import BigInteger, ColumnElement, Double, Executable, Insert, Table, cast, event, func
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
@@ -46,38 +49,38 @@ class Queries:
     def __init__(self, connection: AsyncConnection) -> None:
         self.connection = connection
 
-    async def fetch_all(self, sql: str, parameters: Parameters | None = None) -> list[Row]:
-        """Every row."""
+    async def fetch_all(self, statement: Executable, parameters: Parameters | None = None) -> list[Row]:
+        """Every row (`parameters`: the values of the statement's `bindparam`s by name, if it has any)."""
         async with _errors():
-            result = await self.connection.execute(_statement(sql), dict(parameters or {}))
-            return [_row(row) for row in result.fetchall()] if result.returns_rows else []
+            result = await self.connection.execute(statement, parameters)
+            return [tuple(row) for row in result.fetchall()] if result.returns_rows else []
 
-    async def fetch_one(self, sql: str, parameters: Parameters | None = None) -> Row | None:
+    async def fetch_one(self, statement: Executable, parameters: Parameters | None = None) -> Row | None:
         """The first row, or None."""
-        rows = await self.fetch_all(sql, parameters)
+        rows = await self.fetch_all(statement, parameters)
         return rows[0] if rows else None
 
-    async def fetch_value(self, sql: str, parameters: Parameters | None = None) -> Any:
+    async def fetch_value(self, statement: Executable, parameters: Parameters | None = None) -> Any:
         """The first column of the first row, or None."""
-        row = await self.fetch_one(sql, parameters)
+        row = await self.fetch_one(statement, parameters)
         return row[0] if row else None
 
-    async def execute(self, sql: str, parameters: Parameters | None = None) -> int:
+    async def execute(self, statement: Executable, parameters: Parameters | None = None) -> int:
         """Run a statement; the number of rows it changed."""
         async with _errors():
-            result = await self.connection.execute(_statement(sql), dict(parameters or {}))
+            result = await self.connection.execute(statement, parameters)
             return result.rowcount
 
-    async def execute_many(self, sql: str, rows: Iterable[Parameters]) -> None:
-        """Run a statement once for each set of parameters."""
+    async def execute_many(self, statement: Executable, rows: Iterable[Parameters]) -> None:
+        """Run a statement once for each set of parameters (its `bindparam`s, or an INSERT's columns)."""
         rows = [dict(row) for row in rows]
         if rows:
             async with _errors():
-                await self.connection.execute(_statement(sql), rows)
+                await self.connection.execute(statement, rows)
 
-    async def insert(self, sql: str, parameters: Parameters | None = None) -> int:
+    async def insert(self, statement: Insert) -> int:
         """Run an INSERT into a table with an `id` column; the new row's id."""
-        return int(await self.fetch_value(sql + " RETURNING id", parameters))
+        return int(await self.fetch_value(statement.returning(statement.table.c.id)))
 
 
 class Database:
@@ -127,35 +130,40 @@ class Database:
         async with self.turns, self.engine.connect() as connection:
             yield Queries(connection)
 
-    async def fetch_all(self, sql: str, parameters: Parameters | None = None) -> list[Row]:
+    async def fetch_all(self, statement: Executable, parameters: Parameters | None = None) -> list[Row]:
         """Every row."""
         async with self._connection() as queries:
-            return await queries.fetch_all(sql, parameters)
+            return await queries.fetch_all(statement, parameters)
 
-    async def fetch_one(self, sql: str, parameters: Parameters | None = None) -> Row | None:
+    async def fetch_one(self, statement: Executable, parameters: Parameters | None = None) -> Row | None:
         """The first row, or None."""
         async with self._connection() as queries:
-            return await queries.fetch_one(sql, parameters)
+            return await queries.fetch_one(statement, parameters)
 
-    async def fetch_value(self, sql: str, parameters: Parameters | None = None) -> Any:
+    async def fetch_value(self, statement: Executable, parameters: Parameters | None = None) -> Any:
         """The first column of the first row, or None."""
         async with self._connection() as queries:
-            return await queries.fetch_value(sql, parameters)
+            return await queries.fetch_value(statement, parameters)
 
-    async def execute(self, sql: str, parameters: Parameters | None = None) -> int:
+    async def execute(self, statement: Executable, parameters: Parameters | None = None) -> int:
         """Run a statement; the number of rows it changed."""
         async with self._connection() as queries:
-            return await queries.execute(sql, parameters)
+            return await queries.execute(statement, parameters)
 
-    async def execute_many(self, sql: str, rows: Iterable[Parameters]) -> None:
+    async def execute_many(self, statement: Executable, rows: Iterable[Parameters]) -> None:
         """Run a statement once for each set of parameters, in one transaction."""
         async with self.transaction() as tx:
-            await tx.execute_many(sql, rows)
+            await tx.execute_many(statement, rows)
 
-    async def insert(self, sql: str, parameters: Parameters | None = None) -> int:
+    async def insert(self, statement: Insert) -> int:
         """Run an INSERT; the new row's id."""
         async with self._connection() as queries:
-            return await queries.insert(sql, parameters)
+            return await queries.insert(statement)
+
+    def upsert(self, table: Table) -> sqlite.Insert | postgresql.Insert:
+        """An INSERT into `table` in this database's dialect, which has `on_conflict_do_update`
+        and `on_conflict_do_nothing` (the same in both)."""
+        return sqlite.insert(table) if self.dialect == "sqlite" else postgresql.insert(table)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Queries]:
@@ -208,11 +216,6 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-@lru_cache(maxsize=1024)
-def _statement(sql: str) -> TextClause:
-    return text(sql)
-
-
 @asynccontextmanager
 async def _errors() -> AsyncIterator[None]:
     try:
@@ -226,15 +229,14 @@ async def _errors() -> AsyncIterator[None]:
         raise StoreError(f"database: {getattr(error, 'orig', error)}") from error
 
 
-def _plain(value: Any) -> Any:
-    # PostgreSQL sums and averages integers as numeric: give back an int when whole, as SQLite does.
-    if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
-    return value
+def total(column: ColumnElement[Any]) -> ColumnElement[int]:
+    """SUM of an integer column as an integer in both databases (PostgreSQL sums BIGINTs into numeric)."""
+    return cast(func.sum(column), BigInteger)
 
 
-def _row(record: Any) -> Row:
-    return tuple(_plain(value) for value in record)
+def mean(column: ColumnElement[Any]) -> ColumnElement[float]:
+    """AVG of a column as a float in both databases (PostgreSQL averages integers into numeric)."""
+    return cast(func.avg(column), Double)
 
 
 def pool_size(url: str, default: int = DEFAULT_POOL_SIZE) -> tuple[str, int]:

@@ -6,11 +6,27 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from sqlalchemy import bindparam, func, select, update
+
 from bot.store.base import STATUSES, NewGame, StoredGame, StoreError, VersionConflict
 from bot.store.databases import Database
+from bot.store.tables import games, players
 
-_GAME_COLUMNS = ("id, guild_id, channel_id, user_id, name, options, deal, cards, moves, snapshot, version, status, "
-                 "score, created_at, updated_at, kind, match_id, round, undo_allowed, finished_at")
+_GAME_COLUMNS = (games.c.id, games.c.guild_id, games.c.channel_id, games.c.user_id, games.c.name, games.c.options,
+                 games.c.deal, games.c.cards, games.c.moves, games.c.snapshot, games.c.version, games.c.status,
+                 games.c.score, games.c.created_at, games.c.updated_at, games.c.kind, games.c.match_id,
+                 games.c.round, games.c.undo_allowed, games.c.finished_at)
+
+# The move path's statements are built once, with named parameters: SQLAlchemy then works out their
+# cache key once too, where a statement built at every call costs some 0.2 ms more to build and key.
+_GET_GAME = select(*_GAME_COLUMNS).where(games.c.id == bindparam("game_id"))
+_SAVE_GAME = {  # by whether the game has ended (its finished_at set once), else in play (no finished_at)
+    ended: update(games).where(games.c.id == bindparam("game_id"), games.c.version == bindparam("expected_version"))
+    .values(moves=bindparam("new_moves"), snapshot=bindparam("new_snapshot"), status=bindparam("new_status"),
+            score=bindparam("new_score"), version=games.c.version + 1, updated_at=bindparam("now"),
+            finished_at=func.coalesce(games.c.finished_at, bindparam("now")) if ended else None)
+    .returning(*_GAME_COLUMNS)
+    for ended in (False, True)}
 
 
 class GameStore:
@@ -23,36 +39,29 @@ class GameStore:
     async def create_game(self, new: NewGame) -> StoredGame:
         """Store a new game (version 0, status playing) and return it."""
         now = self.clock()
-        row = await self.db.fetch_one(
-            "INSERT INTO games (guild_id, channel_id, user_id, name, options, deal, cards, snapshot, score, "
-            "created_at, updated_at, kind, match_id, round, undo_allowed) "
-            "VALUES (:guild_id, :channel_id, :user_id, :name, :options, :deal, :cards, :snapshot, :score, :now, :now, "
-            f":kind, :match_id, :round, :undo_allowed) RETURNING {_GAME_COLUMNS}",
-            {"guild_id": new.guild_id, "channel_id": new.channel_id, "user_id": new.user_id, "name": new.name,
-             "options": json.dumps(new.options, sort_keys=True), "deal": new.deal, "cards": new.cards,
-             "snapshot": new.snapshot, "score": new.score, "now": now, "kind": new.kind, "match_id": new.match_id,
-             "round": new.round, "undo_allowed": int(new.undo_allowed)},
-        )
+        row = await self.db.fetch_one(games.insert().values(
+            guild_id=new.guild_id, channel_id=new.channel_id, user_id=new.user_id, name=new.name,
+            options=json.dumps(new.options, sort_keys=True), deal=new.deal, cards=new.cards, snapshot=new.snapshot,
+            score=new.score, created_at=now, updated_at=now, kind=new.kind, match_id=new.match_id,
+            round=new.round, undo_allowed=int(new.undo_allowed)).returning(*_GAME_COLUMNS))
         assert row is not None
         return _game(row)
 
     async def get_game(self, game_id: int) -> StoredGame | None:
         """The game with this id, or None."""
-        row = await self.db.fetch_one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = :game_id",
-                                      {"game_id": game_id})
+        row = await self.db.fetch_one(_GET_GAME, {"game_id": game_id})
         return _game(row) if row else None
 
     async def running_game(self, user_id: int, channel_id: int | None, kind: str | None = None
                            ) -> StoredGame | None:
         """The game in play of this player in this channel that moved last (of one kind, if
         given), or None."""
-        row = await self.db.fetch_one(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE user_id = :user_id "
-            "AND (channel_id = :channel_id OR (channel_id IS NULL AND CAST(:channel_id AS BIGINT) IS NULL)) "
-            "AND status = 'playing' AND (CAST(:kind AS TEXT) IS NULL OR kind = :kind) "
-            "ORDER BY updated_at DESC, id DESC LIMIT 1",
-            {"user_id": user_id, "channel_id": channel_id, "kind": kind},
-        )
+        query = select(*_GAME_COLUMNS).where(
+            games.c.user_id == user_id, games.c.channel_id.is_(None) if channel_id is None
+            else games.c.channel_id == channel_id, games.c.status == "playing")
+        if kind is not None:
+            query = query.where(games.c.kind == kind)
+        row = await self.db.fetch_one(query.order_by(games.c.updated_at.desc(), games.c.id.desc()).limit(1))
         return _game(row) if row else None
 
     async def save_game(self, game_id: int, *, expected_version: int, moves: list[str], snapshot: str | None,
@@ -63,43 +72,35 @@ class GameStore:
             raise StoreError(f"unknown game status {status!r}")
         now = self.clock()
         # One statement checks the version, writes, and gives back the row as written.
-        row = await self.db.fetch_one(
-            "UPDATE games SET moves = :moves, snapshot = :snapshot, status = :status, score = :score, "
-            "version = version + 1, updated_at = :now, "
-            "finished_at = CASE WHEN CAST(:status AS TEXT) = 'playing' THEN NULL ELSE COALESCE(finished_at, :now) END "
-            f"WHERE id = :game_id AND version = :expected_version RETURNING {_GAME_COLUMNS}",
-            {"moves": " ".join(moves), "snapshot": snapshot, "status": status, "score": score, "now": now,
-             "game_id": game_id, "expected_version": expected_version},
-        )
+        row = await self.db.fetch_one(_SAVE_GAME[status != "playing"], {
+            "game_id": game_id, "expected_version": expected_version, "new_moves": " ".join(moves),
+            "new_snapshot": snapshot, "new_status": status, "new_score": score, "now": now})
         if row is None:
             raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
         return _game(row)
 
     async def count_games(self) -> int:
         """How many games are stored."""
-        return int(await self.db.fetch_value("SELECT COUNT(*) FROM games") or 0)
+        return int(await self.db.fetch_value(select(func.count()).select_from(games)) or 0)
 
     async def all_games(self) -> list[StoredGame]:
         """Every stored game, by id (for checks and tools)."""
-        return [_game(row) for row in await self.db.fetch_all(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id")]
+        return [_game(row) for row in await self.db.fetch_all(select(*_GAME_COLUMNS).order_by(games.c.id))]
 
     async def upsert_player(self, user_id: int, name: str) -> None:
         """Remember a player's display name."""
-        await self.db.execute(
-            "INSERT INTO players (user_id, name, updated_at) VALUES (:user_id, :name, :now) "
-            "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at",
-            {"user_id": user_id, "name": name, "now": self.clock()},
-        )
+        insert = self.db.upsert(players).values(user_id=user_id, name=name, updated_at=self.clock())
+        await self.db.execute(insert.on_conflict_do_update(
+            index_elements=[players.c.user_id],
+            set_={"name": insert.excluded.name, "updated_at": insert.excluded.updated_at}))
 
     async def player_names(self, user_ids: list[int]) -> dict[int, str]:
         """The known display names of these players."""
-        names: dict[int, str] = {}
-        for user_id in set(user_ids):
-            name = await self.db.fetch_value("SELECT name FROM players WHERE user_id = :user_id",
-                                             {"user_id": user_id})
-            if name is not None:
-                names[user_id] = name
-        return names
+        if not user_ids:
+            return {}
+        rows = await self.db.fetch_all(select(players.c.user_id, players.c.name)
+                                       .where(players.c.user_id.in_(sorted(set(user_ids)))))
+        return {user_id: name for user_id, name in rows}
 
 
 def _game(row: Any) -> StoredGame:

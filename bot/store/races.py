@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.store.base import NewRace, Race, RaceError, VersionConflict
-from bot.store.databases import Database, DuplicateRow
+from sqlalchemy import BigInteger, Double, bindparam, func, literal, select, update
 
-_RACE_COLUMNS = ("id, guild_id, channel_id, host_id, layout, deal, status, moves, version, message_id, demon_user_id, "
-                 "created_at, started_at, finished_at, target, series_id, hand")
+from bot.store.base import NewRace, Race, RaceError, VersionConflict
+from bot.store.databases import Database, DuplicateRow, total
+from bot.store.tables import race_players, races
+
+_RACE_COLUMNS = (races.c.id, races.c.guild_id, races.c.channel_id, races.c.host_id, races.c.layout, races.c.deal,
+                 races.c.status, races.c.moves, races.c.version, races.c.message_id, races.c.demon_user_id,
+                 races.c.created_at, races.c.started_at, races.c.finished_at, races.c.target, races.c.series_id,
+                 races.c.hand)
 MAX_SEATS = 8
+# A race's move, built once with named parameters (so that its cache key is worked out once too).
+_SAVE_RACE_MOVES = (update(races).where(races.c.id == bindparam("race_id"), races.c.status == "running",
+                                        races.c.version == bindparam("expected_version"))
+                    .values(moves=bindparam("new_moves"), version=races.c.version + 1,
+                            last_activity=bindparam("now")))
 
 
 class RaceStore:
@@ -23,26 +33,23 @@ class RaceStore:
         """A new race in its lobby, its host in seat 0."""
         now = self.clock()
         async with self.db.transaction() as tx:
-            race_id = await tx.insert(
-                "INSERT INTO races (guild_id, channel_id, host_id, layout, deal, target, created_at, last_activity) "
-                "VALUES (:guild_id, :channel_id, :host_id, :layout, :deal, :target, :now, :now)",
-                {"guild_id": new.guild_id, "channel_id": new.channel_id, "host_id": new.host_id, "layout": new.layout,
-                 "deal": new.deal, "target": new.target, "now": now})
-            await tx.execute("UPDATE races SET series_id = id WHERE id = :race_id", {"race_id": race_id})
-            await tx.execute("INSERT INTO race_players (race_id, seat, user_id, joined_at) "
-                             "VALUES (:race_id, 0, :user_id, :now)",
-                             {"race_id": race_id, "user_id": new.host_id, "now": now})
+            race_id = await tx.insert(races.insert().values(
+                guild_id=new.guild_id, channel_id=new.channel_id, host_id=new.host_id, layout=new.layout,
+                deal=new.deal, target=new.target, created_at=now, last_activity=now))
+            await tx.execute(update(races).where(races.c.id == race_id).values(series_id=races.c.id))
+            await tx.execute(race_players.insert().values(race_id=race_id, seat=0, user_id=new.host_id,
+                                                          joined_at=now))
         race = await self.get_race(race_id)
         assert race is not None
         return race
 
     async def get_race(self, race_id: int) -> Race | None:
         """A race with its players by seat, or None."""
-        row = await self.db.fetch_one(f"SELECT {_RACE_COLUMNS} FROM races WHERE id = :race_id", {"race_id": race_id})
+        row = await self.db.fetch_one(select(*_RACE_COLUMNS).where(races.c.id == race_id))
         if row is None:
             return None
-        seats = await self.db.fetch_all(
-            "SELECT user_id, score FROM race_players WHERE race_id = :race_id ORDER BY seat", {"race_id": race_id})
+        seats = await self.db.fetch_all(select(race_players.c.user_id, race_players.c.score)
+                                        .where(race_players.c.race_id == race_id).order_by(race_players.c.seat))
         (race_id, guild_id, channel_id, host_id, layout, deal, status, moves, version, message_id, demon, created,
          started, finished, target, series_id, hand) = row
         return Race(id=race_id, guild_id=guild_id, channel_id=channel_id, host_id=host_id, layout=layout, deal=deal,
@@ -63,13 +70,13 @@ class RaceStore:
             raise RaceError(full=True, seats=MAX_SEATS)
         try:
             async with self.db.transaction() as tx:
-                await tx.execute(
-                    "INSERT INTO race_players (race_id, seat, user_id, joined_at) "
-                    "SELECT CAST(:race_id AS BIGINT), COUNT(*), :user_id, :now FROM race_players "
-                    "WHERE race_id = :race_id",
-                    {"race_id": race_id, "user_id": user_id, "now": self.clock()})
-                await tx.execute("UPDATE races SET version = version + 1, last_activity = :now WHERE id = :race_id",
-                                 {"now": self.clock(), "race_id": race_id})
+                # The next seat is the number of seats taken, counted in the same statement.
+                await tx.execute(race_players.insert().from_select(
+                    ["race_id", "seat", "user_id", "joined_at"],
+                    select(literal(race_id, BigInteger), func.count(), literal(user_id, BigInteger),
+                           literal(self.clock(), Double)).where(race_players.c.race_id == race_id)))
+                await tx.execute(update(races).where(races.c.id == race_id)
+                                 .values(version=races.c.version + 1, last_activity=self.clock()))
         except DuplicateRow:  # two joins at once took the same seat: try once more
             return await self.join_race(race_id, user_id)
         race = await self.get_race(race_id)
@@ -80,15 +87,13 @@ class RaceStore:
         """Lobby to running; False when it was not in its lobby."""
         now = self.clock()
         return await self.db.execute(
-            "UPDATE races SET status = 'running', started_at = :now, last_activity = :now, version = version + 1 "
-            "WHERE id = :race_id AND status = 'lobby'", {"now": now, "race_id": race_id}) == 1
+            update(races).where(races.c.id == race_id, races.c.status == "lobby")
+            .values(status="running", started_at=now, last_activity=now, version=races.c.version + 1)) == 1
 
     async def save_race_moves(self, race_id: int, *, expected_version: int, moves: list[str]) -> int:
         """Store a running race's moves; the new version; VersionConflict when it changed meanwhile."""
-        changed = await self.db.execute(
-            "UPDATE races SET moves = :moves, version = version + 1, last_activity = :now "
-            "WHERE id = :race_id AND version = :expected_version AND status = 'running'",
-            {"moves": " ".join(moves), "now": self.clock(), "race_id": race_id, "expected_version": expected_version})
+        changed = await self.db.execute(_SAVE_RACE_MOVES, {"race_id": race_id, "expected_version": expected_version,
+                                                            "new_moves": " ".join(moves), "now": self.clock()})
         if changed != 1:
             raise VersionConflict(f"race {race_id} changed meanwhile")
         return expected_version + 1
@@ -98,34 +103,32 @@ class RaceStore:
         """Running to finished with every seat's score; False when it was not running (or had
         changed since `version`, when given)."""
         now = self.clock()
+        finish = update(races).where(races.c.id == race_id, races.c.status == "running").values(
+            status="finished", finished_at=now, last_activity=now, demon_user_id=demon_user_id,
+            version=races.c.version + 1)
+        if version is not None:
+            finish = finish.where(races.c.version == version)
         async with self.db.transaction() as tx:
-            if await tx.execute(
-                    "UPDATE races SET status = 'finished', finished_at = :now, last_activity = :now, "
-                    "demon_user_id = :demon_user_id, version = version + 1 WHERE id = :race_id AND status = 'running' "
-                    "AND (CAST(:version AS BIGINT) IS NULL OR version = :version)",
-                    {"now": now, "demon_user_id": demon_user_id, "race_id": race_id, "version": version}) != 1:
+            if await tx.execute(finish) != 1:
                 return False
-            await tx.execute_many("UPDATE race_players SET score = :score WHERE race_id = :race_id AND seat = :seat",
-                                  [{"score": score, "race_id": race_id, "seat": seat}
-                                   for seat, score in enumerate(scores)])
+            await tx.execute_many(
+                update(race_players).where(race_players.c.race_id == bindparam("race"),
+                                           race_players.c.seat == bindparam("at_seat"))
+                .values(score=bindparam("seat_score")),
+                [{"seat_score": score, "race": race_id, "at_seat": seat} for seat, score in enumerate(scores)])
         return True
 
     async def next_hand(self, race: Race, deal: int) -> Race:
         """The next hand of a series: the same players and seats, running at once."""
         now = self.clock()
         async with self.db.transaction() as tx:
-            race_id = await tx.insert(
-                "INSERT INTO races (guild_id, channel_id, host_id, layout, deal, status, message_id, target, "
-                "series_id, hand, created_at, started_at, last_activity) "
-                "VALUES (:guild_id, :channel_id, :host_id, :layout, :deal, 'running', :message_id, :target, "
-                ":series_id, :hand, :now, :now, :now)",
-                {"guild_id": race.guild_id, "channel_id": race.channel_id, "host_id": race.host_id,
-                 "layout": race.layout, "deal": deal, "message_id": race.message_id, "target": race.target,
-                 "series_id": race.series_id, "hand": race.hand + 1, "now": now})
-            await tx.execute_many(
-                "INSERT INTO race_players (race_id, seat, user_id, joined_at) VALUES (:race_id, :seat, :user_id, :now)",
-                [{"race_id": race_id, "seat": seat, "user_id": user, "now": now}
-                 for seat, user in enumerate(race.players)])
+            race_id = await tx.insert(races.insert().values(
+                guild_id=race.guild_id, channel_id=race.channel_id, host_id=race.host_id, layout=race.layout,
+                deal=deal, status="running", message_id=race.message_id, target=race.target,
+                series_id=race.series_id, hand=race.hand + 1, created_at=now, started_at=now, last_activity=now))
+            await tx.execute_many(race_players.insert(),
+                                  [{"race_id": race_id, "seat": seat, "user_id": user, "joined_at": now}
+                                   for seat, user in enumerate(race.players)])
         hand = await self.get_race(race_id)
         assert hand is not None
         return hand
@@ -133,35 +136,35 @@ class RaceStore:
     async def series_totals(self, series_id: int) -> dict[int, int]:
         """Each player's points over the finished hands of a series."""
         rows = await self.db.fetch_all(
-            "SELECT p.user_id, SUM(p.score) FROM race_players p JOIN races r ON r.id = p.race_id "
-            "WHERE r.series_id = :series_id AND r.status = 'finished' GROUP BY p.user_id", {"series_id": series_id})
-        return {user: total for user, total in rows}
+            select(race_players.c.user_id, total(race_players.c.score))
+            .select_from(race_players.join(races, races.c.id == race_players.c.race_id))
+            .where(races.c.series_id == series_id, races.c.status == "finished").group_by(race_players.c.user_id))
+        return {user: points for user, points in rows}
 
     async def cancel_race(self, race_id: int, *, version: int | None = None) -> bool:
         """Lobby to cancelled; False when it had started or ended (or had changed since
         `version`, when given)."""
-        return await self.db.execute(
-            "UPDATE races SET status = 'cancelled', last_activity = :now, version = version + 1 "
-            "WHERE id = :race_id AND status = 'lobby' AND (CAST(:version AS BIGINT) IS NULL OR version = :version)",
-            {"now": self.clock(), "race_id": race_id, "version": version}) == 1
+        cancel = update(races).where(races.c.id == race_id, races.c.status == "lobby").values(
+            status="cancelled", last_activity=self.clock(), version=races.c.version + 1)
+        if version is not None:
+            cancel = cancel.where(races.c.version == version)
+        return await self.db.execute(cancel) == 1
 
     async def idle_races(self, before: float) -> list[Race]:
         """Races in their lobby or running that have not changed since `before`."""
-        ids = await self.db.fetch_all(
-            "SELECT id FROM races WHERE status IN ('lobby', 'running') AND last_activity < :before ORDER BY id",
-            {"before": before})
-        races = [await self.get_race(race_id) for race_id, in ids]
-        return [race for race in races if race is not None]
+        ids = await self.db.fetch_all(select(races.c.id).where(races.c.status.in_(("lobby", "running")),
+                                                               races.c.last_activity < before).order_by(races.c.id))
+        found = [await self.get_race(race_id) for race_id, in ids]
+        return [race for race in found if race is not None]
 
     async def set_race_message(self, race_id: int, message_id: int) -> None:
         """Remember the race's public board message."""
-        await self.db.execute("UPDATE races SET message_id = :message_id WHERE id = :race_id",
-                              {"message_id": message_id, "race_id": race_id})
+        await self.db.execute(update(races).where(races.c.id == race_id).values(message_id=message_id))
 
     async def running_race(self, channel_id: int, user_id: int) -> Race | None:
         """The race a player is in (lobby or running) in a channel."""
         race_id = await self.db.fetch_value(
-            "SELECT r.id FROM races r JOIN race_players p ON p.race_id = r.id WHERE r.channel_id = :channel_id "
-            "AND p.user_id = :user_id AND r.status IN ('lobby', 'running') ORDER BY r.id DESC LIMIT 1",
-            {"channel_id": channel_id, "user_id": user_id})
+            select(races.c.id).select_from(races.join(race_players, race_players.c.race_id == races.c.id))
+            .where(races.c.channel_id == channel_id, race_players.c.user_id == user_id,
+                   races.c.status.in_(("lobby", "running"))).order_by(races.c.id.desc()).limit(1))
         return None if race_id is None else await self.get_race(race_id)

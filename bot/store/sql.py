@@ -1,10 +1,12 @@
-"""The store in SQL: Alembic migrations, queries with named parameters only, on SQLite or PostgreSQL."""
+"""The store in SQL: Alembic migrations, and queries as SQLAlchemy Core expressions, on SQLite or PostgreSQL."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from sqlalchemy import column, select, table
 
 from bot.store.databases import Database, PostgresDatabase, SqliteDatabase
 from bot.store.games import GameStore
@@ -46,7 +48,7 @@ class Store:
 
     async def schema_version(self) -> str | None:
         """The database's Alembic revision, or None before any."""
-        return await self.db.fetch_value("SELECT version_num FROM alembic_version")
+        return await self.db.fetch_value(select(column("version_num")).select_from(table("alembic_version")))
 
 
 class SqliteStore(Store):

@@ -2,25 +2,77 @@
 
 from __future__ import annotations
 
-from bot.store.base import DailyAttempt, DailyDay, DailyResult, PlayerStanding, PlayerTotals, TeamStanding
-from bot.store.databases import Database
+from typing import Any
 
-# What counts, the same for the players' leaderboard and /stats (README, "Leaderboards and stats"):
-# a result is a finished game of patience (solo, a match's round or a daily; won when won) or a
-# finished race hand (won by the player who went out), each with its score; rounds closed by
-# the end of their match count nowhere.
-_RESULTS = (
-    "results AS ("
-    "  SELECT user_id, CASE WHEN status = 'won' THEN 1 ELSE 0 END AS won, score, guild_id, finished_at"
-    "  FROM games WHERE status != 'playing' AND closed = 0"
-    "  UNION ALL"
-    "  SELECT p.user_id, CASE WHEN r.demon_user_id = p.user_id THEN 1 ELSE 0 END, p.score, r.guild_id,"
-    "  r.finished_at FROM race_players p JOIN races r ON r.id = p.race_id WHERE r.status = 'finished')")
-# A match is won by its winner and, in a team match, by every player who played for the winning team.
-_MATCH_WINS = (
-    "match_wins AS ("
-    "  SELECT mp.user_id, m.guild_id, m.finished_at FROM match_players mp JOIN matches m ON m.id = mp.match_id"
-    "  WHERE m.status = 'finished' AND (m.winner_user_id = mp.user_id OR m.winner_team_id = mp.team_id))")
+from sqlalchemy import (
+    CTE,
+    ColumnElement,
+    Select,
+    Text,
+    case,
+    cast,
+    delete,
+    exists,
+    func,
+    literal,
+    or_,
+    select,
+    union,
+    union_all,
+)
+
+from bot.store.base import DailyAttempt, DailyDay, DailyResult, PlayerStanding, PlayerTotals, TeamStanding
+from bot.store.databases import Database, mean, total
+from bot.store.tables import (
+    daily_attempts,
+    games,
+    guild_settings,
+    match_players,
+    matches,
+    players,
+    race_players,
+    races,
+    teams,
+)
+
+
+def _results() -> CTE:
+    """What counts, the same for the players' leaderboard and /stats (README, "Leaderboards and
+    stats"): a result is a finished game of patience (solo, a match's round or a daily; won when
+    won) or a finished race hand (won by the player who went out), each with its score; rounds
+    closed by the end of their match count nowhere."""
+    return union_all(
+        select(games.c.user_id, case((games.c.status == "won", 1), else_=0).label("won"), games.c.score,
+               games.c.guild_id, games.c.finished_at).where(games.c.status != "playing", games.c.closed == 0),
+        select(race_players.c.user_id, case((races.c.demon_user_id == race_players.c.user_id, 1), else_=0),
+               race_players.c.score, races.c.guild_id, races.c.finished_at)
+        .select_from(race_players.join(races, races.c.id == race_players.c.race_id))
+        .where(races.c.status == "finished"),
+    ).cte("results")
+
+
+def _match_wins() -> CTE:
+    """A match is won by its winner and, in a team match, by every player who played for the winning team."""
+    return (select(match_players.c.user_id, matches.c.guild_id, matches.c.finished_at)
+            .select_from(match_players.join(matches, matches.c.id == match_players.c.match_id))
+            .where(matches.c.status == "finished", or_(matches.c.winner_user_id == match_players.c.user_id,
+                                                       matches.c.winner_team_id == match_players.c.team_id))
+            .cte("match_wins"))
+
+
+def _on_server(query: Select[Any], column: ColumnElement[Any], guild_id: int | None) -> Select[Any]:
+    """`query` kept to the rows whose `column` is `guild_id` (None: every server)."""
+    return query if guild_id is None else query.where(column == guild_id)
+
+
+def _since(query: Select[Any], column: ColumnElement[Any], since: float | None) -> Select[Any]:
+    """`query` kept to the rows whose `column`, a time, is `since` or later (None: ever)."""
+    return query if since is None else query.where(column >= since)
+
+
+def _name(user_id: ColumnElement[Any]) -> ColumnElement[str]:
+    """The player's display name, or 'user <id>' when it is not known."""
+    return func.coalesce(players.c.name, literal("user ", Text) + cast(user_id, Text))
 
 
 class StatsStore:
@@ -34,11 +86,10 @@ class StatsStore:
     async def daily_attempt(self, day: str, game: str, user_id: int) -> DailyAttempt | None:
         """The player's attempt at that day's daily of `game`, with its game's state, or None."""
         row = await self.db.fetch_one(
-            "SELECT a.day, a.game, a.user_id, a.guild_id, a.game_id, g.status, g.score, g.finished_at "
-            "FROM daily_attempts a JOIN games g ON g.id = a.game_id "
-            "WHERE a.day = :day AND a.game = :game AND a.user_id = :user_id",
-            {"day": day, "game": game, "user_id": user_id},
-        )
+            select(daily_attempts.c.day, daily_attempts.c.game, daily_attempts.c.user_id, daily_attempts.c.guild_id,
+                   daily_attempts.c.game_id, games.c.status, games.c.score, games.c.finished_at)
+            .select_from(daily_attempts.join(games, games.c.id == daily_attempts.c.game_id))
+            .where(daily_attempts.c.day == day, daily_attempts.c.game == game, daily_attempts.c.user_id == user_id))
         return DailyAttempt(*row) if row else None
 
     async def claim_daily(self, day: str, game: str, user_id: int, guild_id: int | None, game_id: int) -> int:
@@ -48,19 +99,15 @@ class StatsStore:
         # The primary key (day, game, user_id) decides between simultaneous starts, in this
         # process or another: each statement stands alone and commits on its own.
         claimed = await self.db.execute(
-            "INSERT INTO daily_attempts (day, game, user_id, guild_id, game_id) "
-            "VALUES (:day, :game, :user_id, :guild_id, :game_id) ON CONFLICT (day, game, user_id) DO NOTHING",
-            {"day": day, "game": game, "user_id": user_id, "guild_id": guild_id, "game_id": game_id},
-        )
+            self.db.upsert(daily_attempts).values(day=day, game=game, user_id=user_id, guild_id=guild_id,
+                                                  game_id=game_id)
+            .on_conflict_do_nothing(index_elements=[daily_attempts.c.day, daily_attempts.c.game,
+                                                    daily_attempts.c.user_id]))
         if claimed != 1:
-            await self.db.execute(
-                "DELETE FROM games WHERE id = :game_id "
-                "AND NOT EXISTS (SELECT 1 FROM daily_attempts WHERE game_id = :game_id)",
-                {"game_id": game_id},
-            )
-        attempt = await self.db.fetch_value(
-            "SELECT game_id FROM daily_attempts WHERE day = :day AND game = :game AND user_id = :user_id",
-            {"day": day, "game": game, "user_id": user_id})
+            await self.db.execute(delete(games).where(games.c.id == game_id,
+                                                      ~exists().where(daily_attempts.c.game_id == game_id)))
+        attempt = await self.db.fetch_value(select(daily_attempts.c.game_id).where(
+            daily_attempts.c.day == day, daily_attempts.c.game == game, daily_attempts.c.user_id == user_id))
         assert attempt is not None
         return int(attempt)
 
@@ -69,31 +116,36 @@ class StatsStore:
         """The attempts at the dailies of `game` from `first_day` (None: the first ever) to
         `last_day`, played on this server (None: anywhere), with their games' state: finished
         games first, by score, then by the earlier finish; games in play after them."""
-        rows = await self.db.fetch_all(
-            "SELECT a.day, a.user_id, COALESCE(p.name, 'user ' || a.user_id) AS name, g.status, g.score, g.finished_at "
-            "FROM daily_attempts a JOIN games g ON g.id = a.game_id LEFT JOIN players p ON p.user_id = a.user_id "
-            "WHERE a.game = :game AND (CAST(:guild_id AS BIGINT) IS NULL OR a.guild_id = :guild_id) "
-            "AND (CAST(:first_day AS TEXT) IS NULL OR a.day >= :first_day) AND a.day <= :last_day "
-            "ORDER BY CASE WHEN g.status = 'playing' THEN 1 ELSE 0 END, g.score DESC, g.finished_at, "
-            "LOWER(COALESCE(p.name, 'user ' || a.user_id)), a.user_id",
-            {"game": game, "guild_id": guild_id, "first_day": first_day, "last_day": last_day},
-        )
+        name = _name(daily_attempts.c.user_id)
+        query = (select(daily_attempts.c.day, daily_attempts.c.user_id, name, games.c.status, games.c.score,
+                        games.c.finished_at)
+                 .select_from(daily_attempts.join(games, games.c.id == daily_attempts.c.game_id)
+                              .outerjoin(players, players.c.user_id == daily_attempts.c.user_id))
+                 .where(daily_attempts.c.game == game, daily_attempts.c.day <= last_day))
+        query = _on_server(query, daily_attempts.c.guild_id, guild_id)
+        if first_day is not None:
+            query = query.where(daily_attempts.c.day >= first_day)
+        rows = await self.db.fetch_all(query.order_by(
+            case((games.c.status == "playing", 1), else_=0), games.c.score.desc(), games.c.finished_at,
+            func.lower(name), daily_attempts.c.user_id))
         return [DailyResult(*row) for row in rows]
 
     async def daily_days(self, *, guild_id: int | None = None, user_id: int | None = None) -> list[DailyDay]:
         """Every day each player made a daily attempt, and whether they won a daily that day, by
         player and day: for the players with an attempt on this server (None: anywhere), or for one
         player. A player's days are all theirs, on any server: a streak is personal."""
-        rows = await self.db.fetch_all(
-            "SELECT a.user_id, COALESCE(p.name, 'user ' || a.user_id), a.day, "
-            "MAX(CASE WHEN g.status = 'won' THEN 1 ELSE 0 END) "
-            "FROM daily_attempts a JOIN games g ON g.id = a.game_id LEFT JOIN players p ON p.user_id = a.user_id "
-            "WHERE (CAST(:user_id AS BIGINT) IS NULL OR a.user_id = :user_id) "
-            "AND (CAST(:guild_id AS BIGINT) IS NULL "
-            "OR a.user_id IN (SELECT user_id FROM daily_attempts WHERE guild_id = :guild_id)) "
-            "GROUP BY a.user_id, p.name, a.day ORDER BY a.user_id, a.day",
-            {"user_id": user_id, "guild_id": guild_id},
-        )
+        query = (select(daily_attempts.c.user_id, _name(daily_attempts.c.user_id), daily_attempts.c.day,
+                        func.max(case((games.c.status == "won", 1), else_=0)))
+                 .select_from(daily_attempts.join(games, games.c.id == daily_attempts.c.game_id)
+                              .outerjoin(players, players.c.user_id == daily_attempts.c.user_id))
+                 .group_by(daily_attempts.c.user_id, players.c.name, daily_attempts.c.day)
+                 .order_by(daily_attempts.c.user_id, daily_attempts.c.day))
+        if user_id is not None:
+            query = query.where(daily_attempts.c.user_id == user_id)
+        if guild_id is not None:
+            on_guild = select(daily_attempts.c.user_id).where(daily_attempts.c.guild_id == guild_id)
+            query = query.where(daily_attempts.c.user_id.in_(on_guild.scalar_subquery()))
+        rows = await self.db.fetch_all(query)
         return [DailyDay(user_id=row[0], name=row[1], day=row[2], won=bool(row[3])) for row in rows]
 
     # --- leaderboards and stats -------------------------------------------------------------
@@ -101,26 +153,24 @@ class StatsStore:
     async def player_standings(self, guild_id: int | None, since: float | None) -> list[PlayerStanding]:
         """Every player with a game finished, or a match won, on this server (None: all) since
         `since` (None: ever): by points, then wins, then name."""
+        results, match_wins = _results(), _match_wins()
+        finished_query = select(results.c.user_id, func.count().label("games"), total(results.c.won).label("wins"),
+                                total(results.c.score).label("points")).group_by(results.c.user_id)
+        finished = _since(_on_server(finished_query, results.c.guild_id, guild_id), results.c.finished_at, since
+                          ).cte("finished")
+        won_query = select(match_wins.c.user_id, func.count().label("matches")).group_by(match_wins.c.user_id)
+        won_matches = _since(_on_server(won_query, match_wins.c.guild_id, guild_id), match_wins.c.finished_at, since
+                             ).cte("won_matches")
+        everyone = union(select(finished.c.user_id), select(won_matches.c.user_id)).cte("everyone")
+        wins = func.coalesce(finished.c.wins, 0).label("wins")
+        points = func.coalesce(finished.c.points, 0).label("points")
         rows = await self.db.fetch_all(
-            f"WITH {_RESULTS}, {_MATCH_WINS}, "
-            "finished AS ("
-            "  SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, SUM(score) AS points FROM results"
-            "  WHERE (CAST(:guild_id AS BIGINT) IS NULL OR guild_id = :guild_id)"
-            "  AND (CAST(:since AS DOUBLE PRECISION) IS NULL OR finished_at >= :since)"
-            "  GROUP BY user_id), "
-            "won_matches AS ("
-            "  SELECT user_id, COUNT(*) AS matches FROM match_wins"
-            "  WHERE (CAST(:guild_id AS BIGINT) IS NULL OR guild_id = :guild_id)"
-            "  AND (CAST(:since AS DOUBLE PRECISION) IS NULL OR finished_at >= :since)"
-            "  GROUP BY user_id), "
-            "everyone AS (SELECT user_id FROM finished UNION SELECT user_id FROM won_matches) "
-            "SELECT e.user_id, COALESCE(p.name, 'user ' || e.user_id) AS name, COALESCE(f.games, 0), "
-            "COALESCE(f.wins, 0) AS wins, COALESCE(f.points, 0) AS points, COALESCE(w.matches, 0) "
-            "FROM everyone e LEFT JOIN finished f ON f.user_id = e.user_id "
-            "LEFT JOIN won_matches w ON w.user_id = e.user_id LEFT JOIN players p ON p.user_id = e.user_id "
-            "ORDER BY points DESC, wins DESC, LOWER(COALESCE(p.name, 'user ' || e.user_id)), e.user_id",
-            {"guild_id": guild_id, "since": since},
-        )
+            select(everyone.c.user_id, _name(everyone.c.user_id).label("name"), func.coalesce(finished.c.games, 0),
+                   wins, points, func.coalesce(won_matches.c.matches, 0))
+            .select_from(everyone.outerjoin(finished, finished.c.user_id == everyone.c.user_id)
+                         .outerjoin(won_matches, won_matches.c.user_id == everyone.c.user_id)
+                         .outerjoin(players, players.c.user_id == everyone.c.user_id))
+            .order_by(points.desc(), wins.desc(), func.lower(_name(everyone.c.user_id)), everyone.c.user_id))
         return [PlayerStanding(*row) for row in rows]
 
     async def team_standings(self, guild_id: int | None, since: float | None) -> list[TeamStanding]:
@@ -128,48 +178,44 @@ class StatsStore:
         since `since` (None: ever): by matches won, then points, then name."""
         # A round's points go to the team its player was in for that match (match_players),
         # whatever team they are in now.
-        rows = await self.db.fetch_all(
-            "WITH points AS ("
-            "  SELECT mp.team_id, SUM(g.score) AS points FROM games g"
-            "  JOIN matches m ON m.id = g.match_id"
-            "  JOIN match_players mp ON mp.match_id = g.match_id AND mp.user_id = g.user_id"
-            "  WHERE g.kind = 'match' AND g.status != 'playing' AND g.closed = 0 AND m.teams = 1"
-            "  AND mp.team_id IS NOT NULL"
-            "  AND (CAST(:since AS DOUBLE PRECISION) IS NULL OR g.finished_at >= :since)"
-            "  GROUP BY mp.team_id), "
-            "wins AS ("
-            "  SELECT winner_team_id AS team_id, COUNT(*) AS won FROM matches"
-            "  WHERE winner_team_id IS NOT NULL AND (CAST(:since AS DOUBLE PRECISION) IS NULL OR finished_at >= :since)"
-            "  GROUP BY winner_team_id) "
-            "SELECT t.id, t.name, COALESCE(w.won, 0) AS won, COALESCE(pt.points, 0) AS points FROM teams t "
-            "LEFT JOIN points pt ON pt.team_id = t.id LEFT JOIN wins w ON w.team_id = t.id "
-            "WHERE (CAST(:guild_id AS BIGINT) IS NULL OR t.guild_id = :guild_id) "
-            "ORDER BY won DESC, points DESC, LOWER(t.name), t.id",
-            {"since": since, "guild_id": guild_id},
-        )
+        points_query = (
+            select(match_players.c.team_id, total(games.c.score).label("points"))
+            .select_from(games.join(matches, matches.c.id == games.c.match_id)
+                         .join(match_players, (match_players.c.match_id == games.c.match_id)
+                               & (match_players.c.user_id == games.c.user_id)))
+            .where(games.c.kind == "match", games.c.status != "playing", games.c.closed == 0, matches.c.teams == 1,
+                   match_players.c.team_id.is_not(None))
+            .group_by(match_players.c.team_id))
+        wins_query = (select(matches.c.winner_team_id.label("team_id"), func.count().label("won"))
+                      .where(matches.c.winner_team_id.is_not(None)).group_by(matches.c.winner_team_id))
+        team_points = _since(points_query, games.c.finished_at, since).cte("points")
+        team_wins = _since(wins_query, matches.c.finished_at, since).cte("wins")
+        won = func.coalesce(team_wins.c.won, 0).label("won")
+        points = func.coalesce(team_points.c.points, 0).label("points")
+        query = (select(teams.c.id, teams.c.name, won, points)
+                 .select_from(teams.outerjoin(team_points, team_points.c.team_id == teams.c.id)
+                              .outerjoin(team_wins, team_wins.c.team_id == teams.c.id))
+                 .order_by(won.desc(), points.desc(), func.lower(teams.c.name), teams.c.id))
+        rows = await self.db.fetch_all(_on_server(query, teams.c.guild_id, guild_id))
         return [TeamStanding(*row) for row in rows]
 
     async def player_totals(self, user_id: int, guild_id: int | None) -> PlayerTotals:
         """A player's finished games, and the matches they played (that started) and won (they, or
         their team), on this server (None: all servers)."""
-        games, wins, best, average = await self.db.fetch_one(
-            f"WITH {_RESULTS} SELECT COUNT(*), COALESCE(SUM(won), 0), MAX(score), AVG(score) FROM results "
-            "WHERE user_id = :user_id AND (CAST(:guild_id AS BIGINT) IS NULL OR guild_id = :guild_id)",
-            {"user_id": user_id, "guild_id": guild_id},
-        ) or (0, 0, None, None)
-        played = await self.db.fetch_value(
-            "SELECT COUNT(*) FROM match_players mp JOIN matches m ON m.id = mp.match_id "
-            "WHERE mp.user_id = :user_id AND m.started_at IS NOT NULL "
-            "AND (CAST(:guild_id AS BIGINT) IS NULL OR m.guild_id = :guild_id)",
-            {"user_id": user_id, "guild_id": guild_id},
-        ) or 0
-        won = await self.db.fetch_value(
-            f"WITH {_MATCH_WINS} SELECT COUNT(*) FROM match_wins "
-            "WHERE user_id = :user_id AND (CAST(:guild_id AS BIGINT) IS NULL OR guild_id = :guild_id)",
-            {"user_id": user_id, "guild_id": guild_id},
-        ) or 0
-        name = await self.db.fetch_value("SELECT name FROM players WHERE user_id = :user_id", {"user_id": user_id})
-        return PlayerTotals(user_id=user_id, name=name, games=games, wins=wins, best_score=best,
+        results, match_wins = _results(), _match_wins()
+        games_count, wins, best, average = await self.db.fetch_one(_on_server(
+            select(func.count(), func.coalesce(total(results.c.won), 0), func.max(results.c.score),
+                   mean(results.c.score)).where(results.c.user_id == user_id),
+            results.c.guild_id, guild_id)) or (0, 0, None, None)
+        played = await self.db.fetch_value(_on_server(
+            select(func.count()).select_from(match_players.join(matches, matches.c.id == match_players.c.match_id))
+            .where(match_players.c.user_id == user_id, matches.c.started_at.is_not(None)),
+            matches.c.guild_id, guild_id)) or 0
+        won = await self.db.fetch_value(_on_server(
+            select(func.count()).select_from(match_wins).where(match_wins.c.user_id == user_id),
+            match_wins.c.guild_id, guild_id)) or 0
+        name = await self.db.fetch_value(select(players.c.name).where(players.c.user_id == user_id))
+        return PlayerTotals(user_id=user_id, name=name, games=games_count, wins=wins, best_score=best,
                             average_score=None if average is None else float(average),
                             matches_played=played, matches_won=won)
 
@@ -177,14 +223,13 @@ class StatsStore:
 
     async def get_settings(self, guild_id: int) -> dict[str, str]:
         """A server's settings."""
-        rows = await self.db.fetch_all("SELECT key, value FROM guild_settings WHERE guild_id = :guild_id",
-                                       {"guild_id": guild_id})
+        rows = await self.db.fetch_all(select(guild_settings.c.key, guild_settings.c.value)
+                                       .where(guild_settings.c.guild_id == guild_id))
         return {key: value for key, value in rows}
 
     async def set_setting(self, guild_id: int, key: str, value: str) -> None:
         """Change one of a server's settings."""
-        await self.db.execute(
-            "INSERT INTO guild_settings (guild_id, key, value) VALUES (:guild_id, :key, :value) "
-            "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
-            {"guild_id": guild_id, "key": key, "value": value},
-        )
+        insert = self.db.upsert(guild_settings).values(guild_id=guild_id, key=key, value=value)
+        await self.db.execute(insert.on_conflict_do_update(
+            index_elements=[guild_settings.c.guild_id, guild_settings.c.key],
+            set_={"value": insert.excluded.value}))

@@ -17,7 +17,7 @@ import discord
 from bot.game import Move
 from bot.play import Player, Reply
 from bot.views.respond import Answer, answer, shorten, voice_of
-from bot.words import DISCORD, Voice, reply_text
+from bot.words import DISCORD, Voice, board_alt_text, board_status, reply_text
 from render import render, workers
 
 if TYPE_CHECKING:
@@ -59,12 +59,12 @@ class Picked:
 
 async def board_answer(reply: Reply, player: Player, voice: Voice, *, picked: Picked | None = None,
                        message: str | None = None) -> Answer:
-    """The whole board message for a reply, in the voice's language: text, PNG (drawn off the
-    event loop), buttons."""
+    """The whole board message for a reply, in the voice's language: status line, text, PNG
+    (drawn off the event loop) with its alt text, buttons."""
     png = await workers.draw(render, reply.game, highlight=reply.highlight, player=player.name)
-    file = discord.File(io.BytesIO(png), filename="board.png")
+    file = discord.File(io.BytesIO(png), filename="board.png", description=board_alt_text(reply.game, voice))
     text = shorten(reply_text(reply, voice) if message is None else message)  # an error may quote a long input
-    return Answer(text=text, file=file, view=board_view(reply, voice, picked))
+    return Answer(text=text, file=file, view=board_view(reply, voice, picked), status=board_status(reply.game, voice))
 
 
 def board_view(reply: Reply, voice: Voice, picked: Picked | None = None) -> discord.ui.View:
@@ -82,7 +82,7 @@ def board_view(reply: Reply, voice: Voice, picked: Picked | None = None) -> disc
         view.add_item(BoardButton(game_id, version, action, picked, label=label, style=style,
                                   disabled=over or not enabled, row=row))
 
-    rows, _ = _pile_rows(piles), voice._
+    rows, _ = _pile_rows(piles), voice.gettext
     if picked is None:
         stock = len(game.stock)
         button("draw", _("Draw ({stock})", stock=stock) if stock else _("Redeal ↻"), 0,
@@ -143,7 +143,7 @@ def _pick_options(piles: dict[str, list[str]], legal: list[Move], voice: Voice) 
     options = []
     for src, count in groups[:MAX_OPTIONS]:
         cards = " ".join(piles[src][-count:])
-        options.append(discord.SelectOption(label=voice._("{cards} from {pile}", cards=cards, pile=src),
+        options.append(discord.SelectOption(label=voice.gettext("{cards} from {pile}", cards=cards, pile=src),
                                             value=str(Picked(src, count))))
     return options
 
@@ -197,7 +197,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
 
     def __init__(self, game_id: int, version: int, options: list[discord.SelectOption] | None = None,
                  picked: Picked | None = None, voice: Voice | None = None) -> None:
-        _ = (voice or DISCORD)._  # a menu rebuilt from its custom_id is never shown again
+        _ = (voice or DISCORD).gettext  # a menu rebuilt from its custom_id is never shown again
         placeholder = (_("Picked {picked}: now tap where it goes", picked=picked) if picked
                        else _("Pick cards to move, then a pile…"))
         options = options or [discord.SelectOption(label="…", value="none")]
@@ -224,16 +224,16 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
         values: list[Any] = (interaction.data or {}).get("values", [])  # type: ignore[assignment]
         if reply.version != self.version:
             return await board_answer(reply, player, voice,
-                                      message=voice._("That board was out of date: here is the current one."))
+                                      message=voice.gettext("That board was out of date: here is the current one."))
         try:
             picked = Picked.parse(str(values[0])) if values else None
         except ValueError:
             picked = None
         if picked is None or not any(move.src == picked.src and move.count == picked.count
                                      for move in reply.game.legal_moves()):
-            return await board_answer(reply, player, voice, message=voice._("Pick cards from the menu first."))
+            return await board_answer(reply, player, voice, message=voice.gettext("Pick cards from the menu first."))
         cards = " ".join(reply.game.piles()[picked.src][-picked.count:])
-        return await board_answer(reply, player, voice, picked=picked, message=voice._(
+        return await board_answer(reply, player, voice, picked=picked, message=voice.gettext(
             "Picked {cards} from {pile}: tap the pile it goes to.", cards=cards, pile=picked.src))
 
 

@@ -37,13 +37,14 @@ COUNTING = N_("Games: finished games of patience (solo, match rounds, dailies) a
 
 def page_title(page: LeaderboardPage, voice: Voice) -> str:
     """A page's title: the board, its period (or day) and where, such as "Players · all time · this server"."""
-    _ = voice._
+    _ = voice.gettext
     period = _(PERIOD_TITLES[page.period])
     title = {"players": _("Players · {period}", period=period), "teams": _("Teams · {period}", period=period),
              "daily": _("Daily {title} · {period}", title=TITLES.get(page.game, page.game),
                         period=page.day if page.period == "today" else period),
              "streaks": _("Daily streaks (days)")}[page.ranking]
-    return f"{title} · {_('this server') if page.guild_id is not None else _('all servers')}"
+    where = _("this server") if page.guild_id is not None else _("all servers")
+    return f"{title} · {where}"
 
 
 def page_text(page: LeaderboardPage, voice: Voice) -> str:
@@ -51,8 +52,8 @@ def page_text(page: LeaderboardPage, voice: Voice) -> str:
     characters: names are cut to NAME_WIDTH and, if need be, the last rows left off."""
     title = page_title(page, voice)
     if not page.rows:
-        return f"{title}\n{voice._('No one here yet.')}"
-    headings = [voice._(HEADINGS[column]) if column != "rank" else "#" for column in page.columns]
+        return title + "\n" + voice.gettext("No one here yet.")
+    headings = [voice.gettext(HEADINGS[column]) if column != "rank" else "#" for column in page.columns]
     cells = [[_cell(value, NAME_WIDTH if i == 1 else None) for i, value in enumerate(row)] for row in page.rows]
     widths = [max(len(heading), *(len(line[i]) for line in cells)) for i, heading in enumerate(headings)]
     # Numbers line up on the right, words (names, results) on the left.
@@ -65,8 +66,8 @@ def page_text(page: LeaderboardPage, voice: Voice) -> str:
 
     header = [title, line(headings), "-" * (sum(widths) + 2 * (len(widths) - 1))]
     body = [line(values) for values in cells]
-    footer = voice._("Page {page} of {pages} · {total} in all", page=page.page + 1, pages=page.pages,
-                     total=page.total)
+    footer = voice.gettext("Page {page} of {pages} · {total} in all", page=page.page + 1, pages=page.pages,
+                           total=page.total)
     while body and len("\n".join([*header, *body, "…", footer])) > TEXT_LIMIT:
         body.pop()
     if len(body) < len(cells):
@@ -76,7 +77,7 @@ def page_text(page: LeaderboardPage, voice: Voice) -> str:
 
 def stats_text(stats: PlayerStats, voice: Voice) -> str:
     """A player's stats in a few aligned lines, for a code block."""
-    _, days = voice._, stats.streaks
+    _, days = voice.gettext, stats.streaks
     where = _("this server") if stats.guild_id is not None else _("all servers")
     scores = "-" if stats.best_score is None else _("best {best}, average {average}", best=stats.best_score,
                                                      average=f"{stats.average_score or 0:.1f}")
@@ -111,7 +112,7 @@ def _days(count: int, voice: Voice) -> str:
 
 def stats_answer(stats: PlayerStats, voice: Voice) -> Answer:
     """A player's stats as a message: the lines in a code block, and what they count."""
-    return Answer(f"{code_block(stats_text(stats, voice))}\n{voice._(COUNTING)}")
+    return Answer(f"{code_block(stats_text(stats, voice))}\n{voice.gettext(COUNTING)}")
 
 
 def leaderboard_answer(page: LeaderboardPage, ranking: str, period: str, scope: str, voice: Voice) -> Answer:
@@ -132,7 +133,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLA
 
     def __init__(self, ranking: str, period: str, scope: str, page: int, step: str, voice: Voice | None = None, *,
                  disabled: bool = False) -> None:
-        _ = (voice or DISCORD)._  # a button rebuilt from its custom_id is never shown again
+        _ = (voice or DISCORD).gettext  # a button rebuilt from its custom_id is never shown again
         label = _("◀ Prev") if step == "prev" else _("Next ▶")
         super().__init__(discord.ui.Button(label=label, disabled=disabled,
                                            custom_id=f"pl:{ranking}:{period}:{scope}:{page}:{step}"))

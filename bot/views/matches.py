@@ -11,6 +11,7 @@ import discord
 from bot.game import TITLES
 from bot.play.matches import MatchStatus, Scoreboard, TeamRoster
 from bot.views.board import ID, board_answer, player_of
+from bot.views.layout import layout_view
 from bot.views.respond import Answer, answer, voice_of
 from bot.words import DISCORD, Voice, die_text
 
@@ -23,7 +24,7 @@ TEAM_TEMPLATE = re.compile(rf"pm:(?P<match>{ID}):team")
 
 def scoreboard_text(board: Scoreboard, voice: Voice) -> str:
     """The public scoreboard message: the match, its state, everyone's standing, the winner."""
-    match, _ = board.match, voice._
+    match, _ = board.match, voice.gettext
     values = {"title": TITLES.get(match.game, match.game), "match": match.id, "target": match.target,
               "die": die_text(match.options.get("die", "off"), voice)}
     lines = [_("**{title} team match #{match}**: first to **{target}** points · Die of Justice {die}", **values)
@@ -48,16 +49,21 @@ def scoreboard_text(board: Scoreboard, voice: Voice) -> str:
     return "\n".join(lines)
 
 
+def scoreboard_layout(board: Scoreboard, voice: Voice) -> discord.ui.LayoutView:
+    """The match's public message in Components V2: the scoreboard's text and its buttons."""
+    return layout_view("", scoreboard_text(board, voice), None, match_view(board, voice))
+
+
 def team_list_text(rosters: list[TeamRoster], voice: Voice) -> str:
     """A server's teams and their members, one line a team."""
     if not rosters:
-        return voice._("No teams yet: {team_create} one.", team_create=voice.command("team create"))
+        return voice.gettext("No teams yet: {team_create} one.", team_create=voice.command("team create"))
     return "\n".join(f"**{roster.name}**: {', '.join(roster.members)}" for roster in rosters)
 
 
 def match_view(board: Scoreboard, voice: Voice) -> discord.ui.View | None:
     """The lobby's or scoreboard's buttons; none once the match is over."""
-    match, _ = board.match, voice._
+    match, _ = board.match, voice.gettext
     if match.status not in ("lobby", "running"):
         return None
     view = discord.ui.View(timeout=None)
@@ -75,7 +81,7 @@ def match_view(board: Scoreboard, voice: Voice) -> discord.ui.View | None:
 
 def next_round_button(match_id: int, voice: Voice) -> MatchButton:
     """The button under a finished round's board that deals the player's next round."""
-    return MatchButton(match_id, "next", voice._("Next round ▶"), discord.ButtonStyle.success, row=4)
+    return MatchButton(match_id, "next", voice.gettext("Next round ▶"), discord.ButtonStyle.success, row=4)
 
 
 class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=MATCH_TEMPLATE):
@@ -100,7 +106,7 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=MATCH_TEMP
         bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
         player, match_id = player_of(interaction.user), self.match_id
         voice = await voice_of(interaction)
-        _ = voice._
+        _ = voice.gettext
         await bot.matches.check_place(match_id, interaction.guild_id, interaction.channel_id)
         can_manage = bool(interaction.permissions and interaction.permissions.manage_guild)
         if self.action in ("board", "next"):
@@ -131,7 +137,7 @@ class TeamSelect(discord.ui.DynamicItem[discord.ui.Select], template=TEAM_TEMPLA
 
     def __init__(self, match_id: int, names: list[str] | None = None, voice: Voice | None = None) -> None:
         options = [discord.SelectOption(label=name, value=name) for name in (names or ["…"])]
-        placeholder = (voice or DISCORD)._("Join for a team…")  # a menu rebuilt from its custom_id is never shown
+        placeholder = (voice or DISCORD).gettext("Join for a team…")  # a menu rebuilt from its custom_id is never shown
         super().__init__(discord.ui.Select(custom_id=f"pm:{match_id}:team", placeholder=placeholder,
                                            options=options))
         self.match_id = match_id
@@ -153,4 +159,4 @@ class TeamSelect(discord.ui.DynamicItem[discord.ui.Select], template=TEAM_TEMPLA
         await bot.matches.check_place(self.match_id, interaction.guild_id, interaction.channel_id)
         await bot.matches.join(self.match_id, player_of(interaction.user), team_name=name)
         voice = await voice_of(interaction)
-        return Answer(voice._("You joined match #{match} for team **{team}**.", match=self.match_id, team=name))
+        return Answer(voice.gettext("You joined match #{match} for team **{team}**.", match=self.match_id, team=name))

@@ -31,7 +31,7 @@ from bot.play.race import (
 from bot.play.solo import Moved, NothingToDo, Refused
 from bot.views.board import ID, PER_ROW, player_of
 from bot.views.respond import Answer, answer, shorten, voice_of
-from bot.words import Voice, played_text
+from bot.words import Voice, played_text, race_board_alt_text, race_status
 from render import workers
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ BOARD_TEMPLATE = re.compile(
 
 def lobby_view(reply: RaceReply, voice: Voice) -> discord.ui.View | None:
     """The public board's buttons: Join, Start and Cancel in the lobby; My board while it runs."""
-    race, _ = reply.race, voice._
+    race, _ = reply.race, voice.gettext
     if race.status not in ("lobby", "running"):
         return None
     view = discord.ui.View(timeout=None)
@@ -64,7 +64,7 @@ def race_text(events: tuple[RaceEvent, ...], voice: Voice) -> str:
 
 def race_event_text(event: RaceEvent, voice: Voice) -> str:
     """What one event of a race says ("" for none)."""
-    _ = voice._
+    _ = voice.gettext
     match event:
         case RaceOpened(race_id=race_id):
             return _("Race #{race} is open: Join, then the host presses Start ({least} to {most} players).",
@@ -108,7 +108,7 @@ def _standings(points: tuple[tuple[int, int], ...]) -> str:
 
 def public_text(reply: RaceReply, names: list[str], voice: Voice) -> str:
     """The public board's words: who is in, and what to do."""
-    race, _ = reply.race, voice._
+    race, _ = reply.race, voice.gettext
     who = ", ".join(f"<@{user}>" for user in race.players)
     layout = _("Racing Demon layout") if race.layout == "demon" else _("Klondike layouts")
     if race.target is not None:
@@ -152,13 +152,15 @@ def private_png(reply: RaceReply, names: list[str]) -> bytes:
 
 
 async def private_answer(reply: RaceReply, names: list[str], voice: Voice, *, message: str | None = None) -> Answer:
-    """A player's private board message: text, PNG (rendered off the event loop), buttons."""
+    """A player's private board message, in the voice's language: status line, text, PNG
+    (rendered off the event loop) with its alt text, buttons."""
     text = shorten(race_text(reply.events, voice) if message is None else message)  # an error may quote a long input
     if reply.game is None or reply.seat is None:
-        return Answer(text or voice._("The race has not started yet."))
+        return Answer(text or voice.gettext("The race has not started yet."))
     png = await workers.draw(private_png, reply, names)
-    return Answer(text=text, file=discord.File(io.BytesIO(png), filename="race.png"),
-                  view=race_board_view(reply, voice))
+    alt = race_board_alt_text(reply.game, reply.seat, names[reply.seat], voice)
+    return Answer(text=text, file=discord.File(io.BytesIO(png), filename="race.png", description=alt),
+                  view=race_board_view(reply, voice), status=race_status(reply.race.id, reply.game, reply.seat, voice))
 
 
 def race_board_view(reply: RaceReply, voice: Voice) -> discord.ui.View:
@@ -175,7 +177,7 @@ def race_board_view(reply: RaceReply, voice: Voice) -> discord.ui.View:
         view.add_item(RaceBoardButton(race.id, reply.seen, action, label=label, style=style,
                                       disabled=over or not enabled, row=row))
 
-    stock, _ = len(hand["s"]), voice._
+    stock, _ = len(hand["s"]), voice.gettext
     button("draw", _("Draw ({stock})", stock=stock) if stock else _("Redeal ↻"), 0, any(m.is_draw for m in legal),
            discord.ButtonStyle.primary)
     button("auto", _("Auto ▲"), 0, any(m.dst == "f" for m in legal))
@@ -225,7 +227,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMP
         reply = await (races.start(self.race_id, player) if self.action == "start"
                        else races.board(self.race_id, player))
         if reply.seat is None:
-            return Answer(voice._("You are not in that race: watch the board in the channel."))
+            return Answer(voice.gettext("You are not in that race: watch the board in the channel."))
         return await private_answer(reply, await races.names(reply.race), voice)
 
 

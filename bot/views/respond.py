@@ -25,6 +25,7 @@ from bot.i18n import N_, choose_language, language_of
 from bot.play import PlayError
 from bot.play.settings import load_settings
 from bot.play.work import Turns
+from bot.views.layout import layout_view
 from bot.words import DISCORD, Voice
 from bot.words import error_text as worded
 
@@ -66,11 +67,33 @@ _last_answers: dict[int, float] = {}  # member -> loop time their last answer wa
 
 @dataclass(slots=True)
 class Answer:
-    """What to show: text, and a board image with its buttons (both or neither)."""
+    """What to show: text, and a board image with its buttons (both or neither), and a board's
+    status line. A board is shown in a Components V2 layout (`bot.views.layout`)."""
 
     text: str
     file: discord.File | None = None
     view: discord.ui.View | None = None
+    status: str = ""
+
+
+@dataclass(slots=True)
+class Shown:
+    """An Answer as a message's fields: its content (None in a V2 layout), files and view."""
+
+    content: str | None
+    files: list[discord.File]
+    view: discord.ui.View | discord.ui.LayoutView | None
+
+
+def shown(result: Answer, *, v2: bool = False) -> Shown:
+    """The message fields for an Answer: a board (an answer with an image or a status line), or
+    any answer that replaces a V2 message (`v2`: Discord keeps the flag once set), as a V2
+    layout without content; anything else as plain content and buttons."""
+    files = [result.file] if result.file else []
+    if result.file is not None or result.status or v2:
+        return Shown(None, files, layout_view(result.status, cut(result.text, DISCORD_LIMIT), result.file,
+                                             result.view))
+    return Shown(cut(result.text, DISCORD_LIMIT) or None, files, result.view)
 
 
 async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, edit: bool = False,
@@ -99,7 +122,7 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
         except Exception:
             log.exception("interaction %s failed", interaction.id)
             member_voice = DISCORD.speaking(choose_language(interaction.locale, None))  # the store may be down
-            await _say(interaction, member_voice._(SORRY), edit=edit)
+            await _say(interaction, member_voice.gettext(SORRY), edit=edit)
             return
         await _show(interaction, result, edit=edit, ephemeral=ephemeral)
     finally:
@@ -142,15 +165,19 @@ async def _defer(interaction: discord.Interaction, *, edit: bool, ephemeral: boo
 
 
 async def _show(interaction: discord.Interaction, result: Answer, *, edit: bool, ephemeral: bool) -> None:
-    files = [result.file] if result.file else []
-    view = result.view or discord.utils.MISSING
-    content = cut(result.text, DISCORD_LIMIT) or None
+    """Show the Answer: an edit of the interaction's message (`edit`, a V2 one staying V2), an
+    edit of the deferred reply (where the V2 flag is set: a deferral cannot carry it), or a new
+    message."""
+    v2 = edit and interaction.message is not None and interaction.message.flags.components_v2
+    message = shown(result, v2=v2)
+    view = message.view or discord.utils.MISSING
     if interaction.response.is_done():
-        await interaction.edit_original_response(content=content, attachments=files, view=view)
+        await interaction.edit_original_response(content=message.content, attachments=message.files, view=view)
     elif edit:
-        await interaction.response.edit_message(content=content, attachments=files, view=view)
+        await interaction.response.edit_message(content=message.content, attachments=message.files, view=view)
     else:
-        await interaction.response.send_message(content=content, files=files, view=view, ephemeral=ephemeral)
+        await interaction.response.send_message(content=message.content, files=message.files, view=view,
+                                                ephemeral=ephemeral)
 
 
 async def _say(interaction: discord.Interaction, text: str, *, edit: bool) -> None:

@@ -80,6 +80,12 @@ ALLOWED_CALLBACKS = {
     MODAL_SUBMIT: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE},
 }
 
+# Component types (V2 ones need the IS_COMPONENTS_V2 flag).
+SELECT_TYPES = {3, 5, 6, 7, 8}
+V2_ONLY_TYPES = {9, 10, 11, 12, 13, 14, 17}
+TOP_LEVEL_V2_TYPES = {1, 9, 10, 12, 13, 14, 17}
+CONTAINER_CHILD_TYPES = {1, 9, 10, 12, 13, 14}
+
 ALL_PERMISSIONS = str((1 << 51) - 1)
 COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
 # Discord's locales: the keys of name_localizations and description_localizations, and what
@@ -365,6 +371,27 @@ def flatten_components(components: Iterable[dict[str, Any]]) -> list[ComponentIn
     return found
 
 
+def _resolve_media(components: list[dict[str, Any]], attachments: list[StoredAttachment]) -> list[dict[str, Any]]:
+    """The components with each `attachment://name` media url replaced by the attachment's own url
+    and id, as Discord returns them (a copy: the request's payload is left as it was)."""
+    by_name = {a.filename: a for a in attachments}
+
+    def resolve(value: Any) -> Any:
+        if isinstance(value, list):
+            return [resolve(item) for item in value]
+        if not isinstance(value, dict):
+            return value
+        copied = {key: resolve(item) for key, item in value.items()}
+        url = copied.get("url")
+        if isinstance(url, str) and url.startswith("attachment://") and url[13:] in by_name:
+            attachment = by_name[url[13:]]
+            copied.update(url=attachment.url, proxy_url=attachment.url, attachment_id=str(attachment.id),
+                          content_type=attachment.content_type)
+        return copied
+
+    return resolve(components)
+
+
 @dataclass
 class StoredMessage:
     """A message as the fake stores it: the current state, updated on every edit."""
@@ -436,6 +463,23 @@ class StoredMessage:
                 return attachment
         names = [a.filename for a in self.attachments]
         raise LookupError(f"message {self.id} has no attachment {filename!r}; has {names}")
+
+    @property
+    def v2(self) -> bool:
+        """True for a Components V2 message (flag 1<<15): no content, its words in text displays."""
+        return bool(self.flags & FLAG_COMPONENTS_V2)
+
+    def text_displays(self) -> list[str]:
+        """The contents of the message's text displays, in display order."""
+        return [c.content or "" for c in self.components_flat() if c.type == 10]
+
+    def media_urls(self) -> list[str]:
+        """The urls of the media shown by media galleries, thumbnails and file components, in order."""
+        urls = []
+        for comp in self.components_flat():
+            items = comp.raw.get("items") if comp.type == 12 else [comp.raw] if comp.type in (11, 13) else []
+            urls += [str((item.get("media") or item.get("file") or {}).get("url")) for item in items or ()]
+        return urls
 
     def text(self) -> str:
         """Everything readable in the message: content, embed texts and text-display components."""
@@ -1513,6 +1557,8 @@ class FakeDiscord:
             }
             msg.type = 19
         self._fill_attachments(msg, payload.get("attachments"), files)
+        if "components" in payload:
+            msg.components = _resolve_media(msg.components, msg.attachments)
 
     def _fill_attachments(
         self, msg: StoredMessage, wanted: list[dict[str, Any]] | None, files: list[UploadedFile]
@@ -1579,8 +1625,19 @@ class FakeDiscord:
             if len(upload.data) > self.attachment_size_limit:
                 raise _ApiError(413, 40005, "Request entity too large")
         components = payload.get("components") or []
-        flags = int(payload.get("flags") or 0) | (current.flags if current else 0)
-        if not flags & FLAG_COMPONENTS_V2:
+        for entry in payload.get("attachments") or []:
+            if len(entry.get("description") or "") > 1024:
+                raise _invalid_form("attachments: description must be 1024 or fewer in length")
+        asked = payload.get("flags")
+        if current is not None and current.flags & FLAG_COMPONENTS_V2 and asked is not None \
+                and not int(asked) & FLAG_COMPONENTS_V2:
+            raise _invalid_form("flags: the IS_COMPONENTS_V2 flag cannot be removed once set")
+        flags = int(asked or 0) | (current.flags if current else 0)
+        if flags & FLAG_COMPONENTS_V2:
+            self._check_v2(payload, files, current)
+        else:
+            if any(c.get("type") in V2_ONLY_TYPES for c in components):
+                raise _invalid_form("components: V2 components need the IS_COMPONENTS_V2 flag")
             if len(components) > 5:
                 raise _invalid_form("components: must be 5 or fewer in length")
             for row in components:
@@ -1608,6 +1665,78 @@ class FakeDiscord:
         has_body = content or embeds or files or components or payload.get("sticker_ids") or payload.get("poll")
         if creating and not has_body:
             raise _ApiError(400, 50006, "Cannot send an empty message")
+
+    def _check_v2(self, payload: dict[str, Any], files: list[UploadedFile], current: StoredMessage | None) -> None:
+        """Reject a V2 message Discord would reject: content, embeds, stickers or a poll beside the
+        flag (an upgraded message must clear them), component types where they cannot go, more
+        than 40 components, more than 4000 characters of text, media pointing at no attachment."""
+        content = payload.get("content", current.content if current else "")
+        embeds = payload.get("embeds", current.embeds if current else [])
+        if content or embeds or payload.get("sticker_ids") or payload.get("poll"):
+            raise _invalid_form("content, embeds, stickers and polls cannot be used with IS_COMPONENTS_V2")
+        components = payload.get("components")
+        if components is None:
+            return
+        if not components:
+            raise _invalid_form("components: a V2 message needs at least one component")
+        kept = payload.get("attachments")
+        names = {upload.filename for upload in files}
+        if current is not None:
+            kept_ids = None if kept is None else {str(entry.get("id")) for entry in kept}
+            names |= {a.filename for a in current.attachments if kept_ids is None or str(a.id) in kept_ids}
+        count, text = 0, 0
+
+        def media(item: dict[str, Any], where: str) -> None:
+            url = str((item.get("media") or item.get("file") or {}).get("url") or "")
+            if not url:
+                raise _invalid_form(f"{where}: media needs a url")
+            if url.startswith("attachment://") and url.removeprefix("attachment://") not in names:
+                raise _invalid_form(f"{where}: {url} names no attachment of the message")
+
+        def walk(component: dict[str, Any], allowed: set[int], where: str) -> None:
+            nonlocal count, text
+            ctype = component.get("type")
+            if ctype not in allowed:
+                raise _invalid_form(f"{where}: component type {ctype} cannot go here")
+            count += 1
+            children = component.get("components") or []
+            if ctype == 1:
+                buttons = [c for c in children if c.get("type") == 2]
+                if not children or len(children) > 5 or (len(buttons) != len(children) and len(children) > 1):
+                    raise _invalid_form(f"{where}: an action row holds 1 to 5 buttons or exactly one select")
+                for child in children:
+                    walk(child, {2, *SELECT_TYPES}, f"{where}.components")
+            elif ctype == 17:
+                for child in children:
+                    walk(child, CONTAINER_CHILD_TYPES, f"{where}.components")
+            elif ctype == 9:
+                if not 1 <= len(children) <= 3:
+                    raise _invalid_form(f"{where}: a section holds 1 to 3 text displays")
+                for child in children:
+                    walk(child, {10}, f"{where}.components")
+                accessory = component.get("accessory")
+                if not isinstance(accessory, dict):
+                    raise _invalid_form(f"{where}: a section needs an accessory")
+                walk(accessory, {2, 11}, f"{where}.accessory")
+            elif ctype == 10:
+                text += len(component.get("content") or "")
+            elif ctype == 12:
+                items = component.get("items") or []
+                if not 1 <= len(items) <= 10:
+                    raise _invalid_form(f"{where}: a media gallery holds 1 to 10 items")
+                for item in items:
+                    if len(item.get("description") or "") > 1024:
+                        raise _invalid_form(f"{where}: a media item's description must be 1024 or fewer")
+                    media(item, where)
+            elif ctype in (11, 13):
+                media(component, where)
+
+        for top in components:
+            walk(top, TOP_LEVEL_V2_TYPES, "components")
+        if count > 40:
+            raise _invalid_form(f"components: must be 40 or fewer in total (got {count})")
+        if text > 4000:
+            raise _invalid_form(f"components: text displays hold 4000 characters in all (got {text})")
 
     # ---- aiohttp plumbing --------------------------------------------------------------------------------------
 
@@ -1886,6 +2015,8 @@ class FakeDiscord:
             interaction.message_id = msg.id
             self._echo("MESSAGE_CREATE", msg)
         elif rtype == DEFERRED_CHANNEL_MESSAGE:
+            if int(data.get("flags") or 0) & FLAG_COMPONENTS_V2:
+                raise _invalid_form("flags: IS_COMPONENTS_V2 cannot be set on a deferred response: set it on the edit")
             flags = FLAG_LOADING | (int(data.get("flags") or 0) & FLAG_EPHEMERAL)
             msg_type = 20 if interaction.type == APPLICATION_COMMAND else 0
             msg = self._new_message(

@@ -20,9 +20,9 @@ import signal
 import sys
 from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
-from .fakediscord import FakeDiscord
+from .fakediscord import FLAG_COMPONENTS_V2, FakeDiscord, StoredMessage, flatten_components
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
@@ -247,3 +247,17 @@ class BotRunner:
         """Kill every bot process that is still running."""
         for bot in self.bots:
             await bot.kill()
+
+
+
+def said(message: StoredMessage | dict[str, Any]) -> str:
+    """What a bot message (or a message payload the bot sent) says: its content; in a Components
+    V2 message, its text displays after the first, the board's status line (or the only one)."""
+    if isinstance(message, StoredMessage):
+        flags, content, components = message.flags, message.content, message.components
+    else:
+        flags, content, components = int(message.get("flags") or 0), message.get("content"), message.get("components")
+    if not flags & FLAG_COMPONENTS_V2:
+        return content or ""
+    texts = [c.content or "" for c in flatten_components(components or []) if c.type == 10]
+    return "\n".join(texts[1:]) or (texts[0] if texts else "")

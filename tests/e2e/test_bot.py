@@ -12,8 +12,14 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from .fakediscord import DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE, FakeDiscord, StoredMessage
-from .harness import BotProcess, BotRunner
+from .fakediscord import (
+    DEFERRED_CHANNEL_MESSAGE,
+    DEFERRED_UPDATE_MESSAGE,
+    UPDATE_MESSAGE,
+    FakeDiscord,
+    StoredMessage,
+)
+from .harness import BotProcess, BotRunner, said
 
 COMMANDS = {"play", "move", "board", "undo", "hint", "resign", "rules", "help", "prefix"}
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -55,7 +61,7 @@ async def test_play_gives_a_private_board_with_buttons(fake: FakeDiscord, bots: 
     await start(bots, tmp_path)
     assert set(fake.command_names()) >= COMMANDS
     message = await play(fake, deal=1)
-    assert message.ephemeral and "New game of Canfield, deal #1" in message.content
+    assert message.ephemeral and "New game of Canfield, deal #1" in said(message)
     assert board_of(message).size[0] == 658
     labels = {b.label for b in message.buttons}
     assert {"Draw (34)", "Auto ▲", "Undo", "Hint", "Resign", "r · QC", "t2 · 2S"} <= labels
@@ -71,12 +77,12 @@ async def test_draw_and_a_pile_button_update_the_image(fake: FakeDiscord, bots: 
     reply = await fake.click("alice", message, label="Draw (34)")
     updated = await reply.wait_response()
     assert reply.response_type == UPDATE_MESSAGE and reply.latency < 3
-    assert updated.id == message.id and updated.content == "Played d."
+    assert updated.id == message.id and said(updated) == "Played d."
     assert board_of(updated).tobytes() != first and button(updated, "Draw").label == "Draw (31)"
     assert not button(updated, "Undo").disabled
     reply = await fake.click("alice", updated, label="r · QC")  # a tap: the reserve's top to its best place
     after_tap = await reply.wait_response()
-    assert after_tap.content == "Played rt4." and button(after_tap, "r · ").label == "r · AD"
+    assert said(after_tap) == "Played rt4." and button(after_tap, "r · ").label == "r · AD"
     assert stored_moves(tmp_path) == [(fake.alice.id, "d rt4", 2)]
 
 
@@ -87,11 +93,11 @@ async def test_pick_then_tap_a_target_moves_a_chosen_group(fake: FakeDiscord, bo
     select = message.selects[0]
     reply = await fake.select("alice", message, select.custom_id, ["t2.1"])
     picked = await reply.wait_response()
-    assert "Picked 2S from t2" in picked.content
+    assert "Picked 2S from t2" in said(picked)
     assert [b.label for b in picked.buttons if not b.disabled] == ["Cancel pick", "t3 · 3H"]
     reply = await fake.click("alice", picked, label="t3 · 3H")
     moved = await reply.wait_response()
-    assert moved.content == "Played t2t3." and stored_moves(tmp_path)[0][1] == "t2t3"
+    assert said(moved) == "Played t2t3." and stored_moves(tmp_path)[0][1] == "t2t3"
 
 
 async def test_a_text_move_by_mention_works_and_a_garbled_one_changes_nothing(fake: FakeDiscord, bots: BotRunner,
@@ -100,46 +106,47 @@ async def test_a_text_move_by_mention_works_and_a_garbled_one_changes_nothing(fa
     await play(fake, deal=1)
     sent = await fake.message("alice", f"{fake.bot_user.mention} d rt4", mentions_bot=True)
     answer = await fake.wait_for_bot_message(after=sent)
-    assert answer.content == "Played d rt4." and board_of(answer).size[0] == 658
+    assert said(answer) == "Played d rt4." and board_of(answer).size[0] == 658
     sent = await fake.message("alice", f"{fake.bot_user.mention} zz9", mentions_bot=True)
     answer = await fake.wait_for_bot_message(after=sent)
-    assert answer.content.startswith("cannot read 'zz9'")
+    assert said(answer).startswith("cannot read 'zz9'")
     sent = await fake.message("alice", f"{fake.bot_user.mention} rt1", mentions_bot=True)
     answer = await fake.wait_for_bot_message(after=sent)
-    assert answer.content.startswith("'rt1' is not legal: AD cannot go on KS")
+    assert said(answer).startswith("'rt1' is not legal: AD cannot go on KS")
     reply = await fake.slash_command("alice", "move", {"moves": "t9 t9 t9"})
     answer = await reply.wait_response()
-    assert answer.ephemeral and "t9" in answer.content
+    assert answer.ephemeral and "t9" in said(answer)
     assert stored_moves(tmp_path) == [(fake.alice.id, "d rt4", 1)]
     sent = await fake.message("bob", f"{fake.bot_user.mention} d", mentions_bot=True)
     answer = await fake.wait_for_bot_message(after=sent)
-    assert "no game in this channel" in answer.content
+    assert "no game in this channel" in said(answer)
 
 
 async def test_a_message_of_moves_is_read_whole_and_the_words_work_by_mention_and_by_move(
         fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
     await start(bots, tmp_path)
     race = await play(fake, game="demon-race")
-    assert race.ephemeral and race.content == "A demon race is played together: open one with /race open."
+    assert race.ephemeral and said(race) == "A demon race is played together: open one with /race open."
     await play(fake, deal=1)
     for text in ("draw raw", "d rt4 dad", "saw"):  # once read as letters: d, then r, a, w...
         sent = await fake.message("alice", f"{fake.bot_user.mention} {text}", mentions_bot=True)
         answer = await fake.wait_for_bot_message(after=sent)
         bad = text.split()[-1]
-        assert answer.content.startswith(f"cannot read {bad!r}: moves look like rt2"), answer.content
+        assert said(answer).startswith(f"cannot read {bad!r}: moves look like rt2"), said(answer)
     assert stored_moves(tmp_path) == [(fake.alice.id, "", 0)]
     sent = await fake.message("alice", f"{fake.bot_user.mention} draw", mentions_bot=True)
-    assert (await fake.wait_for_bot_message(after=sent)).content == "Played d."
+    typed = await fake.wait_for_bot_message(after=sent)  # a reply to the message: a V2 board too
+    assert said(typed) == "Played d." and typed.v2 and "Stock: 31 cards." in typed.attachment().description
     reply = await fake.slash_command("alice", "move", {"moves": "rules"})
-    assert "**Canfield**" in (await reply.wait_response()).content
+    assert "**Canfield**" in said(await reply.wait_response())
     reply = await fake.slash_command("alice", "move", {"moves": "help"})
-    assert "Words work too" in (await reply.wait_response()).content
+    assert "Words work too" in said(await reply.wait_response())
     reply = await fake.slash_command("alice", "move", {"moves": "board"})
     assert board_of(await reply.wait_response()).size[0] == 658
     reply = await fake.slash_command("alice", "move", {"moves": "undo"})
-    assert (await reply.wait_response()).content == "Took back d."
+    assert said(await reply.wait_response()) == "Took back d."
     sent = await fake.message("alice", f"{fake.bot_user.mention} resign", mentions_bot=True)
-    assert "You resigned" in (await fake.wait_for_bot_message(after=sent, timeout=SOLVER_WAIT)).content
+    assert "You resigned" in said(await fake.wait_for_bot_message(after=sent, timeout=SOLVER_WAIT))
     assert stored_moves(tmp_path) == [(fake.alice.id, "", 3)]
 
 
@@ -149,7 +156,7 @@ async def test_someone_elses_button_is_refused_privately(fake: FakeDiscord, bots
     assert not message.ephemeral
     reply = await fake.click("bob", message, label="Draw (34)")
     refusal = await reply.wait_response()
-    assert refusal.ephemeral and "not your game" in refusal.content and refusal.id != message.id
+    assert refusal.ephemeral and "not your game" in said(refusal) and refusal.id != message.id
     assert message.version == 0 and stored_moves(tmp_path) == [(fake.alice.id, "", 0)]
 
 
@@ -162,7 +169,7 @@ async def test_old_buttons_work_after_the_bot_is_killed_and_restarted(fake: Fake
     await bot.restart()
     reply = await fake.click("alice", message, label="Draw (31)")
     after = await reply.wait_response()
-    assert after.content == "Played d." and reply.latency < 3
+    assert said(after) == "Played d." and reply.latency < 3
     assert stored_moves(tmp_path) == [(fake.alice.id, "d d", 2)]
 
 
@@ -174,7 +181,7 @@ async def test_an_out_of_date_board_is_answered_with_the_current_one(fake: FakeD
     await (await fake.click("alice", current, label="Draw (34)")).wait_response()
     reply = await fake.click("alice", old, label="Draw (34)")
     answer = await reply.wait_response()
-    assert "out of date" in answer.content and button(answer, "Draw").label == "Draw (31)"
+    assert "out of date" in said(answer) and button(answer, "Draw").label == "Draw (31)"
     assert stored_moves(tmp_path) == [(fake.alice.id, "d", 1)]
 
 
@@ -185,9 +192,9 @@ async def test_two_clicks_at_once_apply_exactly_once(fake: FakeDiscord, bots: Bo
     clicks = await asyncio.gather(*(fake.click("alice", message, custom_id) for _ in range(3)))
     await asyncio.gather(*(click.wait_response() for click in clicks))
     assert all(click.latency < 3 for click in clicks)
-    said = [click.callbacks[0].data.get("content", "") for click in clicks]  # what each click was answered
-    assert sum(text == "Played d." for text in said) == 1
-    assert sum("out of date" in text for text in said) == 2
+    texts = [said(click.callbacks[0].data) for click in clicks]  # what each click was answered
+    assert sum(text == "Played d." for text in texts) == 1
+    assert sum("out of date" in text for text in texts) == 2
     assert stored_moves(tmp_path) == [(fake.alice.id, "d", 1)]
 
 
@@ -203,7 +210,7 @@ async def test_a_slow_path_still_answers_inside_three_seconds(fake: FakeDiscord,
     blocker.close()
     await reply.wait(timeout=1)
     assert reply.response_type == DEFERRED_UPDATE_MESSAGE and reply.latency < 3 and not reply.failed
-    answer = await reply.wait_for(lambda r: r.message is not None and r.message.content == "Played d.", timeout=5)
+    answer = await reply.wait_for(lambda r: r.message is not None and said(r.message) == "Played d.", timeout=5)
     assert answer
     assert stored_moves(tmp_path) == [(fake.alice.id, "d", 1)]
 
@@ -212,7 +219,7 @@ async def test_a_rate_limited_answer_is_retried_and_lands(fake: FakeDiscord, bot
     await start(bots, tmp_path)
     rule = fake.rate_limit("POST", "/interactions/*/*/callback", count=1, retry_after=0.2)
     message = await play(fake, deal=1)
-    assert rule.hits == 1 and "New game" in message.content
+    assert rule.hits == 1 and "New game" in said(message)
 
 
 async def test_game_names_autocomplete_and_rules_and_help(fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
@@ -220,11 +227,11 @@ async def test_game_names_autocomplete_and_rules_and_help(fake: FakeDiscord, bot
     choices = await fake.autocomplete("alice", "play", {"game": "store"}, focused="game")
     assert choices == [{"name": "Storehouse (storehouse)", "value": "storehouse"}]
     rules = await (await fake.slash_command("alice", "rules", {"game": "storehouse"})).wait_response()
-    assert rules.ephemeral and "four 2s" in rules.content
+    assert rules.ephemeral and "four 2s" in said(rules)
     helped = await (await fake.slash_command("alice", "help", {})).wait_response()
-    assert "/play" in helped.content
+    assert "/play" in said(helped)
     bad = await (await fake.slash_command("alice", "play", {"game": "chess"})).wait_response()
-    assert bad.ephemeral and "Unknown game 'chess'" in bad.content
+    assert bad.ephemeral and "Unknown game 'chess'" in said(bad)
 
 
 async def test_undo_hint_and_resign_by_button(fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
@@ -232,11 +239,11 @@ async def test_undo_hint_and_resign_by_button(fake: FakeDiscord, bots: BotRunner
     message = await play(fake, deal=1)
     message = await (await fake.click("alice", message, label="Draw (34)")).wait_response()
     message = await (await fake.click("alice", message, label="Undo")).wait_response()
-    assert message.content == "Took back d." and button(message, "Undo").disabled
+    assert said(message) == "Took back d." and button(message, "Undo").disabled
     message = await (await fake.click("alice", message, label="Hint")).wait_response()
-    assert message.content.startswith("Hint: ")
+    assert said(message).startswith("Hint: ")
     message = await (await fake.click("alice", message, label="Resign")).wait_response(timeout=SOLVER_WAIT)
-    assert "You resigned" in message.content and all(b.disabled for b in message.buttons)
+    assert "You resigned" in said(message) and all(b.disabled for b in message.buttons)
     assert stored_moves(tmp_path)[0][1] == ""
 
 
@@ -255,12 +262,12 @@ async def test_typed_moves_with_the_prefix_when_message_content_is_on(fake: Fake
     await play(fake, deal=1)
     sent = await fake.message("alice", "!d")
     answer = await fake.wait_for_bot_message(after=sent)
-    assert answer.content == "Played d."
+    assert said(answer) == "Played d."
     changed = await (await fake.slash_command("alice", "prefix", {"prefix": "?"})).wait_response()
-    assert "Prefix set to `?`" in changed.content
+    assert "Prefix set to `?`" in said(changed)
     sent = await fake.message("alice", "?rt4")
     answer = await fake.wait_for_bot_message(after=sent)
-    assert answer.content == "Played rt4."
+    assert said(answer) == "Played rt4."
     await fake.message("alice", "!d")  # the old prefix no longer moves anything
     await fake.message("alice", "just chatting")
     sent = await fake.message("alice", f"{fake.bot_user.mention} board", mentions_bot=True)
@@ -274,19 +281,19 @@ async def test_a_two_deck_game_plays_by_buttons_and_ends_by_resigning(fake: Fake
                                                                        tmp_path: Path, game: str, title: str) -> None:
     await start(bots, tmp_path)
     message = await play(fake, game=game, deal=1)
-    assert f"New game of {title}, deal #1" in message.content
+    assert f"New game of {title}, deal #1" in said(message)
     assert board_of(message).size[0] == 1193  # eight foundations, nine columns
     labels = [b.label for b in message.buttons]
     assert {"Draw (46)", "r · QH", "t4 · 8C", "t9 · 4S"} <= set(labels) and len(labels) == 16
     message = await (await fake.click("alice", message, label="t4 · 8C")).wait_response()
-    assert message.content == "Played t4f1." and button(message, "t4").label == "t4 · –"
+    assert said(message) == "Played t4f1." and button(message, "t4").label == "t4 · –"
     select = message.selects[0]
     message = await (await fake.select("alice", message, select.custom_id, ["t9.1"])).wait_response()
-    assert "Picked 4S from t9" in message.content
+    assert "Picked 4S from t9" in said(message)
     message = await (await fake.click("alice", message, label="t4 · –")).wait_response()
-    assert message.content == "Played t9t4."
+    assert said(message) == "Played t9t4."
     message = await (await fake.click("alice", message, label="Resign")).wait_response(timeout=SOLVER_WAIT)
-    assert "You resigned" in message.content and all(b.disabled for b in message.buttons)
+    assert "You resigned" in said(message) and all(b.disabled for b in message.buttons)
     assert stored_moves(tmp_path)[0][1] == "t4f1 t9t4"
 
 
@@ -294,20 +301,20 @@ async def test_patriarchs_and_picture_patience_play_by_buttons(fake: FakeDiscord
                                                                tmp_path: Path) -> None:
     await start(bots, tmp_path)
     message = await play(fake, game="picture-patience", deal=1)
-    assert "New game of Picture Patience, deal #1" in message.content
+    assert "New game of Picture Patience, deal #1" in said(message)
     assert board_of(message).size[0] == 708  # ace foundations, the 3x3 reserve, king foundations
     labels = {b.label for b in message.buttons}
     assert {"Draw (94)", "w · JD", "r1 · 3D", "r4 · KH", "r9 · 8D"} <= labels
     message = await (await fake.click("alice", message, label="r4 · KH")).wait_response()
-    assert message.content == "Played r4f7." and button(message, "r4").label == "r4 · JD"  # refilled from the waste
+    assert said(message) == "Played r4f7." and button(message, "r4").label == "r4 · JD"  # refilled from the waste
     message = await (await fake.click("alice", message, label="Draw (94)")).wait_response()
-    assert message.content == "Played d."
+    assert said(message) == "Played d."
     message = await play(fake, user="bob", game="patriarchs", deal=1)
-    assert "New game of Patriarchs, deal #1" in message.content and button(message, "r6").label == "r6 · KC"
+    assert "New game of Patriarchs, deal #1" in said(message) and button(message, "r6").label == "r6 · KC"
     message = await (await fake.click("bob", message, label="Hint")).wait_response()
-    assert message.content.startswith("Hint: d")
+    assert said(message).startswith("Hint: d")
     message = await (await fake.click("bob", message, label="Resign")).wait_response(timeout=SOLVER_WAIT)
-    assert "You resigned" in message.content and all(b.disabled for b in message.buttons)
+    assert "You resigned" in said(message) and all(b.disabled for b in message.buttons)
     assert [moves for _, moves, _ in stored_moves(tmp_path)] == ["r4f7 d", ""]
 
 
@@ -364,11 +371,11 @@ async def test_a_game_damaged_in_storage_is_set_aside_by_resign_and_play_goes_on
     await bot.restart()
     for command in ("play", "board"):  # each says what is wrong and how to get out
         told = await (await fake.slash_command("alice", command, {})).wait_response()
-        assert "damaged in storage" in told.content and "/resign sets it aside" in told.content
+        assert "damaged in storage" in said(told) and "/resign sets it aside" in said(told)
     resigned = await (await fake.slash_command("alice", "resign", {})).wait_response()
-    assert resigned.ephemeral and "set aside" in resigned.content
+    assert resigned.ephemeral and "set aside" in said(resigned)
     message = await play(fake, deal=2)
-    assert "New game of Canfield, deal #2" in message.content
+    assert "New game of Canfield, deal #2" in said(message)
     with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
         assert db.execute("SELECT moves, status FROM games ORDER BY id").fetchall() == [
             ("d zz9", "resigned"), ("", "playing")]
@@ -378,7 +385,7 @@ async def test_a_game_damaged_in_storage_is_set_aside_by_resign_and_play_goes_on
         db.execute("UPDATE games SET snapshot = NULL, moves = 'zz9' WHERE status = 'playing'")
     await bot.restart()
     sent = await fake.message("alice", f"{fake.bot_user.mention} resign", mentions_bot=True)
-    assert "set aside" in (await fake.wait_for_bot_message(after=sent)).content
+    assert "set aside" in said(await fake.wait_for_bot_message(after=sent))
     with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
         assert db.execute("SELECT status FROM games ORDER BY id").fetchall() == [("resigned",), ("resigned",)]
     assert "Traceback" not in bot.log_text()
@@ -427,3 +434,86 @@ async def test_a_stopped_bot_leaves_no_process_behind_and_shuts_down_cleanly(fak
         log = bot.run_log_text()
         assert code == 0 and f"{how}: shutting down" in log and log.rstrip().endswith("stopped")
         assert "Traceback" not in log
+
+
+async def test_a_board_is_a_v2_layout_updated_in_place_with_its_alt_text(fake: FakeDiscord, bots: BotRunner,
+                                                                        tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    message = await play(fake, deal=1)
+    assert message.v2 and message.content == "" and message.embeds == []
+    status, text = message.text_displays()
+    assert status == "**Canfield** · deal #1 · score -12 · stock 34 · unlimited redeals"
+    assert text.startswith("New game of Canfield, deal #1")
+    image = message.attachment("board.png")
+    assert message.media_urls() == [image.url]  # the gallery shows the uploaded board
+    assert image.description is not None and image.description.startswith("Canfield board, deal #1, score -12")
+    assert "Stock: 34 cards." in image.description and "Column t2: 2 of spades." in image.description
+
+    reply = await fake.click("alice", message, label="Draw (34)")
+    updated = await reply.wait_response()
+    assert reply.response_type == UPDATE_MESSAGE and updated.id == message.id and updated.v2
+    assert updated.text_displays() == ["**Canfield** · deal #1 · score -12 · stock 31 · unlimited redeals",
+                                       "Played d."]
+    new_image = updated.attachment("board.png")
+    assert updated.media_urls() == [new_image.url] and new_image.data != image.data
+    assert "Stock: 31 cards." in new_image.description and "Waste: " in new_image.description
+    assert button(updated, "Draw").label == "Draw (31)" and not button(updated, "Undo").disabled
+    assert fake.error_responses == []
+
+
+async def test_a_board_from_before_v2_becomes_a_v2_board_when_pressed(fake: FakeDiscord, bots: BotRunner,
+                                                                     tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    board = await play(fake, deal=1, public=True)
+    # The board as the bot posted it before V2: content, the image as a plain attachment, its
+    # buttons in top-level rows with the same custom_ids.
+    rows = [component for component in board.components[0]["components"] if component["type"] == 1]
+    old = fake._new_message(fake.channel_id, {"content": "New game of Canfield, deal #1.", "components": rows}, [])
+    assert not old.v2 and old.content
+    reply = await fake.click("alice", old, label="Draw (34)")
+    upgraded = await reply.wait_response()
+    assert upgraded.id == old.id and upgraded.v2 and upgraded.content == ""
+    assert said(upgraded) == "Played d." and upgraded.attachment("board.png").description
+    assert fake.error_responses == []
+
+
+async def test_a_deferred_board_becomes_a_v2_message_on_its_edit(fake: FakeDiscord, bots: BotRunner,
+                                                                 tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    await play(fake, deal=1)
+    blocker = sqlite3.connect(tmp_path / "pe.sqlite3", timeout=1)
+    blocker.execute("BEGIN EXCLUSIVE")  # the new game's commit waits: the answer is deferred
+    reply = await fake.slash_command("bob", "play", {"deal": 2})
+    await asyncio.sleep(3.2)
+    blocker.rollback()
+    blocker.close()
+    await reply.wait(timeout=1)
+    assert reply.response_type == DEFERRED_CHANNEL_MESSAGE and reply.latency < 3 and not reply.failed
+    answer = await reply.wait_for(lambda r: r.message is not None and r.message.v2, timeout=5)
+    message = answer.message
+    assert message is not None and message.ephemeral and not message.loading
+    assert "New game of Canfield, deal #2" in said(message)
+    assert message.attachment("board.png").description.startswith("Canfield board, deal #2")
+    assert fake.error_responses == []
+
+
+async def test_a_crowd_pressing_at_once_gets_deferred_answers_that_become_v2_boards(
+        fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    players = [fake.add_user(f"player{n}") for n in range(12)]
+    boards = [await play(fake, user=player, deal=1) for player in players]
+    await asyncio.sleep(2.1)  # the answers to /play leave the bot's window of recent answers (RATE_WINDOW)
+    blocker = sqlite3.connect(tmp_path / "pe.sqlite3", timeout=1)
+    blocker.execute("BEGIN EXCLUSIVE")  # nothing finishes: the answers pile up, a crowd
+    clicks = await asyncio.gather(*(fake.click(player, board, label="Draw (34)")
+                                    for player, board in zip(players, boards, strict=True)))
+    await asyncio.sleep(0.6)  # under DEFER_AFTER: only a crowd is deferred this soon
+    blocker.rollback()
+    blocker.close()
+    for click in clicks:
+        await click.wait_for(lambda r: r.message is not None and said(r.message) == "Played d.", timeout=10)
+    assert all(click.latency < 3 and not click.failed for click in clicks)
+    kinds = [click.response_type for click in clicks]
+    assert kinds.count(DEFERRED_UPDATE_MESSAGE) >= 3 and set(kinds) <= {DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE}, kinds
+    assert all(click.message.v2 and "Stock: 31 cards." in click.message.attachment().description for click in clicks)
+    assert fake.error_responses == []

@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.play.work import LIMITS
 
 from .fakediscord import FakeDiscord
-from .harness import BotRunner
+from .harness import BotRunner, said
 from .test_bot import SOLVER_WAIT, play, start
 
 # Deals whose verdicts the solver finds at once (deal 7, say, takes it over a second).
@@ -23,15 +23,15 @@ async def test_a_member_over_a_rate_limit_is_told_privately_and_a_bystander_play
     for number in range(allowed):  # /play and /resign, again and again
         await play(fake, deal=QUICK_DEALS[number % len(QUICK_DEALS)])
         resigned = await (await fake.slash_command("alice", "resign", {})).wait_response(timeout=SOLVER_WAIT)
-        assert resigned is not None and "You resigned" in resigned.content
+        assert resigned is not None and "You resigned" in said(resigned)
     # One more /play from alice and one from bob, at the same moment.
     alice, bob = await asyncio.gather(fake.slash_command("alice", "play", {"deal": 1}),
                                       fake.slash_command("bob", "play", {"deal": 1}))
     refused, board = await asyncio.gather(alice.wait_response(), bob.wait_response())
     assert refused is not None and refused.ephemeral and not refused.attachments
-    assert refused.content.startswith("Slow down: you have asked for new games too often. Try again in ")
+    assert said(refused).startswith("Slow down: you have asked for new games too often. Try again in ")
     assert alice.latency is not None and alice.latency < 3
-    assert board is not None and "New game of Canfield, deal #1" in board.content and board.attachments
+    assert board is not None and "New game of Canfield, deal #1" in said(board) and board.attachments
     assert bob.latency is not None and bob.latency < 3
     with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
         games = dict(db.execute("SELECT user_id, COUNT(*) FROM games GROUP BY user_id").fetchall())

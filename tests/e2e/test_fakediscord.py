@@ -10,6 +10,7 @@ import aiohttp
 import pytest
 
 from .fakediscord import (
+    APPLICATION_COMMAND,
     CHANNEL_MESSAGE,
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE_MESSAGE,
@@ -17,6 +18,7 @@ from .fakediscord import (
     INTENT_GUILD_MESSAGES,
     UPDATE_MESSAGE,
     FakeDiscord,
+    FakeInteraction,
     InteractionFailed,
     NoBotConnected,
     shard_of,
@@ -404,3 +406,94 @@ async def test_fake_refuses_command_localizations_discord_would_refuse(fake: Fak
         async with http.put(url, json=play()) as response:
             assert response.status == 200
     assert fake.find_command("play")["name_localizations"] == {"de": "spielen"}
+def _form(payload: dict[str, object], files: dict[str, bytes]) -> aiohttp.FormData:
+    """A multipart body as discord.py sends it: payload_json and files[n]."""
+    data = aiohttp.FormData(quote_fields=False)
+    data.add_field("payload_json", json.dumps(payload))
+    for index, (name, content) in enumerate(files.items()):
+        data.add_field(f"files[{index}]", content, filename=name, content_type="image/png")
+    return data
+
+
+def _v2_board(*, text: str = "Played d.", rows: int = 1, buttons: int = 5, media: str = "attachment://b.png",
+              description: str = "a board") -> list[dict[str, Any]]:
+    """A container like a board's: a text display, a gallery and rows of buttons."""
+    action_rows = [{"type": 1, "components": [{"type": 2, "style": 2, "label": f"{row}.{n}", "custom_id": f"{row}.{n}"}
+                                              for n in range(buttons)]} for row in range(rows)]
+    return [{"type": 17, "components": [
+        {"type": 10, "content": text},
+        {"type": 12, "items": [{"media": {"url": media}, "description": description}]},
+        *action_rows,
+    ]}]
+
+
+async def test_components_v2_messages_are_checked_as_discord_does(fake: FakeDiscord) -> None:
+    headers = {"Authorization": f"Bot {fake.token}"}
+    url = f"{fake.api_base}/channels/{fake.channel_id}/messages"
+    png = PNG_SIGNATURE + b"fake"
+    upload = [{"id": 0, "filename": "b.png", "description": "the board in words"}]
+
+    async with aiohttp.ClientSession(headers=headers) as http:
+        async def refused(method: str, target: str, payload: dict[str, object], files: dict[str, bytes]) -> str:
+            body_of = {"data": _form(payload, files)} if files else {"json": payload}
+            async with http.request(method, target, **body_of) as response:
+                body = await response.json()
+                assert response.status == 400 and body["code"] == 50035, body
+                return body["errors"]["_errors"][0]["message"]
+
+        v2 = {"flags": 1 << 15, "attachments": upload}
+        async with http.post(url, data=_form({**v2, "components": _v2_board()}, {"b.png": png})) as response:
+            assert response.status == 200
+            created = await response.json()
+        message = fake.messages[int(created["id"])]
+        assert message.v2 and message.text_displays() == ["Played d."]
+        assert created["attachments"][0]["description"] == "the board in words"
+        assert message.media_urls() == [message.attachment("b.png").url]  # attachment:// resolved, as Discord does
+
+        too_many = _v2_board(rows=7, buttons=5)  # 1 container + 1 text + 1 gallery + 7 rows + 35 buttons = 45
+        assert "40 or fewer" in await refused("POST", url, {**v2, "components": too_many}, {"b.png": png})
+        assert "1 to 5 buttons" in await refused("POST", url, {**v2, "components": _v2_board(buttons=6)},
+                                                 {"b.png": png})
+        assert "4000" in await refused("POST", url, {**v2, "components": _v2_board(text="x" * 4001)}, {"b.png": png})
+        assert "names no attachment" in await refused(
+            "POST", url, {**v2, "components": _v2_board(media="attachment://other.png")}, {"b.png": png})
+        assert "cannot be used" in await refused("POST", url, {**v2, "content": "hi", "components": _v2_board()},
+                                                 {"b.png": png})
+        assert "need the IS_COMPONENTS_V2" in await refused("POST", url, {"components": _v2_board(),
+                                                                          "attachments": upload}, {"b.png": png})
+        long_alt = [{"id": 0, "filename": "b.png", "description": "x" * 1025}]
+        assert "1024" in await refused("POST", url, {**v2, "attachments": long_alt, "components": _v2_board()},
+                                       {"b.png": png})
+        assert "cannot be removed" in await refused("PATCH", f"{url}/{message.id}",
+                                                    {"flags": 0, "content": "plain", "components": []}, {})
+
+        # An old plain message becomes V2 by an edit only when its content is cleared.
+        async with http.post(url, json={"content": "an old board"}) as response:
+            old = fake.messages[int((await response.json())["id"])]
+        assert "cannot be used" in await refused("PATCH", f"{url}/{old.id}", {**v2, "components": _v2_board()},
+                                                 {"b.png": png})
+        upgrade = {**v2, "content": None, "components": _v2_board()}
+        async with http.patch(f"{url}/{old.id}", data=_form(upgrade, {"b.png": png})) as response:
+            assert response.status == 200
+        assert old.v2 and old.content == "" and old.text_displays() == ["Played d."]
+
+
+async def test_a_deferral_cannot_carry_the_v2_flag_but_its_edit_can(fake: FakeDiscord) -> None:
+    interaction = FakeInteraction(fake, type=APPLICATION_COMMAND, user=fake.alice, channel_id=fake.channel_id,
+                                  guild_id=fake.guild_id, data={"name": "play"})
+    fake.interactions[interaction.id] = interaction
+    interaction.dispatched_at = asyncio.get_running_loop().time()
+    callback = f"{fake.api_base}/interactions/{interaction.id}/{interaction.token}/callback"
+    original = f"{fake.api_base}/webhooks/{fake.application_id}/{interaction.token}/messages/@original"
+    async with aiohttp.ClientSession() as http:
+        deferral = {"type": DEFERRED_CHANNEL_MESSAGE, "data": {"flags": (1 << 15) | (1 << 6)}}
+        async with http.post(callback, json=deferral) as response:
+            assert response.status == 400 and "deferred" in (await response.json())["errors"]["_errors"][0]["message"]
+        async with http.post(callback, json={"type": DEFERRED_CHANNEL_MESSAGE, "data": {"flags": 1 << 6}}) as response:
+            assert response.status == 204
+        edit = {"flags": 1 << 15, "content": None, "components": [{"type": 10, "content": "the answer"}]}
+        async with http.patch(original, json=edit) as response:
+            assert response.status == 200
+    message = interaction.message
+    assert message is not None and message.v2 and message.ephemeral and not message.loading
+    assert message.text_displays() == ["the answer"]

@@ -596,7 +596,10 @@ class StandInResponse:
 
 def seen(how: str, content: Any, ephemeral: bool, files: Any, view: Any) -> Seen:
     """A Seen from the arguments discord.py's answer methods take."""
-    components = view.to_components() if isinstance(view, discord.ui.View) else []
+    components = view.to_components() if isinstance(view, discord.ui.View | discord.ui.LayoutView) else []
+    if isinstance(view, discord.ui.LayoutView):  # a V2 message: its words are in its text displays
+        assert content is None, "content beside a V2 layout (Discord rejects it)"
+        content = "\n".join(item.content for item in view.walk_children() if isinstance(item, discord.ui.TextDisplay))
     has_file = isinstance(files, list) and bool(files)
     return Seen(how, "" if content is None else str(content), ephemeral, has_file, components)
 
@@ -630,6 +633,7 @@ class StandInInteraction:
         self.said: list[Seen] = []
         self.response = StandInResponse(self.said, component)
         self.followup = self
+        self.message = None  # the clicked message, which the stand-in does not keep
 
     async def send(self, content: Any = None, *, ephemeral: bool = False, **_: Any) -> None:
         """A followup message (after a deferral)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .fakediscord import FakeDiscord, StoredMessage
-from .harness import BotRunner
+from .harness import BotRunner, said
 from .test_bot import start
 
 SHIPPED = ("de", "es-ES", "fr", "pt-BR")
@@ -53,35 +53,39 @@ async def test_each_member_reads_their_language_and_typed_messages_the_servers(f
     carol = fake.add_user("carol", permissions=0)  # English (en-US), no Manage Server
 
     spanish = await (await fake.slash_command("alice", "play", {"deal": 1})).wait_response()
-    assert spanish.content == "Nueva partida de Canfield, reparto #1. ¡Suerte!"
+    assert said(spanish) == "Nueva partida de Canfield, reparto #1. ¡Suerte!"
     assert {"Robar (34)", "Auto ▲", "Deshacer", "Pista", "Rendirse", "r · QC"} <= labels(spanish)
     assert spanish.selects[0].placeholder == "Elige cartas para mover y luego un montón…"
+    assert spanish.text_displays()[0] == \
+        "**Canfield** · reparto #1 · puntuación -12 · mazo 34 · repartos ilimitados"  # the status line
+    assert spanish.attachment("board.png").description.startswith(
+        "Tablero de Canfield, reparto #1, puntuación -12, repartos ilimitados. Fundaciones: f1 vacío")
     hinted = await (await fake.click("alice", spanish, label="Pista")).wait_response()
-    assert hinted.id == spanish.id and hinted.content.startswith("Pista: ")
+    assert hinted.id == spanish.id and said(hinted).startswith("Pista: ")
 
     french = await (await fake.slash_command("bob", "play", {"deal": 1})).wait_response()
-    assert french.content == "Nouvelle partie de Canfield, donne n° 1. Bonne chance !"
+    assert said(french) == "Nouvelle partie de Canfield, donne n° 1. Bonne chance !"
     assert {"Piocher (34)", "Annuler", "Indice", "Abandonner"} <= labels(french)
     again = await (await fake.slash_command("bob", "play", {})).wait_response()
-    assert again.content == "Vous avez déjà une partie ici : la voici. /abandonner y met fin."
+    assert said(again) == "Vous avez déjà une partie ici : la voici. /abandonner y met fin."
     refused = await (await fake.slash_command("bob", "race board", {})).wait_response()
-    assert refused.ephemeral and refused.content == "Vous n’êtes dans aucune course ici : /course ouvrir en lance une."
+    assert refused.ephemeral and said(refused) == "Vous n’êtes dans aucune course ici : /course ouvrir en lance une."
 
     # A typed message carries no language: the server's, English until /settings says otherwise.
-    assert (await typed(fake, "carol", "board")).content == \
+    assert said(await typed(fake, "carol", "board")) == \
         "You have no game in this channel: start one with /play."
-    assert (await typed(fake, "alice", "draw")).content == "Played d."
+    assert said(await typed(fake, "alice", "draw")) == "Played d."
 
     denied = await (await fake.slash_command(carol, "settings", {"language": "fr"})).wait_response()
-    assert denied.content == "Only members with Manage Server can change the settings."
-    assert (await typed(fake, "carol", "board")).content.startswith("You have no game")  # nothing changed
+    assert said(denied) == "Only members with Manage Server can change the settings."
+    assert said(await typed(fake, "carol", "board")).startswith("You have no game")  # nothing changed
 
     changed = await (await fake.slash_command("alice", "settings", {"language": "de"})).wait_response()
-    assert changed.content.startswith("Ajustes cambiados.") and "idioma **Deutsch**" in changed.content
-    assert (await typed(fake, "carol", "board")).content == \
+    assert said(changed).startswith("Ajustes cambiados.") and "idioma **Deutsch**" in said(changed)
+    assert said(await typed(fake, "carol", "board")) == \
         "Du hast in diesem Kanal kein Spiel: beginne eins mit /spielen."
     # A member whose Discord language the bot does not speak reads the server's; the others their own.
     german = await (await fake.slash_command(carol, "play", {"deal": 2})).wait_response()
-    assert german.content == "Neues Spiel Canfield, Austeilung #2. Viel Glück!" and "Tipp" in labels(german)
+    assert said(german) == "Neues Spiel Canfield, Austeilung #2. Viel Glück!" and "Tipp" in labels(german)
     bob_hint = await (await fake.slash_command("bob", "hint", {})).wait_response()
-    assert bob_hint.content.startswith("Indice : ")
+    assert said(bob_hint).startswith("Indice : ")

@@ -15,7 +15,7 @@ from typing import Any
 from tests.samples import won_game
 
 from .fakediscord import FakeDiscord, RecordedRequest
-from .harness import BotRunner
+from .harness import BotRunner, said
 from .test_bot import SOLVER_WAIT, start
 from .test_matches import _eventually, give_round_a_known_winning_deck
 
@@ -76,15 +76,15 @@ async def test_every_message_the_bot_sends_pings_only_whom_it_means(fake: FakeDi
     bot = await start(bots, tmp_path)
     carol = fake.add_user("carol", permissions=0)
     made = await (await fake.slash_command("alice", "team create", {"name": f"@everyone {ROLE}"})).wait_response()
-    assert "@everyone" in made.content
+    assert "@everyone" in said(made)
     await (await fake.slash_command("bob", "team create", {"name": "@here"})).wait_response()
     await (await fake.slash_command(carol, "team join", {"name": "@here"})).wait_response()
     await (await fake.slash_command("alice", "match open", {"teams": True, "target": 300})).wait_response()
-    lobby = await fake.wait_for_bot_message(predicate=lambda m: "team match #1" in m.content)
-    assert "@everyone" in lobby.content
+    lobby = await fake.wait_for_bot_message(predicate=lambda m: "team match #1" in said(m))
+    assert "@everyone" in said(lobby)
     await (await fake.select(carol, lobby, lobby.selects[0].custom_id, ["@here"])).wait_response()
     await (await fake.click("alice", lobby, label="Start")).wait_response()
-    assert await _eventually(fake, lambda: "Playing" in lobby.content)
+    assert await _eventually(fake, lambda: "Playing" in said(lobby))
     carol_board = await (await fake.click(carol, lobby, label="My board")).wait_response()
     drawn = await (await fake.click(carol, carol_board, label="Draw (34)")).wait_response()  # an update
 
@@ -96,17 +96,17 @@ async def test_every_message_the_bot_sends_pings_only_whom_it_means(fake: FakeDi
     async with database_held(tmp_path / "pe.sqlite3"):
         waited = await fake.click(carol, drawn, label="Draw (31)")
     drawn = await waited.wait_response()
-    assert waited.deferred and drawn.id == carol_board.id and drawn.content == "Played d.", waited
+    assert waited.deferred and drawn.id == carol_board.id and said(drawn) == "Played d.", waited
     async with database_held(tmp_path / "pe.sqlite3", changing_game=carols_round):
         refused = await fake.click(carol, drawn, label="Draw (28)")
-    said = await refused.wait_response()
-    assert refused.deferred and refused.followups and "changed elsewhere" in said.content, refused
+    refusal = await refused.wait_response()
+    assert refused.deferred and refused.followups and "changed elsewhere" in said(refusal), refused
 
     current = await (await fake.click(carol, lobby, label="My board")).wait_response()
     resigned = await (await fake.click(carol, current, label="Resign")).wait_response(timeout=SOLVER_WAIT)
     assert [b.label for b in resigned.buttons][-1] == "Next round ▶"
     left = await (await fake.click(carol, lobby, label="Leave")).wait_response()
-    assert "You left" in left.content
+    assert "You left" in said(left)
 
     # Alice wins for team "@everyone <@&…>"; her winning /move is public.
     await bot.kill()
@@ -114,15 +114,15 @@ async def test_every_message_the_bot_sends_pings_only_whom_it_means(fake: FakeDi
     await bot.restart()
     line = " ".join(str(move) for move in WON.moves)
     won = await (await fake.slash_command("alice", "move", {"moves": line, "public": True})).wait_response()
-    assert not won.ephemeral and "The demon is exorcised!" in won.content
+    assert not won.ephemeral and "The demon is exorcised!" in said(won)
     announcement = await fake.wait_for_bot_message(
-        predicate=lambda m: m.content.startswith("**The demon is exorcised!**"), timeout=5)
-    assert "Team **@everyone <@&" in announcement.content
+        predicate=lambda m: said(m).startswith("**The demon is exorcised!**"), timeout=5)
+    assert "Team **@everyone <@&" in said(announcement)
     # A member makes the bot quote @everyone and a role, publicly.
     sent = await fake.message("bob", f"{fake.bot_user.mention} @everyone {ROLE}", mentions_bot=True)
     await fake.wait_for_bot_message(after=sent)
 
-    assert await _eventually(fake, lambda: "Finished." in lobby.content)
+    assert await _eventually(fake, lambda: "Finished." in said(lobby))
     seen: dict[str, int] = {}
     for request in fake.requests:
         found = kind_of(request)
@@ -140,7 +140,7 @@ async def test_every_message_the_bot_sends_pings_only_whom_it_means(fake: FakeDi
 async def test_a_players_win_pings_that_player_alone(fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
     bot = await start(bots, tmp_path)
     await (await fake.slash_command("alice", "match open", {"target": 300})).wait_response()
-    lobby = await fake.wait_for_bot_message(predicate=lambda m: "match #1" in m.content)
+    lobby = await fake.wait_for_bot_message(predicate=lambda m: "match #1" in said(m))
     await (await fake.click("bob", lobby, label="Join")).wait_response()
     await (await fake.click("alice", lobby, label="Start")).wait_response()
     await bot.kill()
@@ -149,7 +149,7 @@ async def test_a_players_win_pings_that_player_alone(fake: FakeDiscord, bots: Bo
     line = " ".join(str(move) for move in WON.moves)
     await (await fake.slash_command("alice", "move", {"moves": line})).wait_response()
     announcement = await fake.wait_for_bot_message(
-        predicate=lambda m: m.content.startswith("**The demon is exorcised!**"), timeout=5)
+        predicate=lambda m: said(m).startswith("**The demon is exorcised!**"), timeout=5)
     request = next(r for r in fake.requests if r.method == "POST" and (r.payload or {}).get("content")
-                   == announcement.content)
+                   == said(announcement))
     assert pings(request.payload) == (set(), {fake.alice.id})

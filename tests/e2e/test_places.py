@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .fakediscord import FakeDiscord
-from .harness import BotRunner
+from .harness import BotRunner, said
 from .test_bot import start
 from .test_matches import _eventually
 
@@ -19,9 +19,9 @@ async def test_buttons_pressed_from_another_server_are_refused_and_change_nothin
     carol = fake.add_user("carol", permissions=0)
     await (await fake.slash_command("alice", "team create", {"name": "Red"})).wait_response()
     await (await fake.slash_command("alice", "match open", {"teams": True})).wait_response()
-    lobby = await fake.wait_for_bot_message(predicate=lambda m: "match #1" in m.content)
+    lobby = await fake.wait_for_bot_message(predicate=lambda m: "match #1" in said(m))
     await (await fake.slash_command("alice", "race open", {})).wait_response()
-    race = await fake.wait_for_bot_message(predicate=lambda m: "race #1" in m.content)
+    race = await fake.wait_for_bot_message(predicate=lambda m: "race #1" in said(m))
 
     for who, custom_id, values in [(dave, "pm:1:start", None), (dave, "pm:1:cancel", None),
                                    (dave, "pm:1:join", None), (carol, "pm:1:team", ["Red"]),
@@ -30,19 +30,19 @@ async def test_buttons_pressed_from_another_server_are_refused_and_change_nothin
                                    (dave, "prb:1:0:draw", None)]:
         click = await fake.forged_click(who, custom_id, channel_id=other.channel_id, values=values)
         refused = await click.wait_response()
-        assert refused.ephemeral and "in another channel" in refused.content, (custom_id, refused.content)
+        assert refused.ephemeral and "in another channel" in said(refused), (custom_id, said(refused))
 
     # Nothing changed: both lobbies wait as they were, with Alice alone in them (an edit that a
     # join of Alice's own brings about shows the match as it stands).
     edits = lobby.version
     await (await fake.click("alice", lobby, label="Join")).wait_response()
     assert await _eventually(fake, lambda: lobby.version > edits)
-    assert "Waiting for players" in lobby.content and "**Red** (Alice): 0 points" in lobby.content
-    assert "Dave" not in lobby.content and "Carol" not in lobby.content
+    assert "Waiting for players" in said(lobby) and "**Red** (Alice): 0 points" in said(lobby)
+    assert "Dave" not in said(lobby) and "Carol" not in said(lobby)
     joined = await (await fake.click(carol, race, label="Join")).wait_response()  # in its own place: fine
-    assert joined.content == "You are in race #1."
-    assert await _eventually(fake, lambda: "Carol" in race.content or f"<@{carol.id}>" in race.content)
-    assert f"<@{dave.id}>" not in race.content and "lobby" in race.content
+    assert said(joined) == "You are in race #1."
+    assert await _eventually(fake, lambda: "Carol" in said(race) or f"<@{carol.id}>" in said(race))
+    assert f"<@{dave.id}>" not in said(race) and "lobby" in said(race)
 
 
 async def test_play_outside_the_servers_play_channels_is_refused_and_starts_nothing(
@@ -50,10 +50,10 @@ async def test_play_outside_the_servers_play_channels_is_refused_and_starts_noth
     games = fake.add_channel("games")
     await start(bots, tmp_path)
     allowed = await (await fake.slash_command("alice", "settings", {"channel": games.id})).wait_response()
-    assert f"<#{games.id}>" in allowed.content
+    assert f"<#{games.id}>" in said(allowed)
     refused = await (await fake.slash_command("bob", "play", {})).wait_response()
-    assert refused.ephemeral and refused.content == f"Games are played in <#{games.id}> on this server."
+    assert refused.ephemeral and said(refused) == f"Games are played in <#{games.id}> on this server."
     nothing = await (await fake.slash_command("bob", "board", {})).wait_response()
-    assert nothing.ephemeral and "no game in this channel" in nothing.content
+    assert nothing.ephemeral and "no game in this channel" in said(nothing)
     played = await (await fake.slash_command("bob", "play", {}, channel_id=games.id)).wait_response()
     assert played.ephemeral and played.attachment("board.png")

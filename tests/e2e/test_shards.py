@@ -11,7 +11,7 @@ import pytest
 from bot.store import StoredGame, open_store
 
 from .fakediscord import FakeDiscord, FakeGuild, FakeUser, NoBotConnected, StoredMessage, shard_of
-from .harness import BotProcess, BotRunner
+from .harness import BotProcess, BotRunner, said
 
 SHARD_COUNT = 2
 READY_LINE = "has connected to Gateway"  # discord.py's line, with the session id, once READY came
@@ -49,7 +49,7 @@ async def play_in(fake: FakeDiscord, user: FakeUser, guild: FakeGuild, deal: int
     """/play a deal in the guild's channel; the board, and the id of the gateway session that got the command."""
     reply = await fake.slash_command(user, "play", {"deal": deal}, channel_id=guild.channel_id)
     message = await reply.wait_response()
-    assert message is not None and f"deal #{deal}" in message.content
+    assert message is not None and f"deal #{deal}" in said(message)
     [session] = reply.delivered_to
     return message, session.id
 
@@ -79,7 +79,7 @@ async def test_two_processes_share_the_guilds_by_shard_and_one_database(
 
     # Both games are in the one database; a move in the home guild is stored at once.
     reply = await fake.click("alice", home_board, label="Draw (34)")
-    assert (await reply.wait_response()).content == "Played d."
+    assert said(await reply.wait_response()) == "Played d."
     alice_game = await stored_game(database_url, fake.alice, home.channel_id)
     bob_game = await stored_game(database_url, fake.bob, away.channel_id)
     assert alice_game is not None and (alice_game.guild_id, alice_game.moves) == (home.id, ["d"])
@@ -90,7 +90,7 @@ async def test_two_processes_share_the_guilds_by_shard_and_one_database(
     with pytest.raises(NoBotConnected):
         await fake.slash_command("bob", "board", channel_id=away.channel_id)
     reply = await fake.click("alice", home_board, label="r · QC")
-    assert (await reply.wait_response()).content == "Played rt4."
+    assert said(await reply.wait_response()) == "Played rt4."
 
     # Shard 0's process restarts: alice's moves come back from the database.
     await first.restart(ready_line=READY_LINE)
@@ -103,7 +103,7 @@ async def test_two_processes_share_the_guilds_by_shard_and_one_database(
     # Shard 1's process comes back: bob's board from before plays on.
     await second.restart(ready_line=READY_LINE)
     reply = await fake.click("bob", away_board, label="Draw (34)")
-    assert (await reply.wait_response()).content == "Played d."
+    assert said(await reply.wait_response()) == "Played d."
     assert reply.delivered_to == [fake.connected_shard(away.id)]
     bob_game = await stored_game(database_url, fake.bob, away.channel_id)
     assert bob_game is not None and bob_game.moves == ["d"]

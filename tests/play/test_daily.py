@@ -7,6 +7,7 @@ import asyncio
 from datetime import UTC, datetime
 
 import pytest
+from sqlalchemy import func, select
 
 from bot.game import new_game
 from bot.game.solver import solve
@@ -29,6 +30,7 @@ from bot.play.daily import (
     today,
 )
 from bot.store import NewGame, Store, open_store
+from bot.store.tables import daily_attempts
 from tests.samples import won_game
 
 ALICE, BOB, CAROL = Player(1, "alice"), Player(2, "bob"), Player(3, "carol")
@@ -155,7 +157,7 @@ async def test_simultaneous_starts_end_with_one_attempt_and_one_game(daily: Dail
                                    daily.start(BOB, **HERE), other.start(BOB, **HERE))
     assert len({reply.game_id for reply in replies}) == 1
     assert await daily.store.games.count_games() == 2
-    assert await daily.store.db.fetch_value("SELECT COUNT(*) FROM daily_attempts") == 2
+    assert await daily.store.db.fetch_value(select(func.count()).select_from(daily_attempts)) == 2
     # The losers' games were really made, then thrown away: ids are never reused.
     later = await daily.solo.start(CAROL, **HERE, deal=1)
     assert later.game_id > 3

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from sqlalchemy import update
 
 from bot.game import Card, Move
 from bot.game.moves import DRAW
@@ -30,6 +31,7 @@ from bot.play.race import (
 )
 from bot.play.solo import Moved, NothingToDo, Refused
 from bot.store import open_store
+from bot.store.tables import races as races_table
 from tests.game.test_race import stuck_deck, won_deck
 from tests.play.test_matches import Clock
 
@@ -279,8 +281,7 @@ async def test_a_race_with_a_damaged_move_hurts_only_itself(world, clock) -> Non
     damaged = await started(races)
     await races.move(damaged, ALICE, "t1f")
     healthy = (await races.open(ALICE, guild_id=5, channel_id=CHANNEL + 1)).race.id
-    await store.db.execute("UPDATE races SET moves = :moves WHERE id = :race_id",
-                           {"moves": "0:t1f 1:zz9", "race_id": damaged})
+    await store.db.execute(update(races_table).where(races_table.c.id == damaged).values(moves="0:t1f 1:zz9"))
     fresh = RacePlay(store, clock)  # a process that has not got the race in memory
     for action in (fresh.board(damaged, BOB), fresh.move(damaged, BOB, "d"), fresh.running(ALICE, CHANNEL)):
         with pytest.raises(DamagedRace) as broken:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from sqlalchemy import update
 
 from bot.game import IllegalMoveError, Move, NotationError, to_snapshot
 from bot.play import DamagedGame, GameOver, NoGameHere, NotASoloGame, NotYourGame, Player, SoloPlay
@@ -21,6 +22,7 @@ from bot.play.solo import (
     UnknownGame,
 )
 from bot.store import NewGame, open_store
+from bot.store.tables import games
 from tests.samples import won_game
 
 ALICE, BOB = Player(1, "alice"), Player(2, "bob")
@@ -180,10 +182,10 @@ async def test_a_damaged_snapshot_is_rebuilt_from_the_moves_and_a_damaged_game_s
     store = await open_store(database_url)
     game_id = (await SoloPlay(store).start(ALICE, **HERE, deal=1)).game_id
     await SoloPlay(store).move(game_id, ALICE, "d rt4")
-    await store.db.execute("UPDATE games SET snapshot = 'garbage' WHERE id = :game_id", {"game_id": game_id})
+    await store.db.execute(update(games).where(games.c.id == game_id).values(snapshot="garbage"))
     rebuilt = await SoloPlay(store).board(game_id, ALICE)
     assert [str(m) for m in rebuilt.game.moves] == ["d", "rt4"]
-    await store.db.execute("UPDATE games SET moves = 'd rt1 zz' WHERE id = :game_id", {"game_id": game_id})
+    await store.db.execute(update(games).where(games.c.id == game_id).values(moves="d rt1 zz"))
     with pytest.raises(DamagedGame) as damaged:
         await SoloPlay(store).board(game_id, ALICE)
     assert damaged.value.game_id == game_id and "'rt1' is not legal" in damaged.value.problem
@@ -208,8 +210,7 @@ async def test_the_owner_of_a_damaged_game_can_set_it_aside_and_play_on(play: So
 
     game_id = (await play.start(ALICE, **HERE, deal=1)).game_id
     await play.move(game_id, ALICE, "d rt4")
-    await play.store.db.execute("UPDATE games SET snapshot = NULL, moves = 'd zz9' WHERE id = :game_id",
-                                {"game_id": game_id})
+    await play.store.db.execute(update(games).where(games.c.id == game_id).values(snapshot=None, moves="d zz9"))
     fresh = SoloPlay(play.store)  # a restarted bot: nothing in memory
     with pytest.raises(DamagedGame) as damaged:
         await fresh.start(ALICE, **HERE)

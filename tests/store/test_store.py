@@ -7,10 +7,12 @@ import asyncio
 import sqlite3
 
 import pytest
+from sqlalchemy import func, select, table, update
 
 from bot.store import NewGame, PostgresStore, SqliteStore, StoreError, VersionConflict, open_store, store_for
 from bot.store.databases import pool_size
 from bot.store.migrate import head
+from bot.store.tables import games
 
 
 def new(user_id: int = 1, channel_id: int | None = 10) -> NewGame:
@@ -27,7 +29,7 @@ async def test_migrations_apply_from_empty_and_only_once(database_url) -> None:
     first, second = store_for(database_url), store_for(database_url)
     await asyncio.gather(first.open(), second.open())
     assert await first.schema_version() == await second.schema_version() == head()
-    assert await first.db.fetch_value("SELECT COUNT(*) FROM alembic_version") == 1
+    assert await first.db.fetch_value(select(func.count()).select_from(table("alembic_version"))) == 1
     await first.close()
     await second.close()
 
@@ -101,7 +103,7 @@ async def test_a_corrupt_options_row_is_read_without_crashing(database_url) -> N
     game = await store.games.create_game(new())
     await store.close()
     store = await open_store(database_url)
-    await store.db.execute("UPDATE games SET options = 'not json' WHERE id = :game_id", {"game_id": game.id})
+    await store.db.execute(update(games).where(games.c.id == game.id).values(options="not json"))
     assert (await store.games.get_game(game.id)).options == {"corrupt": "not json"}
     await store.close()
 

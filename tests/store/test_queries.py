@@ -1,0 +1,136 @@
+"""The store's queries as SQLAlchemy Core expressions, on a real SQLite file and a real PostgreSQL
+schema: what they give back is plain ints and floats in both, and each statement's shape is
+compiled once, then taken from SQLAlchemy's cache whatever its values."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+from sqlalchemy.engine.interfaces import CacheStats
+
+from bot.store import NewGame, Store, open_store
+from bot.store.base import NewMatch, NewRace
+
+
+@pytest.fixture
+async def store(database_url):
+    """A fresh database (SQLite, then PostgreSQL)."""
+    store = await open_store(database_url, itertools.count(1_715_000_000, 60).__next__)
+    yield store
+    await store.close()
+
+
+async def a_bit_of_everything(store: Store, n: int) -> dict[str, Any]:
+    """Call every query of the store once or twice, with values that differ with `n` (the same
+    shapes for every `n`); what the sums, counts and averages gave back."""
+    guild, channel, alice, bob = 100 + n, 200 + n, 300 + n, 400 + n
+    await store.games.upsert_player(alice, f"Alice {n}")
+    await store.games.upsert_player(alice, f"Alice {n}!")  # the ON CONFLICT branch
+    await store.games.player_names([alice, bob])
+    team = await store.matches.create_team(guild, f"team {n}", alice)
+    await store.matches.join_team(guild, f"TEAM {n}", bob)
+    await store.matches.team_of(guild, bob)
+    await store.matches.list_teams(guild)
+    match = await store.matches.create_match(NewMatch(guild_id=guild, channel_id=channel, host_id=alice,
+                                                      game="canfield", options={"draw": 3}, target=2, teams=True,
+                                                      undo=False, seed=n), now=1_715_000_000.0 + n)
+    await store.matches.set_match_message(match.id, 500 + n)
+    for user in (alice, bob):
+        await store.matches.add_match_player(match.id, user, team.id, 1_715_000_001.0)
+    await store.matches.add_match_player(match.id, bob, team.id, 1_715_000_002.0)  # again: ON CONFLICT
+    await store.matches.change_match_status(match.id, "lobby", "running", 1_715_000_003.0)
+    await store.matches.lobby_of(channel, alice)
+    for user, score in ((alice, 7 + n), (bob, 3)):
+        game = await store.games.create_game(NewGame(
+            guild_id=guild, channel_id=channel, user_id=user, name="canfield", options={}, deal=n, cards=None,
+            snapshot=None, score=0, kind="match", match_id=match.id, round=1, undo_allowed=False))
+        moved = await store.games.save_game(game.id, expected_version=0, moves=["d"], snapshot="s",
+                                            status="playing", score=score)
+        await store.games.get_game(game.id)
+        await store.games.running_game(user, channel)
+        await store.games.running_game(user, None, kind="solo")
+        await store.games.save_game(game.id, expected_version=moved.version, moves=["d", "rt4"], snapshot=None,
+                                    status="won", score=score)
+    await store.matches.touch_match(match.id, 1_715_000_004.0)
+    points = [player.points for player in await store.matches.match_players(match.id)]
+    await store.matches.idle_matches(1_600_000_000.0)
+    await store.matches.expire_match(match.id, 1_600_000_000.0, 1_715_000_005.0)
+    await store.matches.close_match_rounds(match.id, 1_715_000_006.0)
+    await store.matches.change_match_status(match.id, "running", "finished", 1_715_000_007.0,
+                                            winner_team_id=team.id)
+    await store.matches.leave_match(match.id, bob, 1_715_000_008.0)
+    await store.matches.leave_team(guild, bob)
+
+    race = await store.races.create_race(NewRace(guild_id=guild, channel_id=channel, host_id=alice,
+                                                 layout="demon", deal=n, target=50))
+    await store.races.join_race(race.id, bob)
+    await store.races.set_race_message(race.id, 600 + n)
+    await store.races.start_race(race.id)
+    version = await store.races.save_race_moves(race.id, expected_version=2, moves=["0:d"])
+    await store.races.finish_race(race.id, demon_user_id=alice, scores=[40 + n, 5], version=version)
+    hand = await store.races.next_hand(await store.races.get_race(race.id), deal=n + 1)
+    await store.races.finish_race(hand.id, demon_user_id=None, scores=[1, 2])
+    series = await store.races.series_totals(race.series_id)
+    await store.races.running_race(channel, alice)
+    await store.races.idle_races(1_600_000_000.0)
+    lobby = await store.races.create_race(NewRace(guild_id=guild, channel_id=channel, host_id=bob, layout="demon",
+                                                  deal=n))
+    await store.races.cancel_race(lobby.id, version=0)
+    await store.races.cancel_race(lobby.id)
+
+    daily = await store.games.create_game(NewGame(guild_id=guild, channel_id=channel, user_id=bob, name="canfield",
+                                                  options={}, deal=n, cards=None, snapshot=None, score=-12,
+                                                  kind="daily", undo_allowed=False))
+    day = f"2024-05-{10 + n:02}"
+    await store.stats.claim_daily(day, "canfield", bob, guild, daily.id)
+    await store.stats.daily_attempt(day, "canfield", bob)
+    await store.stats.daily_results("canfield", guild, day, day)
+    await store.stats.daily_results("canfield", None, None, day)
+    await store.stats.daily_days(guild_id=guild)
+    await store.stats.daily_days(user_id=bob)
+    await store.stats.set_setting(guild, "prefix", f"p{n}")
+    await store.stats.set_setting(guild, "prefix", f"q{n}")
+    await store.stats.get_settings(guild)
+    standings = await store.stats.player_standings(guild, None)
+    await store.stats.player_standings(None, 1_600_000_000.0)
+    teams = await store.stats.team_standings(guild, None)
+    await store.stats.team_standings(None, 1_600_000_000.0)
+    totals = await store.stats.player_totals(alice, guild)
+    await store.stats.player_totals(alice, None)
+    await store.games.count_games()
+    await store.games.all_games()
+    await store.schema_version()
+    return {"match points": points, "series": list(series.values()),
+            "standings": [(s.games, s.wins, s.points, s.matches_won) for s in standings],
+            "teams": [(t.matches_won, t.points) for t in teams],
+            "totals": (totals.games, totals.wins, totals.best_score, totals.matches_played, totals.matches_won),
+            "average": totals.average_score}
+
+
+async def test_sums_counts_and_averages_are_plain_ints_and_floats_in_both_databases(store) -> None:
+    found = await a_bit_of_everything(store, 1)
+    assert found == {"match points": [8, 3], "series": [42, 7],
+                     "standings": [(3, 2, 50, 1), (3, 1, 10, 1)], "teams": [(1, 11)],
+                     "totals": (3, 2, 41, 1, 1), "average": pytest.approx(50 / 3)}
+    numbers = [*found["match points"], *found["series"], *itertools.chain(*found["standings"]), *found["teams"][0],
+               *found["totals"]]
+    assert {type(number) for number in numbers} == {int}  # PostgreSQL's sums are numeric unless cast
+    assert type(found["average"]) is float
+
+
+async def test_every_statement_is_compiled_once_then_cached_whatever_its_values(store) -> None:
+    compiled: list[tuple[str, CacheStats]] = []
+
+    def note(_connection, _cursor, statement, _parameters, context, _many) -> None:
+        if context.compiled is not None:
+            compiled.append((statement, context.cache_hit))
+
+    await a_bit_of_everything(store, 1)
+    event.listen(store.db.engine.sync_engine, "before_cursor_execute", note)
+    await a_bit_of_everything(store, 2)
+    event.remove(store.db.engine.sync_engine, "before_cursor_execute", note)
+    assert len(compiled) > 80
+    assert [statement for statement, hit in compiled if hit != CacheStats.CACHE_HIT] == []
