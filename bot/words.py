@@ -16,7 +16,17 @@ from bot.game import GAMES, TITLES, Move, describe_game
 from bot.game.patience import Game
 from bot.game.race import RACE_LAYOUTS, RaceGame
 from bot.i18n import COMMAND, ENGLISH, LANGUAGE_CHOICES, N_, translations
-from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily, NotADay
+from bot.play.daily import (
+    AlreadyShared,
+    DailyDealt,
+    DailyNotOver,
+    DailyPlayed,
+    DailyResumed,
+    DailyShare,
+    NoSuchDaily,
+    NotADay,
+    ShareWouldBePrivate,
+)
 from bot.play.leaderboards import UnknownPeriod, UnknownRanking
 from bot.play.matches import (
     AlreadyHosting,
@@ -56,7 +66,14 @@ from bot.play.race import (
     TooFewRacers,
     UnknownLayout,
 )
-from bot.play.settings import MAX_TARGET, PREFIX_LENGTH, BadSetting, ManageServerNeeded, NotAPlayChannel
+from bot.play.settings import (
+    MAX_TARGET,
+    PREFIX_LENGTH,
+    BadSetting,
+    ManageServerNeeded,
+    NotAPlayChannel,
+    ServerLacksApp,
+)
 from bot.play.solo import (
     AlreadyPlaying,
     BadOptions,
@@ -85,6 +102,7 @@ from bot.play.solo import (
     UnknownGame,
     Verdict,
 )
+from bot.play.watch import DailyNotPlayedYet, NothingToWatch, RoundNotFinished
 from bot.store.base import TeamProblem
 
 
@@ -151,6 +169,9 @@ STATUSES = {"playing": N_("in play"), "won": N_("won"), "blocked": N_("blocked")
 # The Die of Justice's settings (bot.game.rules.Die), as a player reads them.
 DIE_WORDS = {"off": N_("off"), "game": N_("game"), "pass": N_("pass")}
 PLAYED_SHOWN = 12  # moves named in full when a text plays many
+# A foundation on a daily's share card: a square coloured by how far it got, from empty to complete.
+EMPTY_SQUARE, FULL_SQUARE = "⬛", "🟩"
+PROGRESS_SQUARES = ("🟥", "🟧", "🟨")  # less than a third of the way, less than two thirds, further
 
 
 def status_text(status: str, voice: Voice) -> str:
@@ -245,6 +266,47 @@ def event_text(event: Event, reply: Reply, voice: Voice) -> str:
     return ""
 
 
+def watched_text(reply: Reply, name: str, voice: Voice) -> str:
+    """The words over a watched board: whose game (`name`, as the front end names its player),
+    which deal, how it stands; read-only."""
+    game, _ = reply.game, voice.gettext
+    deal = _("deal #{deal}", deal=game.deal) if game.deal is not None else _("a fixed deck")
+    state = voice.ngettext("score {score}, {count} move", "score {score}, {count} moves", len(game.moves),
+                           score=game.score)
+    if reply.finished:
+        state += ", " + status_text(reply.status, voice)
+    refresh = voice.bold(_("Refresh"))
+    return _("Watching {name}'s {title}, {deal}: {state}. {refresh} shows it as it stands.", name=name,
+             title=game.title, deal=deal, state=state, refresh=refresh)
+
+
+def share_text(share: DailyShare, name: str, voice: Voice) -> str:
+    """A finished daily's result card, without a spoiler: the day, who (`name`), how it ended, the
+    score and moves, each foundation as a square (see foundation_square), and whether hints helped."""
+    _ = voice.gettext
+    squares = "".join(foundation_square(cards, share.foundation_size) for cards in share.foundations)
+    home, total = sum(share.foundations), share.foundation_size * len(share.foundations)
+    hints = _("no hints") if share.hints == 0 else voice.ngettext("{count} hint", "{count} hints", share.hints)
+    daily = _("daily {title} · {day}", title=TITLES.get(share.game, share.game), day=share.day)
+    return "\n".join([
+        f"{voice.bold('Patient Exorcism')} · {daily}",
+        _("{name}: {status}, score {score} in {moves} moves", name=name, status=status_text(share.status, voice),
+          score=share.score, moves=share.moves),
+        _("{squares} {home}/{total} cards home", squares=squares, home=home, total=total),
+        _("No undo, {hints}.", hints=hints),
+    ])
+
+
+def foundation_square(cards: int, size: int) -> str:
+    """One foundation on a share card: ⬛ empty, 🟥 less than a third full (1-4 cards of 13), 🟧 less
+    than two thirds (5-8), 🟨 further (9-12), 🟩 complete."""
+    if cards <= 0:
+        return EMPTY_SQUARE
+    if cards >= size:
+        return FULL_SQUARE
+    return PROGRESS_SQUARES[min(3 * cards // size, len(PROGRESS_SQUARES) - 1)]
+
+
 def played_text(played: tuple[Move, ...] | list[Move], voice: Voice) -> str:
     """The moves played, such as "Played rt2 d.", the middle left out when there are many."""
     if not played:
@@ -320,6 +382,24 @@ def error_text(error: PlayError, voice: Voice) -> str:
                      choices=", ".join(choices))
         case UnknownPeriod(period=period, choices=choices):
             return _("Unknown period {period}; periods: {choices}.", period=repr(period), choices=", ".join(choices))
+        case DailyNotOver():
+            return _("A daily's result can be shared once its game has ended.")
+        case AlreadyShared():
+            return _("You have shared this daily's result already.")
+        case ShareWouldBePrivate():
+            return _("This server shows members' own apps to them alone: the card would reach nobody here, so it "
+                     "was not posted.")
+        case NothingToWatch():
+            return _("That member has no game in play in this channel.")
+        case DailyNotPlayedYet(game=game, day=day):
+            return _("Play your own {title} daily of {day} first ({daily}): until then its deal stays hidden from "
+                     "you.", title=TITLES.get(game, game), day=day, daily=voice.command("daily"))
+        case RoundNotFinished(match_id=match_id, round=round_number):
+            return _("Finish your own game of round {round} of match #{match} first: until then its deal stays "
+                     "hidden from you.", round=round_number, match=match_id)
+        case ServerLacksApp():
+            return _("This works on a server that has added Patient Exorcism: ask its admins to add the bot. Solo "
+                     "games ({play}) and the daily work anywhere.", play=play)
         case DailyPlayed(game=game, status=status, score=score, seconds_left=seconds_left):
             return _("You have played today's {title} daily already: {status}, score {score}. The next one comes "
                      "in {wait} (at 00:00 UTC).", title=TITLES.get(game, game), status=status_text(status, voice),

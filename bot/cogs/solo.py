@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.checks import check_channel, check_play_channel
+from bot.cogs.checks import anywhere, check_channel, check_play_channel, server_command
 from bot.cogs.matches import DIE_CHOICES
 from bot.game import GAMES, TITLES
 from bot.game.notation import Word, read_word
@@ -20,7 +20,19 @@ from bot.play.settings import ManageServerNeeded, change_settings, load_settings
 from bot.play.solo import UnknownGame
 from bot.views import answers_custom_id
 from bot.views.board import board_answer, player_of
-from bot.views.respond import ERROR_LIMIT, Answer, answer, error_text, in_turn, server_voice, shorten, shown, voice_of
+from bot.views.respond import (
+    ERROR_LIMIT,
+    Answer,
+    answer,
+    channel_voice,
+    error_text,
+    in_turn,
+    server_voice,
+    shorten,
+    shown,
+    voice_of,
+)
+from bot.views.watch import watch_answer
 from bot.words import DISCORD, Voice, rules_text
 
 if TYPE_CHECKING:
@@ -37,8 +49,9 @@ where they go. Draw, Auto (all to the foundations), Undo, Hint, Resign.
 • Piles: `s` stock, `w` waste, `r` reserve (`r1`-`r9` in Patriarchs), `f1`-`f8` foundations, `t1`-`t9` columns. \
 `{rules}` explains a game: Canfield and its family, Demons and Thieves, Demonthief, Patriarchs, Picture Patience.
 • `{match_open}` plays rounds to a target score; `{daily}` is the day's deal; `{race_open}` starts a demon race, \
-everyone at once on shared foundations (`{race_move} t3f`).
-Boards are private unless you ask for `{public}`.""")
+everyone at once on shared foundations (`{race_move} t3f`); `{watch} @member` shows a member's game here to all.
+Boards are private unless you ask for `{public}`. Install the app to your own account to play solo games and \
+the daily in DMs and on any server.""")
 
 # Discord takes integer options between -(2**53 - 1) and 2**53 - 1 (and the store's integers
 # end at 2**63 - 1), though PySolFC numbers deals up to 10**20.
@@ -49,7 +62,7 @@ NO_LONGER = N_("That button is no longer in use: ask for a new board ({board}), 
 
 def help_text(voice: Voice) -> str:
     """The help, with the commands as the voice names them."""
-    names = ("play", "board", "move", "rules", "match open", "daily", "race open", "race move")
+    names = ("play", "board", "move", "rules", "match open", "daily", "race open", "race move", "watch")
     options = {option: voice.pgettext(OPTION, option) for option in ("game", "deal", "public")}
     return voice.gettext(HELP, examples=voice.engine(Game.examples), **options,
                          **{name.replace(" ", "_"): voice.command(name) for name in names})
@@ -60,7 +73,7 @@ START_WORDS = ("play", "new")
 
 
 class SoloCog(commands.Cog):
-    """/play, /move, /board, /undo, /hint, /resign, /rules, /help, and moves by mention or prefix."""
+    """/play, /move, /board, /undo, /hint, /resign, /rules, /help, /watch, and moves by mention or prefix."""
 
     def __init__(self, bot: PatientExorcismBot) -> None:
         self.bot = bot
@@ -77,6 +90,7 @@ class SoloCog(commands.Cog):
                            draw="cards turned by each draw, 1-6", die="the Die of Justice",
                            public="show the board to the whole channel")
     @app_commands.choices(die=DIE_CHOICES)
+    @anywhere
     async def play(self, interaction: discord.Interaction, game: str = "canfield",
                    deal: app_commands.Range[int, 1, MAX_DEAL] | None = None,
                    draw: app_commands.Range[int, 1, 6] | None = None, die: str | None = None,
@@ -103,6 +117,7 @@ class SoloCog(commands.Cog):
 
     @app_commands.command(name="move", description="Play moves as text, such as rt2 wf d")
     @app_commands.describe(moves="one or more moves: rt2, wf, t1t3:2, 7h, d, a, u", public="show the board to all")
+    @anywhere
     async def move(self, interaction: discord.Interaction, moves: str, public: bool = False) -> None:
         """Play typed moves, or one of the words (board, resign, rules, help, play)."""
         async def work() -> Answer:
@@ -112,21 +127,25 @@ class SoloCog(commands.Cog):
         await answer(interaction, work(), ephemeral=not public)
 
     @app_commands.command(name="board", description="Show your game's board again")
+    @anywhere
     async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
         """Show the board."""
         await self._on_running(interaction, None, public)
 
     @app_commands.command(name="undo", description="Take back your last move")
+    @anywhere
     async def undo(self, interaction: discord.Interaction) -> None:
         """Undo."""
         await self._on_running(interaction, lambda reply, player: self.solo.undo(reply.game_id, player))
 
     @app_commands.command(name="hint", description="Suggest a move")
+    @anywhere
     async def hint(self, interaction: discord.Interaction) -> None:
         """Hint."""
         await self._on_running(interaction, lambda reply, player: self.solo.hint(reply.game_id, player))
 
     @app_commands.command(name="resign", description="End your game now; its score stands")
+    @anywhere
     async def resign(self, interaction: discord.Interaction) -> None:
         """Resign; a game damaged in storage is set aside instead, so that its player can play on."""
         set_aside = await self._set_aside_damaged(player_of(interaction.user), interaction.channel_id,
@@ -137,6 +156,7 @@ class SoloCog(commands.Cog):
         await self._on_running(interaction, lambda reply, player: self.solo.resign(reply.game_id, player))
 
     @app_commands.command(name="rules", description="How a game is played")
+    @anywhere
     async def rules(self, interaction: discord.Interaction, game: str = "canfield") -> None:
         """Explain the rules."""
         voice = await voice_of(interaction)
@@ -145,7 +165,19 @@ class SoloCog(commands.Cog):
 
     rules.autocomplete("game")(game_names)
 
+    @app_commands.command(name="watch", description="Show a member's game here to the channel, read-only")
+    @app_commands.describe(member="whose game in this channel to show")
+    @anywhere
+    async def watch(self, interaction: discord.Interaction, member: discord.User) -> None:
+        """Post a read-only board of the member's game with a Refresh button; refused privately."""
+        async def work() -> Answer:
+            reply = await self.bot.watching.watch(player_of(interaction.user), member.id, interaction.channel_id)
+            return await watch_answer(reply, await channel_voice(interaction))
+
+        await answer(interaction, work(), ephemeral=False)
+
     @app_commands.command(name="help", description="How to play with Patient Exorcism")
+    @anywhere
     async def help(self, interaction: discord.Interaction) -> None:
         """Explain the bot."""
         await interaction.response.send_message(help_text(await voice_of(interaction)), ephemeral=True)
@@ -267,6 +299,7 @@ class SoloCog(commands.Cog):
     @app_commands.command(name="prefix", description="Set this server's prefix for typed moves (default !)")
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
+    @server_command
     async def prefix(self, interaction: discord.Interaction, prefix: app_commands.Range[str, 1, 5]) -> None:
         """Change the prefix (it needs the message-content intent to work)."""
         async def work() -> Answer:

@@ -61,10 +61,16 @@ async def board_answer(reply: Reply, player: Player, voice: Voice, *, picked: Pi
                        message: str | None = None) -> Answer:
     """The whole board message for a reply, in the voice's language: status line, text, PNG
     (drawn off the event loop) with its alt text, buttons."""
-    png = await workers.draw(render, reply.game, highlight=reply.highlight, player=player.name)
-    file = discord.File(io.BytesIO(png), filename="board.png", description=board_alt_text(reply.game, voice))
+    file = await board_file(reply, player.name, voice)
     text = shorten(reply_text(reply, voice) if message is None else message)  # an error may quote a long input
     return Answer(text=text, file=file, view=board_view(reply, voice, picked), status=board_status(reply.game, voice))
+
+
+async def board_file(reply: Reply, name: str, voice: Voice) -> discord.File:
+    """The board's PNG (drawn off the event loop), with `name` as its player's, and its alt text
+    in the voice's language."""
+    png = await workers.draw(render, reply.game, highlight=reply.highlight, player=name)
+    return discord.File(io.BytesIO(png), filename="board.png", description=board_alt_text(reply.game, voice))
 
 
 def board_view(reply: Reply, voice: Voice, picked: Picked | None = None) -> discord.ui.View:
@@ -108,6 +114,10 @@ def board_view(reply: Reply, voice: Voice, picked: Picked | None = None) -> disc
         from bot.views.matches import next_round_button  # the match views build on this module
 
         view.add_item(next_round_button(reply.match_id, voice))
+    if over and reply.kind == "daily":
+        from bot.views.share import ShareButton  # the share button builds on this module
+
+        view.add_item(ShareButton(game_id, voice))
     return view
 
 
