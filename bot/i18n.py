@@ -201,17 +201,15 @@ def update(domain: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    """`extract` writes the `bot` template; `update` merges each domain's template into its catalogs."""
+    """`extract` writes the `bot` template; `update` merges it into the `bot` catalogs."""
     if argv == ["extract"]:
         catalog, path = extract(), template_path("bot")
         if path.exists():  # the template's date stays, so that re-extracting changes only what changed
             catalog.creation_date = read_catalog(path).creation_date
         write_catalog(catalog, path)
         return 0
-    if argv == ["update"]:
-        for domain in DOMAINS:
-            if template_path(domain).exists():
-                update(domain)
+    if argv == ["update"]:  # the engine's catalogs have their own tool: python -m bot.engine_catalog
+        update("bot")
         return 0
     print("usage: python -m bot.i18n extract|update", file=sys.stderr)
     return 2

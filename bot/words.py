@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from bot.game import GAMES, TITLES, Move, describe_game
+from bot.game import GAMES, TITLES, Move, Phrase, PhrasedError, Sentences, describe_game
 from bot.game.patience import Game
 from bot.game.race import RACE_LAYOUTS, RaceGame
 from bot.i18n import COMMAND, ENGLISH, LANGUAGE_CHOICES, N_, translations
@@ -136,13 +136,15 @@ class Voice:
         return translations(self.language).pgettext(context, message)
 
     def engine(self, text: object) -> str:
-        """An engine's text (an error, a rule) in this voice's language: one that carries data
-        (`.template`, an English format string, and `.values`, notation) is translated from the
-        engine's catalog and filled in; any other is said as it is."""
-        template, values = getattr(text, "template", None), getattr(text, "values", None)
-        if not isinstance(template, str) or not isinstance(values, dict):
-            return str(text)
-        return translations(self.language, "engine").gettext(template).format(**values)
+        """What the engine says (bot/game/phrases.py) in this voice's language: a Phrase or
+        Sentences (`describe_game`, `game.describe(move)`, `game.examples`) or an engine error's
+        phrase, rendered through the `engine` catalog of the language (its templates translated,
+        plural forms by its rules, then filled with their values, notation as it is); any other
+        text as it is."""
+        said = text.phrase if isinstance(text, PhrasedError) else text
+        if isinstance(said, Phrase | Sentences):
+            return said.render(translations(self.language, "engine"))
+        return str(said)
 
     def command(self, name: str) -> str:
         """A command as the player types it, such as `/play`, named in this voice's language."""

@@ -12,6 +12,7 @@ import discord
 import pytest
 from discord import app_commands
 
+from bot.game import Phrase, new_game
 from bot.i18n import (
     CHOICE,
     COMMAND,
@@ -30,6 +31,7 @@ from bot.i18n import (
     language_of,
     read_catalog,
     template_path,
+    translations,
 )
 from bot.play.settings import BadSetting, change_settings, load_settings
 from bot.play.solo import NoGameHere, Refused
@@ -168,13 +170,16 @@ def test_a_voice_speaks_its_language_and_the_engines_data() -> None:
         "No tienes ninguna partida en este canal: empieza una con play."  # the terminal's commands stay
     assert error_text(NoGameHere(), DISCORD) == "You have no game in this channel: start one with /play."
 
-    class Carried(Exception):  # what the engine's errors carry once they speak data
-        template, values = "{card} cannot go there.", {"card": "7h"}
-
+    game = new_game("canfield", deal=1)
+    move = next(move for move in game.legal_moves() if not move.is_draw)
+    described = game.describe(move)  # a Phrase of the engine, its template a msgid of the engine catalog
+    assert isinstance(described, Phrase)
+    expected = translations("es_ES", "engine").gettext(described.template)
+    assert expected != described.template  # the engine catalog speaks Spanish
+    assert spanish.engine(described) == described.render(translations("es_ES", "engine"))
+    assert DISCORD.engine(described) == described.render()
     reply = SimpleNamespace(game=None)
-    # Not (yet) in the engine's catalog: the English template, filled in with the notation as it is.
-    assert event_text(Refused(Carried()), reply, spanish) == "7h cannot go there."
-    assert event_text(Refused(ValueError("plain text")), reply, spanish) == "plain text"
+    assert event_text(Refused(ValueError("plain text")), reply, spanish) == "plain text"  # no phrase: as it is
 
 
 async def test_the_server_language_is_a_setting_that_refuses_an_unknown_one(database_url: str) -> None:
