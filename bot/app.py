@@ -28,6 +28,7 @@ from bot.play.daily import DailyPlay, daily_deal, today
 from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
 from bot.play.race import RacePlay
+from bot.play.review import ReviewPlay
 from bot.play.settings import ServerLacksApp
 from bot.play.watch import WatchPlay
 from bot.store import Store, StoreError, open_store
@@ -71,6 +72,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
     daily: DailyPlay
     races: RacePlay
     leaderboards: Leaderboards
+    review: ReviewPlay
     watching: WatchPlay
 
     def __init__(self, config: Config) -> None:
@@ -100,10 +102,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Open the store, register cogs and the buttons that survive restarts, sync commands."""
-        from bot.cogs.competition import CompetitionCog
-        from bot.cogs.matches import MatchesCog
-        from bot.cogs.race import RaceCog
-        from bot.cogs.solo import SoloCog
+        from bot.cogs import cog_classes
         from bot.views import dynamic_items
 
         if self.config.api_base:
@@ -116,13 +115,12 @@ class PatientExorcismBot(commands.AutoShardedBot):
         self.matches = MatchPlay(self.store, self.solo)
         self.teams = TeamPlay(self.store)
         self.daily = DailyPlay(self.store, self.solo)
+        self.review = ReviewPlay(self.store, self.solo)
         self.races = RacePlay(self.store, time.time, work=self.solo.work, limits=self.solo.limits)
         self.leaderboards = Leaderboards(self.store)
         self.watching = WatchPlay(self.store, self.solo)
-        await self.add_cog(SoloCog(self))
-        await self.add_cog(MatchesCog(self))
-        await self.add_cog(CompetitionCog(self))
-        await self.add_cog(RaceCog(self))
+        for cog in cog_classes():
+            await self.add_cog(cog(self))
         self.add_dynamic_items(*dynamic_items())
         await self.tree.set_translator(CommandTranslator())
         log.info("this process runs %s", self.describe_shards())

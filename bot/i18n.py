@@ -145,13 +145,9 @@ def command_messages(commands: Iterable[app_commands.Command | app_commands.Grou
 
 def cog_commands() -> list[app_commands.Command | app_commands.Group]:
     """The bot's slash commands, as its cogs declare them (no bot needed)."""
-    from bot.cogs.competition import CompetitionCog
-    from bot.cogs.matches import MatchesCog
-    from bot.cogs.race import RaceCog
-    from bot.cogs.solo import SoloCog
+    from bot.cogs import cog_classes
 
-    return [command for cog in (SoloCog, MatchesCog, CompetitionCog, RaceCog)
-            for command in cog.__cog_app_commands__ if command.parent is None]
+    return [command for cog in cog_classes() for command in cog.__cog_app_commands__ if command.parent is None]
 
 
 def extract() -> Catalog:

@@ -1,8 +1,10 @@
 """Play in the terminal: `python -m bot play [game]`, through the same play layer as Discord.
 
 Type moves as in Discord; `h` for a hint, `save [file]` writes the board as a PNG (by default
-into ~/patient-exorcism-boards), `q` or Ctrl-C quits. Games are kept in an in-memory store unless
-`--db` names a file (then an unfinished game resumes next time, unless another game is asked for).
+into ~/patient-exorcism-boards), `analyse` tells where the last finished game was lost (as it
+is told by itself when a game is lost) and writes its board there too, `q` or Ctrl-C quits.
+Games are kept in an in-memory store unless `--db` names a file (then an unfinished game resumes
+next time, unless another game is asked for).
 """
 
 from __future__ import annotations
@@ -18,13 +20,16 @@ from bot.game import TITLES
 from bot.game.notation import Word, read_word
 from bot.i18n import N_
 from bot.play import GameStatus, Player, PlayError, Reply, SoloPlay
+from bot.play.review import Analysing, ReviewPlay
 from bot.store import StoredGame, open_store
-from bot.words import TERMINAL, Voice, error_text, reply_text, rules_text, status_text
+from bot.words import TERMINAL, Voice, analysis_text, error_text, reply_text, rules_text, status_text
 
 HELP = N_("""Type moves and press Enter; {examples}.
 Piles: s stock, w waste, r reserve (r1-r9 in Patriarchs), f1-f8 foundations, t1-t9 columns.
 Words: draw, auto, undo, hint, board, resign, rules, help (or ?); save [file.png] writes the board
-as an image; q or Ctrl-C quits (an unfinished game stays stored).""")
+as an image; analyse tells where your last finished game was lost; q or Ctrl-C quits (an
+unfinished game stays stored).""")
+ANALYSE_WORDS = ("analyse", "analyze")
 TERMINAL_PLAYER = Player(0, "terminal")
 DEFAULT_GAME = "canfield"
 
@@ -76,12 +81,41 @@ async def save_board(reply: Reply, player: Player, named: str | None, folder: Pa
     return voice.gettext("wrote {path} ({size} bytes)", path=path.resolve(), size=f"{len(png):,}")
 
 
+async def analysis_report(review: ReviewPlay, game_id: int | None, player: Player, folder: Path,
+                          voice: Voice = TERMINAL) -> str:
+    """Where the player's finished game (`game_id`, or the one that ended last) was lost, and,
+    when there is such a place, its board with the losing and the better move outlined, written
+    into `folder` as analysis-<game>.png; what a PlayError says instead."""
+    from render import render, workers
+
+    try:
+        analysed = await review.analyse(game_id, player)
+    except PlayError as error:
+        return error_text(error, voice)
+    text = analysis_text(analysed, voice)
+    if analysed.board is None:
+        return text
+    analysis = analysed.analysis
+    png = await workers.draw(render, analysed.board, highlight=analysis.better_move, losing=analysis.losing_move,
+                             player=player.name)
+    path = folder / f"analysis-{analysed.game_id}.png"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(png)
+    except OSError as error:
+        return text + "\n" + voice.gettext("cannot save to {path}: {problem}", path=path,
+                                           problem=error.strerror or error)
+    return text + "\n" + voice.gettext("wrote {path} (the board then: the move played outlined in pink, the better "
+                                       "one in green)", path=path.resolve())
+
+
 async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
                            player: Player = TERMINAL_PLAYER, boards: Path | None = None,
-                           voice: Voice = TERMINAL) -> Reply:
+                           review: ReviewPlay | None = None, voice: Voice = TERMINAL) -> Reply:
     """Read lines from `stdin` and play them until the game ends, the input ends or `q`;
     return the last reply, all said in the voice. `save` without a file name writes into
-    `boards` (`boards_folder()`)."""
+    `boards` (`boards_folder()`), and so do `analyse` and the analysis that follows a lost game
+    (with `review`)."""
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
 
@@ -108,6 +142,9 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
         if word is Word.BOARD:
             say(f"\n{reply.game}")
             continue
+        if text.lower() in ANALYSE_WORDS and review is not None:
+            say(await analysis_report(review, None, player, boards or boards_folder(), voice))
+            continue
         if text.split()[0].lower() == "save":
             named = text.split(maxsplit=1)[1] if len(text.split()) > 1 else None
             say(await save_board(reply, player, named, boards or boards_folder(), voice))
@@ -129,6 +166,8 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
     elif reply.finished:
         say(voice.gettext("Game over ({status}). Score {score}.", status=status_text(reply.status, voice),
                           score=reply.game.score))
+        if review is not None and any(isinstance(event, Analysing) for event in reply.events):
+            say(await analysis_report(review, reply.game_id, player, boards or boards_folder(), voice))
     else:
         say(voice.gettext("Stopped. Score {score}.", score=reply.game.score))
     return reply
@@ -144,6 +183,7 @@ async def play_in_terminal(name: str | None, deal: int | None, options: dict[str
     store = await open_store(database)
     try:
         solo = SoloPlay(store)
+        review = ReviewPlay(store, solo)
         damaged = await solo.abandon_damaged(TERMINAL_PLAYER, None)
         if damaged is not None:
             print(voice.gettext("{database} held game #{game}, damaged and impossible to rebuild: it is set aside.",
@@ -162,7 +202,7 @@ async def play_in_terminal(name: str | None, deal: int | None, options: dict[str
                 name, deal = running.name, running.deal
         reply = await solo.start(TERMINAL_PLAYER, guild_id=None, channel_id=None, name=name or DEFAULT_GAME,
                                  deal=deal, **options)
-        return await terminal_session(solo, reply, stdin, stdout, boards=boards, voice=voice)
+        return await terminal_session(solo, reply, stdin, stdout, boards=boards, review=review, voice=voice)
     finally:
         await store.close()
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from bot.game import GAMES, TITLES, Move, Phrase, PhrasedError, Sentences, describe_game
+from bot.game.analysis import Verdict as AnalysisVerdict
 from bot.game.patience import Game
 from bot.game.race import RACE_LAYOUTS, RaceGame
 from bot.i18n import COMMAND, ENGLISH, LANGUAGE_CHOICES, N_, translations
@@ -65,6 +66,15 @@ from bot.play.race import (
     RaceUnderWay,
     TooFewRacers,
     UnknownLayout,
+)
+from bot.play.review import (
+    Analysed,
+    Analysing,
+    DayNotOver,
+    MatchNotOver,
+    NoFinishedGame,
+    NotAnalysable,
+    StillPlaying,
 )
 from bot.play.settings import (
     MAX_TARGET,
@@ -163,7 +173,8 @@ class Voice:
 DISCORD = Voice(command_prefix="/", bold_mark="**", channel_format="<#{channel}>", localized_commands=True)
 TERMINAL = Voice(command_prefix="", bold_mark="", channel_format=N_("channel {channel}"))
 # What a rate limit limits (bot.play.work.LIMITS), as a player says it.
-LIMITED = {"new-game": N_("new games"), "hint": N_("hints"), "verdict": N_("verdicts"), "lobby": N_("new lobbies")}
+LIMITED = {"new-game": N_("new games"), "hint": N_("hints"), "verdict": N_("verdicts"), "lobby": N_("new lobbies"),
+           "analysis": N_("analyses")}
 # Where a game or a match stands (GameStatus, MatchStatus), as a player says it.
 STATUSES = {"playing": N_("in play"), "won": N_("won"), "blocked": N_("blocked"), "resigned": N_("resigned"),
             "lobby": N_("in its lobby"), "running": N_("running"), "finished": N_("finished"),
@@ -234,6 +245,8 @@ def event_text(event: Event, reply: Reply, voice: Voice) -> str:
             return _("Even with every card known, this deal could not have been won.")
         case NoVerdict():
             return _("No verdict on this deal this time: you have had many lately.")
+        case Analysing():
+            return _("Looking for where it was lost…")
         case RoundDealt(match_id=match_id, round=round_number, deal=deal, resumed=resumed):
             if resumed:
                 return (_("Match #{match}, round {round}: deal #{deal}.", match=match_id, round=round_number, deal=deal)
@@ -266,6 +279,31 @@ def event_text(event: Event, reply: Reply, voice: Voice) -> str:
             return _("Your daily game, in play: {title} of {day}, deal #{deal}. One attempt, no undo.",
                      title=game.title, day=day, deal=game.deal)
     return ""
+
+
+def analysis_text(analysed: Analysed, voice: Voice) -> str:
+    """Where a game was lost, in a sentence or two: "After move 37 (wt2) the deal could no
+    longer be won; t3t1 instead still wins"."""
+    analysis, _ = analysed.analysis, voice.gettext
+    head = _("Game {game}, {moves} moves:", game=analysed.game_id, moves=analysed.moves) + " "
+    match analysis.verdict:
+        case AnalysisVerdict.WON:
+            return head + _("you won it, so nothing was lost.")
+        case AnalysisVerdict.NEVER:
+            return head + _("even with every card known, this deal could never have been won: no move of yours "
+                            "lost it.")
+        case AnalysisVerdict.UNKNOWN:
+            return head + _("the solver gave up before it could tell where this game was lost.")
+    after, better = analysis.lost_after, voice.bold(str(analysis.better_move))
+    if analysis.losing_move is None and not after:
+        return head + _("you resigned at the deal, though it could be won: {better} starts a winning line.",
+                        better=better)
+    if analysis.losing_move is None:
+        return head + _("when you resigned after move {after}, the deal could still be won: {better} still wins.",
+                        after=after, better=better)
+    losing = voice.bold(str(analysis.losing_move))
+    return head + _("after move {after} ({losing}) the deal could no longer be won; {better} instead still wins.",
+                    after=after, losing=losing, better=better)
 
 
 def watched_text(reply: Reply, name: str, voice: Voice) -> str:
@@ -384,6 +422,17 @@ def error_text(error: PlayError, voice: Voice) -> str:
                      choices=", ".join(choices))
         case UnknownPeriod(period=period, choices=choices):
             return _("Unknown period {period}; periods: {choices}.", period=repr(period), choices=", ".join(choices))
+        case NoFinishedGame():
+            return _("You have no finished game to look back on yet: play one with {play}.", play=play)
+        case StillPlaying(game_id=game_id):
+            return _("Game {game} is still in play: you can look back on it once it has ended.", game=game_id)
+        case DayNotOver(seconds_left=seconds_left):
+            return _("A daily can be looked back on once its day is over: in {wait}.",
+                     wait=duration_text(seconds_left, voice))
+        case MatchNotOver(match_id=match_id):
+            return _("A match's round can be looked back on once the match is over (match #{match}).", match=match_id)
+        case NotAnalysable(name=name):
+            return _("The solver knows only one-deck games: {title} cannot be analysed.", title=TITLES.get(name, name))
         case DailyNotOver():
             return _("A daily's result can be shared once its game has ended.")
         case AlreadyShared():

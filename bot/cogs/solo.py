@@ -32,6 +32,7 @@ from bot.views.respond import (
     shown,
     voice_of,
 )
+from bot.views.review import reply_with_analysis
 from bot.views.watch import watch_answer
 from bot.words import DISCORD, Voice, rules_text
 
@@ -233,6 +234,8 @@ class SoloCog(commands.Cog):
         reply = shown(result)
         await message.reply(reply.content, files=reply.files, view=reply.view or discord.utils.MISSING,
                             mention_author=False)
+        if result.analysing is not None:
+            reply_with_analysis(self.bot.review, message, result.analysing, voice)
 
     async def _text_for_us(self, message: discord.Message) -> str | None:
         content = message.content.strip()

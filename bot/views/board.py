@@ -16,6 +16,7 @@ import discord
 
 from bot.game import Move
 from bot.play import Player, Reply
+from bot.play.review import Analysing
 from bot.views.respond import Answer, answer, shorten, voice_of
 from bot.words import DISCORD, Voice, board_alt_text, board_status, reply_text
 from render import render, workers
@@ -63,7 +64,9 @@ async def board_answer(reply: Reply, player: Player, voice: Voice, *, picked: Pi
     (drawn off the event loop) with its alt text, buttons."""
     file = await board_file(reply, player.name, voice)
     text = shorten(reply_text(reply, voice) if message is None else message)  # an error may quote a long input
-    return Answer(text=text, file=file, view=board_view(reply, voice, picked), status=board_status(reply.game, voice))
+    analysing = next((event.game_id for event in reply.events if isinstance(event, Analysing)), None)
+    return Answer(text=text, file=file, view=board_view(reply, voice, picked), status=board_status(reply.game, voice),
+                  analysing=analysing)
 
 
 async def board_file(reply: Reply, name: str, voice: Voice) -> discord.File:
