@@ -14,6 +14,7 @@ from PIL import Image
 from bot.play import Player, SoloPlay
 from bot.store import NewGame, open_store
 from bot.terminal import TERMINAL_PLAYER, play_in_terminal, terminal_session
+from bot.words import TERMINAL
 from tests.samples import won_game
 
 
@@ -70,6 +71,16 @@ async def test_bad_input_is_answered_and_changes_nothing_and_save_writes_a_png(t
     assert "Hint: " in text and "Stopped. Score -12." in text
     assert reply.game.moves == []
     assert Image.open(board).size[0] == 658
+
+
+async def test_the_terminal_speaks_the_language_asked_for(tmp_path) -> None:
+    out = io.StringIO()
+    await play_in_terminal("canfield", 1, {}, stdin=io.StringIO("d\nq\n"), stdout=out,
+                           voice=TERMINAL.speaking("pt_BR"))
+    text = out.getvalue()
+    assert text.startswith("Digite jogadas e aperte Enter;")
+    assert "Nova partida de Canfield, distribuição #1. Boa sorte!" in text
+    assert "Jogado: d." in text and "Parado. Pontuação: -12." in text
 
 
 async def test_a_game_in_a_file_resumes(tmp_path) -> None:

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.cogs.checks import anywhere
 from bot.views.board import player_of
-from bot.views.respond import Answer, answer
+from bot.views.respond import Answer, answer, voice_of
 from bot.views.solution import solution_answer
 
 if TYPE_CHECKING:
@@ -32,6 +32,7 @@ class SolutionCog(commands.Cog):
                        game: app_commands.Range[int, 1, MAX_ID] | None = None) -> None:
         """Show the first page of the line, to the asker alone."""
         async def work() -> Answer:
-            return solution_answer(await self.bot.solutions.solution(game, player_of(interaction.user)))
+            line = await self.bot.solutions.solution(game, player_of(interaction.user))
+            return solution_answer(line, voice=await voice_of(interaction))
 
         await answer(interaction, work())

@@ -645,6 +645,7 @@ class StandInInteraction:
         self.client = client
         self.user = Someone(user.id, user.name, user.name)
         self.guild_id, self.channel_id = GUILD, channel_id
+        self.locale = discord.Locale.american_english
         self.permissions = discord.Permissions(manage_guild=manage)
         self.data = data or {}
         component = "custom_id" in self.data
@@ -782,7 +783,8 @@ class Bench:
                 reply = await self.client.solo.running(PEOPLE["alice"], channel)
             except PlayError:
                 continue
-            found += [item.custom_id for item in board_view(reply).children if getattr(item, "custom_id", None)]
+            found += [item.custom_id for item in board_view(reply, DISCORD).children
+                      if getattr(item, "custom_id", None)]
         return found
 
     # --- one input of each kind -------------------------------------------------------------------
@@ -808,7 +810,7 @@ class Bench:
             refused, played, message = not reply.ok, bool(reply.played), reply_text(reply, DISCORD)
             self.boards[who.id, channel] = reply
         except PlayError as error:
-            refused, raised, message = True, True, respond.error_text(error)
+            refused, raised, message = True, True, respond.error_text(error, DISCORD)
             self.boards.pop((who.id, channel), None)
         after = self.after()
         unreadable = surely_unreadable(text)
@@ -841,10 +843,10 @@ class Bench:
             if current is None:
                 current = await races.running(who, self.race_channel)
             reply = await races.move(current.race.id, who, text, seen=current.seen)
-            refused, message = not reply.ok, race_text(reply.events)
+            refused, message = not reply.ok, race_text(reply.events, DISCORD)
             self.boards[who.id, self.race_channel] = reply
         except PlayError as error:
-            refused, raised, message = True, True, respond.error_text(error)
+            refused, raised, message = True, True, respond.error_text(error, DISCORD)
             self.boards.pop((who.id, self.race_channel), None)
         after = self.after()
         unreadable = surely_unreadable(text)
