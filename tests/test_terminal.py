@@ -14,6 +14,7 @@ from PIL import Image
 from bot.play import Player, SoloPlay
 from bot.store import NewGame, open_store
 from bot.terminal import TERMINAL_PLAYER, play_in_terminal, terminal_session
+from bot.words import TERMINAL
 from tests.samples import won_game
 
 
@@ -70,6 +71,16 @@ async def test_bad_input_is_answered_and_changes_nothing_and_save_writes_a_png(t
     assert "Hint: " in text and "Stopped. Score -12." in text
     assert reply.game.moves == []
     assert Image.open(board).size[0] == 658
+
+
+async def test_the_terminal_speaks_the_language_asked_for(tmp_path) -> None:
+    out = io.StringIO()
+    await play_in_terminal("canfield", 1, {}, stdin=io.StringIO("d\nq\n"), stdout=out,
+                           voice=TERMINAL.speaking("pt_BR"))
+    text = out.getvalue()
+    assert text.startswith("Digite jogadas e aperte Enter;")
+    assert "Nova partida de Canfield, distribuição #1. Boa sorte!" in text
+    assert "Jogado: d." in text and "Parado. Pontuação: -12." in text
 
 
 async def test_a_game_in_a_file_resumes(tmp_path) -> None:
@@ -183,3 +194,16 @@ async def test_a_damaged_game_in_the_file_is_set_aside_and_a_new_one_starts(tmp_
     reply = await play_in_terminal(None, None, {}, database, io.StringIO("q\n"), out)
     assert f"held game #{old.game_id}, damaged and impossible to rebuild: it is set aside." in out.getvalue()
     assert reply.game_id != old.game_id and reply.game.moves == []
+
+
+async def test_solution_in_the_terminal_shows_the_line_of_the_game_that_ended_last(tmp_path) -> None:
+    database = str(tmp_path / "games.sqlite3")
+    early = io.StringIO()
+    await play_in_terminal("canfield", 1, {}, database, io.StringIO("solution\nresign\n"), early)
+    assert "You have no finished game to look back on yet: play one with play." in early.getvalue()
+    out = io.StringIO()
+    await play_in_terminal("canfield", 2, {}, database, io.StringIO("solution\nsolution 2\nsolution x\nq\n"), out)
+    said = out.getvalue()
+    assert "Game 1 (Canfield): a winning line from the deal's start" in said and "  1. " in said
+    assert "Game 2 is still in play: you can look back on it once it has ended." in said
+    assert "Type solution, or solution and a game's number, such as solution 12." in said

@@ -13,7 +13,7 @@ from bot.game import GAMES
 from bot.play.leaderboards import RANKINGS
 from bot.views.board import board_answer, player_of
 from bot.views.leaderboards import leaderboard_answer, stats_answer
-from bot.views.respond import Answer, answer
+from bot.views.respond import Answer, answer, voice_of
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -35,11 +35,12 @@ class CompetitionCog(commands.Cog):
     async def daily(self, interaction: discord.Interaction, game: str = "canfield") -> None:
         """Start or resume today's daily game."""
         async def work() -> Answer:
+            voice = await voice_of(interaction)
             await check_channel(self.bot, interaction)
             player = player_of(interaction.user)
             reply = await self.bot.daily.start(player, guild_id=interaction.guild_id,
                                                channel_id=interaction.channel_id, game=game)
-            return await board_answer(reply, player)
+            return await board_answer(reply, player, voice)
 
         await answer(interaction, work())
 
@@ -50,8 +51,7 @@ class CompetitionCog(commands.Cog):
 
     @app_commands.command(name="leaderboard",
                           description="Players, teams, today's daily, streaks, clean wins or the casino bankroll")
-    @app_commands.describe(board="which leaderboard (players: games of patience and race hands, as /stats counts; "
-                                 "clean: wins with no undo and no hint)",
+    @app_commands.describe(board="which leaderboard (players: as /stats counts; clean: wins with no undo and no hint)",
                            period="all time, this week or today",
                            scope="this server or every server")
     @app_commands.choices(board=BOARD_CHOICES, period=PERIOD_CHOICES, scope=SCOPE_CHOICES)
@@ -62,7 +62,7 @@ class CompetitionCog(commands.Cog):
         async def work() -> Answer:
             guild_id = interaction.guild_id if scope == "server" else None
             page = await self.bot.leaderboards.page(board, period, guild_id)  # the option names the ranking
-            return leaderboard_answer(page, board, period, scope)
+            return leaderboard_answer(page, board, period, scope, await voice_of(interaction))
 
         await answer(interaction, work(), ephemeral=False)
 
@@ -76,7 +76,7 @@ class CompetitionCog(commands.Cog):
         async def work() -> Answer:
             who = member or interaction.user
             stats = await self.bot.leaderboards.stats(who.id, interaction.guild_id, game)
-            return stats_answer(stats)
+            return stats_answer(stats, await voice_of(interaction))
 
         await answer(interaction, work())
 

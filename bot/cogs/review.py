@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.cogs.checks import anywhere
 from bot.views.board import player_of
-from bot.views.respond import Answer, answer
+from bot.views.respond import Answer, answer, voice_of
 from bot.views.review import analysis_answer
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ class ReviewCog(commands.Cog):
                       public: bool = False) -> None:
         """Where the game was lost."""
         async def work() -> Answer:
-            return await analysis_answer(self.bot.review, game, player_of(interaction.user))
+            voice = await voice_of(interaction)
+            return await analysis_answer(self.bot.review, game, player_of(interaction.user), voice)
 
         await answer(interaction, work(), ephemeral=not public)

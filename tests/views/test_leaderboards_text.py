@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.game import GAMES
+from bot.i18n import LANGUAGES
 from bot.play.daily import Streaks
 from bot.play.leaderboards import GameStats, LeaderboardPage, PlayerStats
 from bot.views.leaderboards import (
@@ -14,6 +15,7 @@ from bot.views.leaderboards import (
     stats_answer,
     stats_text,
 )
+from bot.words import DISCORD
 
 
 def a_page(board: str, columns: tuple[str, ...], rows: list, *, period: str = "all", guild_id: int | None = 5,
@@ -25,30 +27,31 @@ def a_page(board: str, columns: tuple[str, ...], rows: list, *, period: str = "a
 def test_a_page_as_text_is_an_aligned_table_that_fits_a_message() -> None:
     page = a_page("players", ("rank", "player", "games", "points"),
                   [(1, "bob", 1, 352), (2, "a`very`long`name with a\nline break", 12, -12)])
-    assert page_text(page).splitlines() == ["Players · all time · this server",
+    assert page_text(page, DISCORD).splitlines() == ["Players · all time · this server",
                                             "#  Player                Games  Points",
                                             "-" * 38,
                                             "1  bob                       1     352",
                                             "2  a'very'long'name wi…     12     -12",
                                             "Page 1 of 1 · 2 in all"]
     crowded = a_page("players", ("rank", "player", "points"), [(n, "x" * 40, n * 1000) for n in range(1, 201)])
-    text = page_text(crowded)
+    text = page_text(crowded, DISCORD)
     assert len(text) <= TEXT_LIMIT and text.endswith("…\nPage 1 of 1 · 200 in all")
     empty = a_page("teams", ("rank", "team"), [], period="today")
-    assert page_text(empty) == "Teams · today · this server\nNo one here yet."
+    assert page_text(empty, DISCORD) == "Teams · today · this server\nNo one here yet."
 
 
 def test_each_board_has_its_title() -> None:
-    assert page_title(a_page("teams", (), [], period="week", guild_id=None)) == "Teams · this week · all servers"
-    assert page_title(a_page("daily", (), [], period="today")) == "Daily Canfield · 2024-05-08 · this server"
-    assert page_title(a_page("daily", (), [], period="week")) == "Daily Canfield · this week · this server"
-    assert page_title(a_page("streaks", (), [])) == "Daily streaks (days) · this server"
+    all_servers = a_page("teams", (), [], period="week", guild_id=None)
+    assert page_title(all_servers, DISCORD) == "Teams · this week · all servers"
+    assert page_title(a_page("daily", (), [], period="today"), DISCORD) == "Daily Canfield · 2024-05-08 · this server"
+    assert page_title(a_page("daily", (), [], period="week"), DISCORD) == "Daily Canfield · this week · this server"
+    assert page_title(a_page("streaks", (), []), DISCORD) == "Daily streaks (days) · this server"
 
 
 def test_a_players_stats_in_aligned_lines() -> None:
     stats = PlayerStats(user_id=1, name="alice", guild_id=5, games=5, wins=3, best_score=352, average_score=206.4,
                         matches_played=3, matches_won=2, streaks=Streaks(played=2, best_played=2, won=1, best_won=1))
-    assert stats_text(stats).splitlines() == [
+    assert stats_text(stats, DISCORD).splitlines() == [
         "Stats of alice (this server)",
         "Games         5 finished, 3 won (60%)",
         "Scores        best 352, average 206.4",
@@ -59,25 +62,26 @@ def test_a_players_stats_in_aligned_lines() -> None:
     ]
     nobody = PlayerStats(user_id=99, name="user 99", guild_id=None, games=0, wins=0, best_score=None,
                          average_score=None, matches_played=0, matches_won=0, streaks=Streaks())
-    assert "Scores        -" in stats_text(nobody) and "(all servers)" in stats_text(nobody)
+    assert "Scores        -" in stats_text(nobody, DISCORD) and "(all servers)" in stats_text(nobody, DISCORD)
 
 
 def test_the_records_boards_show_money_and_times_as_people_write_them() -> None:
     casino = a_page("casino", ("rank", "player", "bankroll", "games"), [(1, "alice", 156, 2), (2, "bob", -94, 2)])
-    assert page_text(casino).splitlines()[:4] == ["Casino bankroll · Canfield (one pass) · all time · this server",
-                                                  "#  Player  Bankroll  Games",
-                                                  "-" * 26,
-                                                  "1  alice       $156      2"]
-    assert page_text(casino).splitlines()[4] == "2  bob         -$94      2"
+    assert page_text(casino, DISCORD).splitlines()[:5] == [
+        "Casino bankroll · Canfield (one pass) · all time · this server",
+        "#  Player  Bankroll  Games",
+        "-" * 26,
+        "1  alice       $156      2",
+        "2  bob         -$94      2"]
     daily = a_page("daily", ("rank", "player", "result", "score", "moves", "time"),
                    [(1, "carol", "won", 352, 63, 245), (2, "bob", "won", 352, 63, 3729), (3, "dave", "playing", -12,
                                                                                        None, None)], period="today")
-    assert page_text(daily).splitlines()[1:6] == ["#  Player  Result   Score  Moves     Time",
-                                                  "-" * 41,
-                                                  "1  carol   won        352     63     4:05",
-                                                  "2  bob     won        352     63  1:02:09",
-                                                  "3  dave    playing    -12      -        -"]
-    assert page_title(a_page("clean", (), [], period="week")) == "Clean wins · this week · this server"
+    assert page_text(daily, DISCORD).splitlines()[1:6] == ["#  Player  Result   Score  Moves     Time",
+                                                           "-" * 41,
+                                                           "1  carol   won        352     63     4:05",
+                                                           "2  bob     won        352     63  1:02:09",
+                                                           "3  dave    playing    -12      -        -"]
+    assert page_title(a_page("clean", (), [], period="week"), DISCORD) == "Clean wins · this week · this server"
     assert all(PAGE_TEMPLATE.fullmatch(custom_id) for custom_id in ("pl:casino:all:server:1:next",
                                                                     "pl:clean:week:all:0:prev"))
 
@@ -89,7 +93,7 @@ def a_record(game: str, **fields: object) -> GameStats:
 
 def test_a_players_record_at_one_game_says_what_it_has() -> None:
     one_pass = a_record("canfield-one-pass", lost_analysed=3, lost_winnable=2, bankroll=-47)
-    assert game_stats_text(one_pass).splitlines() == [
+    assert game_stats_text(one_pass, DISCORD).splitlines() == [
         "Canfield (one pass): 4 played, 1 won (25%), 1 clean",
         "  best score 352, 20.5 cards to the foundations on average",
         "  daily streak 2 days (best 3 days)",
@@ -97,7 +101,7 @@ def test_a_players_record_at_one_game_says_what_it_has() -> None:
         "  bankroll -$47",
     ]
     only_a_daily = a_record("storehouse", played=0, wins=0, clean_wins=0, best_score=None, average_cards=None)
-    assert game_stats_text(only_a_daily).splitlines() == ["Storehouse: 0 played, 0 won (0%), 0 clean",
+    assert game_stats_text(only_a_daily, DISCORD).splitlines() == ["Storehouse: 0 played, 0 won (0%), 0 clean",
                                                           "  daily streak 2 days (best 3 days)"]
 
 
@@ -105,6 +109,8 @@ def test_stats_with_every_game_fit_a_message() -> None:
     records = tuple(a_record(game, lost_analysed=3, lost_winnable=2, bankroll=-47) for game in GAMES)
     stats = PlayerStats(user_id=1, name="x" * 40, guild_id=5, games=99, wins=9, best_score=352, average_score=1.5,
                         matches_played=3, matches_won=2, streaks=Streaks(), clean_wins=5, games_played=records)
-    text = stats_answer(stats).text
+    text = stats_answer(stats, DISCORD).text
     assert len(text) <= 2000 and "Canfield: 4 played" in text
-    assert "/stats game:<name> shows one" in text and text.count(" played, ") < len(GAMES)
+    assert "/stats with a game shows it" in text and text.count(" played, ") < len(GAMES)
+    for language in LANGUAGES:  # longer words, the same room
+        assert len(stats_answer(stats, DISCORD.speaking(language)).text) <= 2000, language
