@@ -40,7 +40,7 @@ LOCALES = Path(__file__).parent / "locales"
 ROOT = Path(__file__).parent.parent
 # The source files whose sentences the `bot` domain holds (the engine's texts, in bot/game, have
 # their own extraction: they are data, not calls).
-SOURCES = ("bot/words.py", "bot/terminal.py", "bot/views", "bot/cogs")
+SOURCES = ("bot/words.py", "bot/terminal.py", "bot/views", "bot/cogs", "render/captions.py")
 KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 # The msgctxt of a slash command's words (descriptions have none: they are sentences).
 COMMAND, OPTION, CHOICE = "command", "option", "choice"

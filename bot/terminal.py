@@ -24,7 +24,18 @@ from bot.play import GameStatus, Player, PlayError, Reply, SoloPlay
 from bot.play.review import Analysing, ReviewPlay
 from bot.play.solution import SolutionPlay
 from bot.store import StoredGame, open_store
-from bot.words import TERMINAL, Voice, analysis_text, error_text, reply_text, rules_text, solution_text, status_text
+from bot.words import (
+    TERMINAL,
+    Voice,
+    analysis_text,
+    board_captions,
+    board_text,
+    error_text,
+    reply_text,
+    rules_text,
+    solution_text,
+    status_text,
+)
 
 HELP = N_("""Type moves and press Enter; {examples}.
 Piles: s stock, w waste, r reserve (r1-r9 in Patriarchs), f1-f8 foundations, t1-t9 columns.
@@ -75,7 +86,8 @@ async def save_board(reply: Reply, player: Player, named: str | None, folder: Pa
         path = Path(named).expanduser()
         if not path.parent.is_dir():
             return voice.gettext("cannot save to {path}: there is no folder {folder}", path=path, folder=path.parent)
-    png = await workers.draw(render, reply.game, highlight=reply.highlight, player=player.name)
+    png = await workers.draw(render, reply.game, highlight=reply.highlight, player=player.name,
+                             captions=board_captions(reply.game, voice))
     try:
         path.write_bytes(png)
     except OSError as error:
@@ -99,7 +111,7 @@ async def analysis_report(review: ReviewPlay, game_id: int | None, player: Playe
         return text
     analysis = analysed.analysis
     png = await workers.draw(render, analysed.board, highlight=analysis.better_move, losing=analysis.losing_move,
-                             player=player.name)
+                             player=player.name, captions=board_captions(analysed.board, voice))
     path = folder / f"analysis-{analysed.game_id}.png"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -139,7 +151,7 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
     say(help_text)
     if text := reply_text(reply, voice):
         say(text)
-    say(f"\n{reply.game}")
+    say("\n" + board_text(reply.game, voice))
     while not reply.finished:
         print("> ", end="", file=stdout, flush=True)
         line = await read_line(stdin)
@@ -156,7 +168,7 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
             say(rules_text(reply.game.name, voice))
             continue
         if word is Word.BOARD:
-            say(f"\n{reply.game}")
+            say("\n" + board_text(reply.game, voice))
             continue
         if text.lower() in ANALYSE_WORDS and review is not None:
             say(await analysis_report(review, None, player, boards or boards_folder(), voice))
@@ -180,7 +192,7 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
         if said := reply_text(reply, voice):
             say(said)
         if reply.ok or reply.played:
-            say(f"\n{reply.game}")
+            say("\n" + board_text(reply.game, voice))
     if reply.status == GameStatus.WON:
         say(voice.gettext("The demon is exorcised! You won. Score {score}.", score=reply.game.score))
     elif reply.finished:

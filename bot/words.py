@@ -115,6 +115,9 @@ from bot.play.solo import (
 from bot.play.solution import NoPages, NoWinningLine, WinningLine
 from bot.play.watch import DailyNotPlayedYet, NothingToWatch, RoundNotFinished
 from bot.store.base import TeamProblem
+from render.captions import BoardCaptions, RaceCaptions
+from render.captions import board_captions as worded_board
+from render.captions import race_captions as worded_race
 
 
 @dataclass(frozen=True, slots=True)
@@ -659,6 +662,22 @@ def card_words(card: str, voice: Voice) -> str:
     rank = card[:-1]
     return voice.gettext("{rank} of {suit}", rank=voice.gettext(RANK_WORDS[rank]) if rank in RANK_WORDS else rank,
                          suit=voice.gettext(SUIT_WORDS[card[-1]]))
+
+
+def board_captions(game: Game, voice: Voice) -> BoardCaptions:
+    """The words drawn on `game`'s board image, in the voice's language."""
+    return worded_board(game, voice.gettext, voice.ngettext)
+
+
+def board_text(game: Game, voice: Voice) -> str:
+    """The board as plain text (the terminal's), its header in the voice's language."""
+    return game.text(translations(voice.language, "engine"))
+
+
+def race_captions(race: RaceGame, voice: Voice) -> RaceCaptions:
+    """The words drawn on `race`'s board images (a player's own and the public table), in the
+    voice's language."""
+    return worded_race(race, voice.gettext, voice.ngettext)
 
 
 def board_alt_text(game: Game, voice: Voice, limit: int = ALT_TEXT_LIMIT) -> str:

@@ -23,6 +23,7 @@ from PIL import Image, ImageDraw
 
 from bot.game import DRAW, Card, Game, Move, Outcome
 from bot.game.cards import rank_name
+from render.captions import BoardCaptions, board_captions
 from render.fonts import font
 from render.layouts import BoardLayout, Fan, Spot, layout_for
 from render.sprites import SHADOW, CardSize, card_back, card_face, empty_slot
@@ -85,12 +86,14 @@ class Placed:
 
 
 def render(game: Game, *, theme: str = "classic", highlight: Move | None = None, losing: Move | None = None,
-           player: str | None = None) -> bytes:
+           player: str | None = None, captions: BoardCaptions | None = None) -> bytes:
     """The board as PNG bytes. The last move is outlined (source and target), unless `losing`
     is given; `highlight` outlines another move too, such as a hint; `losing`, in a colour of
     its own, a move not to play (an analysis shows the move that lost a game beside a better
-    one); `player` names the player."""
-    return encode_png(render_image(game, theme=theme, highlight=highlight, losing=losing, player=player))
+    one); `player` names the player; `captions` are the board's words (render.captions
+    `board_captions`: English by default)."""
+    return encode_png(render_image(game, theme=theme, highlight=highlight, losing=losing, player=player,
+                                   captions=captions))
 
 
 def encode_png(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
@@ -125,16 +128,19 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 
 def render_image(game: Game, *, theme: str = "classic", highlight: Move | None = None, losing: Move | None = None,
-                 player: str | None = None, geometry: Geometry = GEOMETRY) -> Image.Image:
+                 player: str | None = None, geometry: Geometry = GEOMETRY,
+                 captions: BoardCaptions | None = None) -> Image.Image:
     """The board as a Pillow RGB image (what `render` encodes)."""
-    return _Painter(game, get_theme(theme), geometry).paint(highlight, losing, player)
+    painter = _Painter(game, get_theme(theme), geometry, captions or board_captions(game))
+    return painter.paint(highlight, losing, player)
 
 
 class _Painter:
     """Draws one board; lives for one render."""
 
-    def __init__(self, game: Game, theme: Theme, geometry: Geometry) -> None:
+    def __init__(self, game: Game, theme: Theme, geometry: Geometry, captions: BoardCaptions) -> None:
         self.game = game
+        self.captions = captions
         self.theme = theme
         self.geo = geometry
         self.board = layout_for(game.kind)
@@ -249,28 +255,20 @@ class _Painter:
         width = self.image.width
         self.draw.rectangle((0, 0, width, geo.header - 8), fill=theme.felt_edge)
         self._text((geo.margin, 22), game.title, 28, theme.text, "lm")
-        deal = f"#{game.deal}" if game.deal is not None else "custom deal"
+        words = self.captions
         deal_x = geo.margin + round(_length(game.title, 28, True)) + 12
-        self._text((deal_x, 24), deal, 22, theme.muted, "lm", bold=False)
-        score = f"score {_signed(game.score)}"
-        self._text((width - geo.margin, 22), score, 28, theme.text, "rm")
-        left = game.redeals_left
-        if left is None:
-            passes = f"pass {game.pass_number} · ∞ redeals"
-        elif left == 0 and game.redeals_used == 0:
-            passes = "one pass"
-        else:
-            passes = f"pass {game.pass_number} · {left} redeal{'s' if left != 1 else ''} left"
-        details = f"{passes} · " + (f"base {rank_name(game.base_rank)} · " if game.base_rank is not None else "")
+        self._text((deal_x, 24), words.deal, 22, theme.muted, "lm", bold=False)
+        self._text((width - geo.margin, 22), words.score, 28, theme.text, "rm")
+        details = f"{words.passes} · " + (f"{words.base} · " if words.base is not None else "")
         x = geo.margin
         if game.die_roll is not None:
-            details += "die"
+            details += words.die
             self._text((x, 53), details, 20, theme.muted, "lm", bold=False)
             x += round(_length(details, 20, False)) + 6
             self._die(x, 42, 22, game.die_roll)
             x += 22 + 6
             details = ""
-        details += f"draw {game.draw_count}"
+        details += words.draw
         self._text((x, 53), details, 20, theme.muted, "lm", bold=False)
         if player:
             self._text((width - geo.margin, 53), _shorten(player, 28), 20, theme.text, "rm")
@@ -320,12 +318,14 @@ class _Painter:
 
     def _banner(self, outcome: Outcome) -> None:
         won = outcome is Outcome.WON
-        text = f"Won! {self.game.score} points" if won else f"Blocked: no move can help · {_signed(self.game.score)}"
+        text = self.captions.won if won else self.captions.blocked
         colour = self.theme.won if won else self.theme.blocked
         middle = (self.geo.y(1) + self.image.height) // 2
         box = (self.geo.margin, middle - 34, self.image.width - self.geo.margin, middle + 34)
         self.draw.rounded_rectangle(box, radius=14, fill=(*colour, 235), outline=(255, 255, 255, 160), width=2)
         size = 34 if won else 26
+        while size > 16 and font(size).getlength(text) > box[2] - box[0] - 24:  # a longer language's words
+            size -= 2
         self.draw.text(((box[0] + box[2]) // 2, middle), text, font=font(size), fill=(255, 255, 255), anchor="mm")
 
 
@@ -372,10 +372,6 @@ def _visible_on(colour: tuple[int, int, int], theme: Theme) -> tuple[int, int, i
     """The colour itself where it stands out on the felt, else the theme's muted text colour."""
     distance = sum((a - b) ** 2 for a, b in zip(colour, theme.felt, strict=True)) ** 0.5
     return colour if distance >= 60 else theme.muted
-
-
-def _signed(number: int) -> str:
-    return f"−{-number}" if number < 0 else str(number)
 
 
 def _shorten(text: str, limit: int) -> str:

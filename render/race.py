@@ -22,6 +22,7 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.game import Move
 from bot.game.race import DRAW_COUNT, MAX_PLAYERS, RaceGame
 from render.board import GEOMETRY, _Painter, _shorten, encode_png
+from render.captions import RaceCaptions, race_captions
 from render.fonts import font
 from render.layouts import BoardLayout, Fan, Spot
 from render.sprites import SHADOW, CardSize, card_face, empty_slot
@@ -81,35 +82,41 @@ BAND_WIDTH = 2 * GEOMETRY.margin + PILES_PER_ROW * FOUNDATION_CARD.width + (PILE
 
 
 def render_race_board(race: RaceGame, player: int, *, names: Sequence[str], theme: str = "classic",
-                      number: int | None = None, expired: bool = False) -> bytes:
+                      number: int | None = None, expired: bool = False, captions: RaceCaptions | None = None) -> bytes:
     """Player `player`'s private board as PNG bytes: the shared foundations (each top card in its
     owner's colour), their own layout with their last move outlined, and, once the race is over,
     a banner with their score. `names[i]` is player i's name; `number` is the race's number as
     the channel knows it (its id; the header then names the deal too), else the deal is shown;
-    `expired`: the race was ended for want of moves, though the cards could still go on."""
+    `expired`: the race was ended for want of moves, though the cards could still go on;
+    `captions`: its words (render.captions `race_captions`: English by default)."""
     return encode_png(render_race_board_image(race, player, names=names, theme=theme, number=number,
-                                              expired=expired))
+                                              expired=expired, captions=captions))
 
 
 def render_race_board_image(race: RaceGame, player: int, *, names: Sequence[str], theme: str = "classic",
-                            number: int | None = None, expired: bool = False) -> Image.Image:
+                            number: int | None = None, expired: bool = False,
+                            captions: RaceCaptions | None = None) -> Image.Image:
     """The private board as a Pillow RGB image (what `render_race_board` encodes)."""
-    return _BoardPainter(race, player, _names(race, names), get_theme(theme), number, expired).paint_race()
+    return _BoardPainter(race, player, _names(race, names), get_theme(theme), number, expired,
+                         captions or race_captions(race)).paint_race()
 
 
 def render_race_table(race: RaceGame, *, names: Sequence[str], theme: str = "classic",
-                      number: int | None = None, expired: bool = False) -> bytes:
+                      number: int | None = None, expired: bool = False, captions: RaceCaptions | None = None) -> bytes:
     """The public table as PNG bytes: the shared foundations (each top card in its owner's
     colour) and a line per player with their cards left and on the foundations; once the race
     is over, a banner with the final scores. `names[i]` is player i's name; `number` and
-    `expired` as for `render_race_board`."""
-    return encode_png(render_race_table_image(race, names=names, theme=theme, number=number, expired=expired))
+    `expired` and `captions` as for `render_race_board`."""
+    return encode_png(render_race_table_image(race, names=names, theme=theme, number=number, expired=expired,
+                                              captions=captions))
 
 
 def render_race_table_image(race: RaceGame, *, names: Sequence[str], theme: str = "classic",
-                            number: int | None = None, expired: bool = False) -> Image.Image:
+                            number: int | None = None, expired: bool = False,
+                            captions: RaceCaptions | None = None) -> Image.Image:
     """The public table as a Pillow RGB image (what `render_race_table` encodes)."""
-    return _TablePainter(race, _names(race, names), get_theme(theme), number, expired).paint()
+    return _TablePainter(race, _names(race, names), get_theme(theme), number, expired,
+                         captions or race_captions(race)).paint()
 
 
 def foundation_box(race: RaceGame, index: int, width: int) -> tuple[int, int, int, int]:
@@ -154,7 +161,7 @@ def _pill(draw: ImageDraw.ImageDraw, theme: Theme, x: int, y: int, text: str) ->
 
 
 def _header(draw: ImageDraw.ImageDraw, width: int, theme: Theme, race: RaceGame, number: int | None,
-            details: list[str], taken: float) -> tuple[int, int]:
+            deal: str, details: list[str], taken: float) -> tuple[int, int]:
     """The solo board's header band: the title and the race's number (`number`, with the deal
     leading the details; or the deal) above the details, which drop their last parts rather
     than run into the `taken` pixels the caller writes at the right of them. Returns the x
@@ -167,7 +174,7 @@ def _header(draw: ImageDraw.ImageDraw, width: int, theme: Theme, race: RaceGame,
     shown = f"#{race.deal if number is None else number}"
     draw.text((number_x, 24), shown, font=number_font, fill=theme.muted, anchor="lm")
     right = width - margin
-    parts = ([f"deal {race.deal}"] if number is not None else []) + details
+    parts = ([deal] if number is not None else []) + details
     room = right - margin - taken - 16
     while len(parts) > 1 and small.getlength(" · ".join(parts)) > room:
         parts.pop()
@@ -191,16 +198,16 @@ def _banner(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: R
     heights = [size + 10 for _, size in lines]
     y = (box[1] + box[3] - sum(heights)) / 2
     for (text, size), height in zip(lines, heights, strict=True):
+        while size > 14 and font(size).getlength(text) > box[2] - box[0] - 24:  # a longer language's words
+            size -= 2
         draw.text(((box[0] + box[2]) / 2, y + height / 2), text, font=font(size), fill=(255, 255, 255), anchor="mm")
         y += height
 
 
-def _headline(race: RaceGame, names: Sequence[str]) -> str:
+def _headline(race: RaceGame, names: Sequence[str], captions: RaceCaptions) -> str:
     if race.demon is not None:
-        return f"Demon! {_shorten(names[race.demon], 20)} went out"
-    if race.finished:
-        return "Nobody can move: the race is over"
-    return "Over: a day without a move"
+        return captions.headline.format(name=_shorten(names[race.demon], 20))
+    return captions.headline
 
 
 def _banner_colour(race: RaceGame, theme: Theme) -> RGB:
@@ -237,9 +244,9 @@ class _Band:
         return x, y, x + FOUNDATION_CARD.width, y + FOUNDATION_CARD.height
 
     def paint(self, image: Image.Image, draw: ImageDraw.ImageDraw, theme: Theme, race: RaceGame,
-              names: Sequence[str]) -> None:
+              names: Sequence[str], captions: RaceCaptions) -> None:
         tops = race.foundation_tops()
-        _pill(draw, theme, GEOMETRY.margin, self.top + 2, f"foundations · {len(tops)}")
+        _pill(draw, theme, GEOMETRY.margin, self.top + 2, captions.foundations)
         for index in range(self.slots):
             x, y, right, bottom = self.box(index)
             if index >= len(tops):
@@ -269,8 +276,8 @@ class _BoardPainter(_Painter):
     and draws its own header, last move, stock and waste."""
 
     def __init__(self, race: RaceGame, player: int, names: list[str], theme: Theme, number: int | None,
-                 expired: bool) -> None:
-        self.race, self.player, self.names = race, player, names
+                 expired: bool, captions: RaceCaptions) -> None:
+        self.race, self.player, self.names, self.captions = race, player, names, captions
         self.theme, self.number, self.finished = theme, number, race.finished or expired
         self.board = BOARDS[race.layout_name]
         self.piles = race.piles(player)
@@ -286,24 +293,25 @@ class _BoardPainter(_Painter):
     def paint_race(self) -> Image.Image:
         """Everything, bottom layer first (in place of `_Painter.paint`, which draws a game's)."""
         self._race_header()
-        self.band.paint(self.image, self.draw, self.theme, self.race, self.names)
+        self.band.paint(self.image, self.draw, self.theme, self.race, self.names, self.captions)
         for spot in self.board.spots:
             self._label(spot)
             self._pile(spot)
         self._last_move()
         if self.finished:
-            score = self.race.scores[self.player]
             middle = (self.geo.y(1) + self.image.height) // 2
             box = (self.geo.margin, middle - 48, self.image.width - self.geo.margin, middle + 48)
-            lines = [(_headline(self.race, self.names), 28), (f"your score: {score}", 22)]
+            words = self.captions
+            lines = [(_headline(self.race, self.names, words), 28), (words.your_scores[self.player], 22)]
             _banner(self.draw, box, _banner_colour(self.race, self.theme), lines)
         return self.image
 
     def _race_header(self) -> None:
         race, player, theme = self.race, self.player, self.theme
-        counts = f"{race.cards_left(player)} left · {race.on_foundations(player)} on foundations"
-        details = [f"{race.players} players", race.layout_name, f"draw {DRAW_COUNT}"]
-        right, free = _header(self.draw, self.image.width, theme, race, self.number, details,
+        words = self.captions
+        counts = words.counts[player]
+        details = [words.players, race.layout_name, words.draw]
+        right, free = _header(self.draw, self.image.width, theme, race, self.number, words.deal, details,
                               font(20).getlength(counts))
         name_font, swatch = font(24), 26
         name = _fitted(_shorten(self.names[player], 22), name_font, right - free - swatch - 8)
@@ -352,8 +360,9 @@ class _BoardPainter(_Painter):
 class _TablePainter:
     """The channel's board: header, foundation band, a line per player, the final banner."""
 
-    def __init__(self, race: RaceGame, names: list[str], theme: Theme, number: int | None, expired: bool) -> None:
-        self.race, self.names, self.theme, self.number = race, names, theme, number
+    def __init__(self, race: RaceGame, names: list[str], theme: Theme, number: int | None, expired: bool,
+                 captions: RaceCaptions) -> None:
+        self.race, self.names, self.theme, self.number, self.captions = race, names, theme, number, captions
         self.finished = race.finished or expired
         self.band = _Band(race.players, BAND_WIDTH)
         self.lines_top = self.band.top + self.band.height + 4
@@ -366,15 +375,15 @@ class _TablePainter:
     def paint(self) -> Image.Image:
         """Everything, bottom layer first."""
         race, width = self.race, self.image.width
-        moves = len(race.history)
-        details = [f"{race.layout_name} layout", f"{moves} move{'s' if moves != 1 else ''}"]
-        goal = "" if self.finished else "first to go out wins"
-        right, _ = _header(self.draw, width, self.theme, race, self.number, details,
+        words = self.captions
+        details = [words.layout, words.moves]
+        goal = "" if self.finished else words.goal
+        right, _ = _header(self.draw, width, self.theme, race, self.number, words.deal, details,
                            font(20, bold=False).getlength(goal))
-        self.draw.text((right, 22), f"{race.players} players", font=font(24), fill=self.theme.text, anchor="rm")
+        self.draw.text((right, 22), words.players, font=font(24), fill=self.theme.text, anchor="rm")
         if goal:
             self.draw.text((right, 53), goal, font=font(20, bold=False), fill=self.theme.muted, anchor="rm")
-        self.band.paint(self.image, self.draw, self.theme, race, self.names)
+        self.band.paint(self.image, self.draw, self.theme, race, self.names, words)
         for player in range(race.players):
             self._player_line(player, self.lines_top + player * LINE)
         if self.finished:
@@ -394,13 +403,13 @@ class _TablePainter:
         draw.text((x, middle), name, font=name_font, fill=theme.text, anchor="lm")
         if player == race.demon:
             x += round(name_font.getlength(name)) + 10
-            demon_font = font(18)
-            pill = (x, middle - 13, x + round(demon_font.getlength("Demon!")) + 16, middle + 13)
+            demon_font, demon = font(18), self.captions.demon
+            pill = (x, middle - 13, x + round(demon_font.getlength(demon)) + 16, middle + 13)
             draw.rounded_rectangle(pill, radius=13, fill=theme.won, outline=(255, 255, 255, 160))
-            draw.text(((pill[0] + pill[2]) / 2, middle), "Demon!", font=demon_font, fill=(255, 255, 255),
+            draw.text(((pill[0] + pill[2]) / 2, middle), demon, font=demon_font, fill=(255, 255, 255),
                       anchor="mm")
         on, left = race.on_foundations(player), race.cards_left(player)
-        draw.text((width - margin, middle), f"{on} on foundations · {left} left", font=font(19), fill=theme.text,
+        draw.text((width - margin, middle), self.captions.lines[player], font=font(19), fill=theme.text,
                   anchor="rm")
         # A bar of the player's progress: their cards on the foundations out of their 52.
         bar = (margin + 42, y + 34, width - margin, y + 39)
@@ -416,7 +425,7 @@ class _TablePainter:
         order = sorted(range(self.race.players), key=lambda player: (-scores[player], player))
         entries = [f"{_shorten(self.names[player], 14)} {scores[player]}" for player in order]
         room = BAND_WIDTH - 2 * GEOMETRY.margin - 40
-        lines: list[tuple[str, int]] = [(_headline(self.race, self.names), 26)]
+        lines: list[tuple[str, int]] = [(_headline(self.race, self.names, self.captions), 26)]
         line = ""
         for entry in entries:
             joined = f"{line} · {entry}" if line else entry

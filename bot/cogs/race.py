@@ -24,7 +24,7 @@ from bot.views.board import player_of
 from bot.views.mentions import pinging
 from bot.views.race import lobby_view, private_answer, public_png, public_text, race_text
 from bot.views.respond import Answer, answer, server_voice, shown, voice_of
-from bot.words import race_table_alt_text
+from bot.words import race_captions, race_table_alt_text
 from render import workers
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class PublicBoards(RaceListener):
         names, voice = await self.bot.races.names(race), await server_voice(self.bot, race.guild_id)
         file = None
         if reply.game is not None:
-            png = await workers.draw(public_png, reply, names)
+            png = await workers.draw(public_png, reply, names, race_captions(reply.game, voice))
             file = discord.File(io.BytesIO(png), filename="race.png",
                                 description=race_table_alt_text(reply.game, names, voice))
         message = self.bot.get_partial_messageable(race.channel_id).get_partial_message(race.message_id)

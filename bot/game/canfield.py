@@ -20,7 +20,7 @@ from bot.game.deals import check_deal, check_deck, dealing_order, move_to_top, s
 from bot.game.errors import IllegalMoveError, NotationError
 from bot.game.moves import DRAW, Move
 from bot.game.patience import Game, GameKind, Outcome, Step
-from bot.game.phrases import N_, Phrase
+from bot.game.phrases import ENGLISH, N_, Phrase, Translator
 from bot.game.rules import (
     BUILD_WORDS,
     CANFIELD_OPTION_NAMES,
@@ -186,6 +186,10 @@ class CanfieldGame(Game):
 
     def __str__(self) -> str:
         return picture(self)
+
+    def text(self, translator: Translator = ENGLISH) -> str:
+        """The board as plain text (text.picture), its header said through `translator`."""
+        return picture(self, translator)
 
     def check_position(self) -> None:
         """ValueError when the position could not have come from this deck by legal moves (a

@@ -22,7 +22,7 @@ from bot.game.cards import Card
 from bot.game.deals import random_deal
 from bot.game.errors import IllegalMoveError, NotationError
 from bot.game.moves import Move
-from bot.game.phrases import Phrase, Sentences
+from bot.game.phrases import ENGLISH, Phrase, Sentences, Translator
 
 SHOWN_ALTERNATIVES = 8  # legal moves an error message lists at most
 FOUNDATION_LENGTH = 13  # a completed foundation
@@ -154,6 +154,10 @@ class Game(ABC):
     def piles(self, reveal: bool = False) -> dict[str, list[str]]:
         """Every pile by notation name in `pile_order`, its cards bottom to top as `7H`; face-down
         cards are `??` unless `reveal`. The stock's last card is the next one drawn."""
+
+    @abstractmethod
+    def text(self, translator: Translator = ENGLISH) -> str:
+        """The board as plain text (what `str` gives), its header said through `translator`."""
 
     @abstractmethod
     def check_position(self) -> None:

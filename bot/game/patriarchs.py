@@ -33,8 +33,9 @@ from bot.game.deals import (
 from bot.game.errors import IllegalMoveError
 from bot.game.moves import DRAW, Move
 from bot.game.patience import FOUNDATION_LENGTH, Game, GameKind, Outcome, Step
-from bot.game.phrases import N_, Phrase, Sentences
+from bot.game.phrases import ENGLISH, N_, Phrase, Sentences, Translator
 from bot.game.rules import SCORE_RULE, UnknownGameError
+from bot.game.text import header
 
 DECKS = 2
 DRAW_COUNT = 1  # the stock turns one card at a time
@@ -217,13 +218,11 @@ class PatriarchsGame(Game):
         }
 
     def __str__(self) -> str:
+        return self.text()
+
+    def text(self, translator: Translator = ENGLISH) -> str:
+        """The board as plain text, its header said through `translator`."""
         piles = self.piles()
-        deal = f"deal {self.deal}" if self.deal is not None else "custom deal"
-        redeals = f"{self.redeals_left} redeal{'s' if self.redeals_left != 1 else ''} left"
-        header = [self.title, deal, f"pass {self.pass_number}, {redeals}", f"score {self.score}"]
-        outcome = self.outcome
-        if outcome is not None:
-            header.append(outcome.value.upper())
         waste = piles["w"]
         waste_text = " ".join(waste[-3:]) if waste else "--"
         if len(waste) > 3:
@@ -235,7 +234,7 @@ class PatriarchsGame(Game):
             return f"{name} {cards[-1] if cards else '--'}{count}"
 
         lines = [
-            " · ".join(header),
+            header(self, draw=False).render(translator),
             f"s  [{len(piles['s'])}]   w  {waste_text} ({len(waste)})",
             "up from the ace:   " + "  ".join(pile_text(name) for name in ACE_FOUNDATIONS),
             "down from the king: " + "  ".join(pile_text(name) for name in KING_FOUNDATIONS),

@@ -168,13 +168,15 @@ def _rebuild_counted(singular: str, plural: str, count: int, values: dict[str, s
 
 @dataclass(frozen=True, slots=True)
 class Sentences:
-    """A text of several phrases said one after another, each its own msgid."""
+    """A text of several phrases said one after another, each its own msgid, with `separator`
+    between them (a space; " · " for a header's parts)."""
 
     phrases: tuple[Phrase, ...]
+    separator: str = " "
 
     def render(self, translator: Translator = ENGLISH) -> str:
-        """The sentences said through `translator`, separated by spaces."""
-        return " ".join(phrase.render(translator) for phrase in self.phrases)
+        """The sentences said through `translator`, `separator` between them."""
+        return self.separator.join(phrase.render(translator) for phrase in self.phrases)
 
     def __str__(self) -> str:
         return self.render()

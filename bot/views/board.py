@@ -18,7 +18,7 @@ from bot.game import Move
 from bot.play import Player, Reply
 from bot.play.review import Analysing
 from bot.views.respond import Answer, answer, shorten, voice_of
-from bot.words import DISCORD, Voice, board_alt_text, board_status, reply_text
+from bot.words import DISCORD, Voice, board_alt_text, board_captions, board_status, reply_text
 from render import render, workers
 
 if TYPE_CHECKING:
@@ -72,7 +72,8 @@ async def board_answer(reply: Reply, player: Player, voice: Voice, *, picked: Pi
 async def board_file(reply: Reply, name: str, voice: Voice) -> discord.File:
     """The board's PNG (drawn off the event loop), with `name` as its player's, and its alt text
     in the voice's language."""
-    png = await workers.draw(render, reply.game, highlight=reply.highlight, player=name)
+    png = await workers.draw(render, reply.game, highlight=reply.highlight, player=name,
+                             captions=board_captions(reply.game, voice))
     return discord.File(io.BytesIO(png), filename="board.png", description=board_alt_text(reply.game, voice))
 
 

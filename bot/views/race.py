@@ -31,8 +31,9 @@ from bot.play.race import (
 from bot.play.solo import Moved, NothingToDo, Refused
 from bot.views.board import ID, PER_ROW, player_of
 from bot.views.respond import Answer, answer, shorten, voice_of
-from bot.words import Voice, played_text, race_board_alt_text, race_status
+from bot.words import Voice, played_text, race_board_alt_text, race_captions, race_status
 from render import workers
+from render.captions import RaceCaptions
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -134,21 +135,23 @@ def public_text(reply: RaceReply, names: list[str], voice: Voice) -> str:
     return "\n".join(lines)
 
 
-def public_png(reply: RaceReply, names: list[str]) -> bytes:
-    """The shared foundations and everyone's cards left (runs in a worker thread)."""
+def public_png(reply: RaceReply, names: list[str], captions: RaceCaptions | None = None) -> bytes:
+    """The shared foundations and everyone's cards left, with `captions` as its words (runs in a
+    worker thread)."""
     from render.race import render_race_table
 
     assert reply.game is not None
-    return render_race_table(reply.game, names=names, number=reply.race.id, expired=expired(reply))
+    return render_race_table(reply.game, names=names, number=reply.race.id, expired=expired(reply),
+                             captions=captions)
 
 
-def private_png(reply: RaceReply, names: list[str]) -> bytes:
-    """A player's own board (runs in a worker thread)."""
+def private_png(reply: RaceReply, names: list[str], captions: RaceCaptions | None = None) -> bytes:
+    """A player's own board, with `captions` as its words (runs in a worker thread)."""
     from render.race import render_race_board
 
     assert reply.game is not None and reply.seat is not None
     return render_race_board(reply.game, reply.seat, names=names, number=reply.race.id,
-                             expired=expired(reply))
+                             expired=expired(reply), captions=captions)
 
 
 async def private_answer(reply: RaceReply, names: list[str], voice: Voice, *, message: str | None = None) -> Answer:
@@ -157,7 +160,7 @@ async def private_answer(reply: RaceReply, names: list[str], voice: Voice, *, me
     text = shorten(race_text(reply.events, voice) if message is None else message)  # an error may quote a long input
     if reply.game is None or reply.seat is None:
         return Answer(text or voice.gettext("The race has not started yet."))
-    png = await workers.draw(private_png, reply, names)
+    png = await workers.draw(private_png, reply, names, race_captions(reply.game, voice))
     alt = race_board_alt_text(reply.game, reply.seat, names[reply.seat], voice)
     return Answer(text=text, file=discord.File(io.BytesIO(png), filename="race.png", description=alt),
                   view=race_board_view(reply, voice), status=race_status(reply.race.id, reply.game, reply.seat, voice))

@@ -13,7 +13,7 @@ from bot.play import Player, PlayError
 from bot.play.review import ReviewPlay
 from bot.views.board import player_of
 from bot.views.respond import ERROR_LIMIT, Answer, error_text, shorten, shown, voice_of
-from bot.words import Voice, analysis_text, board_alt_text
+from bot.words import Voice, analysis_text, board_alt_text, board_captions
 from render import render, workers
 
 log = logging.getLogger(__name__)
@@ -29,7 +29,7 @@ async def analysis_answer(review: ReviewPlay, game_id: int | None, player: Playe
         return Answer(text)
     analysis = analysed.analysis
     png = await workers.draw(render, analysed.board, highlight=analysis.better_move, losing=analysis.losing_move,
-                             player=player.name)
+                             player=player.name, captions=board_captions(analysed.board, voice))
     file = discord.File(io.BytesIO(png), filename="analysis.png", description=board_alt_text(analysed.board, voice))
     return Answer(text, file)
 
