@@ -81,6 +81,23 @@ async def test_the_terminal_speaks_the_language_asked_for(tmp_path) -> None:
     assert text.startswith("Digite jogadas e aperte Enter;")
     assert "Nova partida de Canfield, distribuição #1. Boa sorte!" in text
     assert "Jogado: d." in text and "Parado. Pontuação: -12." in text
+    assert "Canfield · distribuição 1 · base J · passada 1, redistribuições ilimitadas · comprar 3 · pontuação -12" \
+        in text  # the text board's header
+
+
+async def test_save_draws_the_board_with_the_words_of_the_terminals_language(tmp_path) -> None:
+    from render import render
+
+    board = tmp_path / "board.png"
+    reply = await play_in_terminal("canfield", 1, {}, stdin=io.StringIO(f"save {board}\nq\n"), stdout=io.StringIO(),
+                                   voice=TERMINAL.speaking("de"))
+    german, english = (Image.open(board).convert("RGB"),
+                       Image.open(io.BytesIO(render(reply.game, player=TERMINAL_PLAYER.name))).convert("RGB"))
+    assert german.size == english.size
+    header = (0, 0, german.width, 70)
+    assert german.crop(header).tobytes() != english.crop(header).tobytes()
+    below = (0, 70, german.width, german.height)
+    assert german.crop(below).tobytes() == english.crop(below).tobytes()
 
 
 async def test_a_game_in_a_file_resumes(tmp_path) -> None:

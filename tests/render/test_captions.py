@@ -1,0 +1,65 @@
+"""The words on the board images in the player's language: worded by the presenter's voice
+(bot.words `board_captions`, `race_captions`), drawn by the renderer where the English ones were."""
+
+from __future__ import annotations
+
+from PIL import ImageChops
+
+from bot.words import TERMINAL, board_captions, race_captions
+from render.board import GEOMETRY, render_image
+from render.captions import board_captions as english_board
+from render.captions import race_captions as english_race
+from render.race import render_race_board_image, render_race_table_image
+from tests.render.test_race_boards import finished_race
+from tests.samples import blocked_game, sample_game, won_game
+
+SPANISH, GERMAN = TERMINAL.speaking("es_ES"), TERMINAL.speaking("de")
+
+
+def changed_rows(first, second) -> set[int]:
+    """The rows where two images of one size differ."""
+    difference = ImageChops.difference(first, second).convert("L")
+    width = first.width
+    data = difference.tobytes()
+    return {row for row in range(first.height) if any(data[row * width:(row + 1) * width])}
+
+
+def test_the_captions_come_from_the_catalog_and_english_is_the_renderers_default() -> None:
+    blocked = blocked_game("canfield")
+    assert board_captions(blocked, TERMINAL) == english_board(blocked)
+    spanish = board_captions(blocked, SPANISH)
+    assert spanish.blocked == f"Bloqueada: ninguna jugada sirve · −{-blocked.score}"
+    assert spanish.score == f"puntuación −{-blocked.score}"
+    assert spanish.passes == "pasada 1 · ∞ repartos" and spanish.draw == "robar 3" and spanish.base == "base A"
+    assert board_captions(won_game("canfield"), GERMAN).won.startswith("Gewonnen! ")
+    limited = sample_game("demons-and-thieves", "fresh")
+    assert board_captions(limited, GERMAN).passes == "Durchgang 1 · 2 Neugeben übrig"
+    assert board_captions(limited, SPANISH).passes == "pasada 1 · quedan 2 repartos"
+
+
+def test_a_spanish_board_differs_from_the_english_one_only_in_its_words() -> None:
+    for game in (sample_game("canfield", "fresh", deal=7), blocked_game("canfield"), won_game("canfield")):
+        english = render_image(game, player="Ana")
+        spanish = render_image(game, player="Ana", captions=board_captions(game, SPANISH))
+        assert english.size == spanish.size
+        rows = changed_rows(english, spanish)
+        assert rows and any(row < GEOMETRY.header for row in rows)  # the header's words changed
+        middle = (GEOMETRY.y(1) + english.height) // 2
+        banner = range(middle - 34, middle + 35) if game.outcome is not None else range(0)
+        assert all(row < GEOMETRY.header or row in banner for row in rows), sorted(rows)[-5:]
+        if game.outcome is not None:
+            assert any(row in banner for row in rows)  # the banner's words changed too
+
+
+def test_the_race_boards_speak_the_players_language() -> None:
+    race = finished_race("klondike")
+    names = ["Ana", "Bo", "Cy"]
+    assert race_captions(race, TERMINAL) == english_race(race)
+    spanish = race_captions(race, SPANISH)
+    assert spanish.headline == "¡Demonio! {name} ha terminado" and spanish.players == "3 jugadores"
+    assert spanish.lines[1] == f"{race.on_foundations(1)} en las fundaciones · quedan {race.cards_left(1)}"
+    for draw in (lambda captions: render_race_table_image(race, names=names, number=4, captions=captions),
+                 lambda captions: render_race_board_image(race, 0, names=names, number=4, captions=captions)):
+        english, translated = draw(None), draw(spanish)
+        assert english.size == translated.size
+        assert ImageChops.difference(english, translated).getbbox() is not None
