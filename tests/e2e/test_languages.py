@@ -3,7 +3,13 @@ their own Discord language, typed messages answered in the server's language (/s
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
+
+from PIL import Image
+
+from bot.game import new_game
+from render.board import GEOMETRY, render_image
 
 from .fakediscord import FakeDiscord, StoredMessage
 from .harness import BotRunner, said
@@ -60,6 +66,14 @@ async def test_each_member_reads_their_language_and_typed_messages_the_servers(f
         "**Canfield** · reparto #1 · puntuación -12 · mazo 34 · repartos ilimitados"  # the status line
     assert spanish.attachment("board.png").description.startswith(
         "Tablero de Canfield, reparto #1, puntuación -12, repartos ilimitados. Fundaciones: f1 vacío")
+    # The board image's words are Spanish too: below the header, the same pixels as the English board.
+    drawn = Image.open(io.BytesIO(spanish.attachment("board.png").data)).convert("RGB")
+    english = render_image(new_game("canfield", deal=1), player="alice")
+    assert drawn.size == english.size
+    header = (0, 0, drawn.width, GEOMETRY.header)
+    assert drawn.crop(header).tobytes() != english.crop(header).tobytes()
+    assert drawn.crop((0, GEOMETRY.header, *drawn.size)).tobytes() == \
+        english.crop((0, GEOMETRY.header, *english.size)).tobytes()
     hinted = await (await fake.click("alice", spanish, label="Pista")).wait_response()
     assert hinted.id == spanish.id and said(hinted).startswith("Pista: ")
 
