@@ -25,6 +25,7 @@ from bot.play.daily import DailyPlay, daily_deal, today
 from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
 from bot.play.race import RacePlay
+from bot.play.review import Reviews
 from bot.store import Store, StoreError, open_store
 from bot.views.mentions import NO_PINGS
 from render import workers
@@ -52,6 +53,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
     daily: DailyPlay
     races: RacePlay
     leaderboards: Leaderboards
+    reviews: Reviews
 
     def __init__(self, config: Config) -> None:
         intents = discord.Intents.default()
@@ -82,6 +84,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
         from bot.cogs.competition import CompetitionCog
         from bot.cogs.matches import MatchesCog
         from bot.cogs.race import RaceCog
+        from bot.cogs.replay import ReplayCog
         from bot.cogs.solo import SoloCog
         from bot.views import dynamic_items
 
@@ -97,10 +100,12 @@ class PatientExorcismBot(commands.AutoShardedBot):
         self.daily = DailyPlay(self.store, self.solo)
         self.races = RacePlay(self.store, time.time, work=self.solo.work, limits=self.solo.limits)
         self.leaderboards = Leaderboards(self.store)
+        self.reviews = Reviews(self.store, self.solo.limits)
         await self.add_cog(SoloCog(self))
         await self.add_cog(MatchesCog(self))
         await self.add_cog(CompetitionCog(self))
         await self.add_cog(RaceCog(self))
+        await self.add_cog(ReplayCog(self))
         self.add_dynamic_items(*dynamic_items())
         log.info("this process runs %s", self.describe_shards())
         await self._sync_commands()

@@ -1,7 +1,8 @@
 """Play in the terminal: `python -m bot play [game]`, through the same play layer as Discord.
 
 Type moves as in Discord; `h` for a hint, `save [file]` writes the board as a PNG (by default
-into ~/patient-exorcism-boards), `q` or Ctrl-C quits. Games are kept in an in-memory store unless
+into ~/patient-exorcism-boards), `replay [file]` a finished game as an animated GIF (there too),
+`q` or Ctrl-C quits. Games are kept in an in-memory store unless
 `--db` names a file (then an unfinished game resumes next time, unless another game is asked for).
 """
 
@@ -17,13 +18,16 @@ from typing import TextIO
 from bot.game import TITLES
 from bot.game.notation import Word, read_word
 from bot.play import GameStatus, Player, PlayError, Reply, SoloPlay
+from bot.play.review import Reviews
 from bot.store import StoredGame, open_store
-from bot.words import TERMINAL, error_text, reply_text, rules_text
+from bot.words import TERMINAL, error_text, replay_text, reply_text, rules_text
 
 HELP = """Type moves and press Enter; {examples}.
 Piles: s stock, w waste, r reserve (r1-r9 in Patriarchs), f1-f8 foundations, t1-t9 columns.
 Words: draw, auto, undo, hint, board, resign, rules, help (or ?); save [file.png] writes the board
-as an image; q or Ctrl-C quits (an unfinished game stays stored)."""
+as an image, and once the game is over replay [file.gif] writes it as an animation; q or Ctrl-C
+quits (an unfinished game stays stored)."""
+AFTER_THE_END = "replay [file.gif] writes this game as an animated GIF; q quits."
 TERMINAL_PLAYER = Player(0, "terminal")
 DEFAULT_GAME = "canfield"
 
@@ -75,6 +79,32 @@ async def save_board(reply: Reply, player: Player, named: str | None, folder: Pa
     return f"wrote {path.resolve()} ({len(png):,} bytes)"
 
 
+async def save_replay(reviews: Reviews, player: Player, game_id: int, named: str | None, folder: Path) -> str:
+    """Write the finished game as an animated GIF: to the file named, or into `folder` as
+    replay-<game>.gif; what happened, in a sentence (a refusal worded, when the game cannot be
+    replayed yet)."""
+    from render import workers
+    from render.replay import replay_gif
+
+    try:
+        replay = await reviews.replay(player, game_id=game_id)
+    except PlayError as error:
+        return error_text(error, TERMINAL)
+    if named is None:
+        path = folder / f"replay-{game_id}.gif"
+        path.parent.mkdir(parents=True, exist_ok=True)
+    else:
+        path = Path(named).expanduser()
+        if not path.parent.is_dir():
+            return f"cannot save to {path}: there is no folder {path.parent}"
+    gif = await workers.draw(replay_gif, replay.record, player=replay.player.name)
+    try:
+        path.write_bytes(gif)
+    except OSError as error:
+        return f"cannot save to {path}: {error.strerror or error}"
+    return f"{replay_text(replay, TERMINAL)} Wrote {path.resolve()} ({len(gif):,} bytes)."
+
+
 async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
                            player: Player = TERMINAL_PLAYER, boards: Path | None = None) -> Reply:
     """Read lines from `stdin` and play them until the game ends, the input ends or `q`;
@@ -86,6 +116,8 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
     if text := reply_text(reply, TERMINAL):
         say(text)
     say(f"\n{reply.game}")
+    reviews = Reviews(solo.store, solo.limits)
+    folder = boards or boards_folder()
     while not reply.finished:
         print("> ", end="", file=stdout, flush=True)
         line = await read_line(stdin)
@@ -105,8 +137,11 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
             say(f"\n{reply.game}")
             continue
         if text.split()[0].lower() == "save":
-            named = text.split(maxsplit=1)[1] if len(text.split()) > 1 else None
-            say(await save_board(reply, player, named, boards or boards_folder()))
+            named = _file_named(text)
+            say(await save_board(reply, player, named, folder))
+            continue
+        if text.split()[0].lower() == "replay":
+            say(await save_replay(reviews, player, reply.game_id, _file_named(text), folder))
             continue
         try:
             if word is Word.RESIGN:
@@ -126,7 +161,24 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
         say(f"Game over ({reply.status}). Score {reply.game.score}.")
     else:
         say(f"Stopped. Score {reply.game.score}.")
-    return reply
+        return reply
+    say(AFTER_THE_END)
+    while True:  # the game is over: it can be replayed
+        print("> ", end="", file=stdout, flush=True)
+        line = await read_line(stdin)
+        text = line.strip()
+        if not line or text.lower() in ("q", "quit", "exit"):
+            return reply
+        if text and text.split()[0].lower() == "replay":
+            say(await save_replay(reviews, player, reply.game_id, _file_named(text), folder))
+        elif text:
+            say(AFTER_THE_END)
+
+
+def _file_named(text: str) -> str | None:
+    """The file named after a word (`save board.png`), or None."""
+    words = text.split(maxsplit=1)
+    return words[1] if len(words) > 1 else None
 
 
 async def play_in_terminal(name: str | None, deal: int | None, options: dict[str, object],

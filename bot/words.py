@@ -54,6 +54,7 @@ from bot.play.race import (
     TooFewRacers,
     UnknownLayout,
 )
+from bot.play.review import DailyNotOver, MatchNotOver, NotFinished, NothingFinished, NotYours, Replay
 from bot.play.settings import MAX_TARGET, PREFIX_LENGTH, BadSetting, ManageServerNeeded, NotAPlayChannel
 from bot.play.solo import (
     AlreadyPlaying,
@@ -110,7 +111,8 @@ class Voice:
 DISCORD = Voice(command_prefix="/", bold_mark="**", channel_format="<#{}>")
 TERMINAL = Voice(command_prefix="", bold_mark="", channel_format="channel {}")
 # What a rate limit limits (bot.play.work.LIMITS), as a player says it.
-LIMITED = {"new-game": "new games", "hint": "hints", "verdict": "verdicts", "lobby": "new lobbies"}
+LIMITED = {"new-game": "new games", "hint": "hints", "verdict": "verdicts", "lobby": "new lobbies",
+           "replay": "replays"}
 PLAYED_SHOWN = 12  # moves named in full when a text plays many
 
 
@@ -252,7 +254,39 @@ def error_text(error: PlayError, voice: Voice) -> str:
         case DailyPlayed(game=game, status=status, score=score, seconds_left=seconds_left):
             return (f"You have played today's {TITLES.get(game, game)} daily already: {status}, score {score}. "
                     f"The next one comes in {duration_text(seconds_left)} (at 00:00 UTC).")
-    return match_error_text(error, voice) or race_error_text(error, voice) or str(error)
+    return (match_error_text(error, voice) or race_error_text(error, voice) or review_error_text(error, voice)
+            or str(error))
+
+
+def review_error_text(error: PlayError, voice: Voice) -> str:
+    """What a player reads when a finished game cannot be looked back at ("" for another PlayError)."""
+    match error:
+        case NotFinished(game_id=game_id):
+            return f"Game {game_id} is still in play: it can be looked back at once it has ended."
+        case NotYours(game_id=game_id):
+            return f"Game {game_id} is another player's: you can look back at your own games and at finished dailies."
+        case MatchNotOver(game_id=game_id):
+            return f"Game {game_id} is a round of a match still on: it can be looked back at once the match is over."
+        case DailyNotOver(game=game, seconds_left=seconds_left, yours_first=True):
+            return (f"Finish today's {TITLES.get(game, game)} daily first ({voice.command('daily')}): then you can "
+                    f"replay other players' (or in {duration_text(seconds_left)}, when the day is over).")
+        case DailyNotOver(game=game, seconds_left=seconds_left):
+            return (f"Today's {TITLES.get(game, game)} daily can be looked back at once the day is over, "
+                    f"in {duration_text(seconds_left)} (at 00:00 UTC).")
+        case NothingFinished(player_id=None):
+            return f"You have no finished game yet: play one with {voice.command('play')}."
+        case NothingFinished():
+            return "That player has no finished daily yet."
+    return ""
+
+
+def replay_text(replay: Replay, voice: Voice) -> str:
+    """What a replay's message says: whose game, which, and how it ended."""
+    title = TITLES.get(replay.name, replay.name)
+    deal = f" #{replay.deal}" if replay.deal is not None else ""
+    moves = f"{replay.moves} move{'s' if replay.moves != 1 else ''}"
+    return (f"Replay of {voice.bold(replay.player.name)}'s {title}{deal} (game {replay.game_id}): {moves}, "
+            f"{replay.status}, score {replay.score}.")
 
 
 def race_error_text(error: PlayError, voice: Voice) -> str:

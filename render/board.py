@@ -121,13 +121,23 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 
 def render_image(game: Game, *, theme: str = "classic", highlight: Move | None = None,
-                 player: str | None = None, geometry: Geometry = GEOMETRY) -> Image.Image:
-    """The board as a Pillow RGB image (what `render` encodes)."""
-    return _Painter(game, get_theme(theme), geometry).paint(highlight, player)
+                 player: str | None = None, geometry: Geometry = GEOMETRY, in_play: bool = False) -> Image.Image:
+    """The board as a Pillow RGB image (what `render` encodes). `in_play`: the position is known
+    not to be over (a replay's earlier positions), so no search is made for its outcome banner."""
+    return _Painter(game, get_theme(theme), geometry).paint(highlight, player, in_play=in_play)
+
+
+def board_size(game: Game, geometry: Geometry = GEOMETRY) -> tuple[int, int]:
+    """The width and height in pixels of the game's board as it stands (`render_image`'s size):
+    the height grows with the longest column."""
+    return _Painter(game, get_theme("classic"), geometry).size
 
 
 class _Painter:
     """Draws one board; lives for one render."""
+
+    image: Image.Image  # made by `paint`
+    draw: ImageDraw.ImageDraw
 
     def __init__(self, game: Game, theme: Theme, geometry: Geometry) -> None:
         self.game = game
@@ -137,11 +147,12 @@ class _Painter:
         self.piles = game.piles()
         self.fan = self._column_fan()
         self.placed: dict[str, list[Placed]] = {}
-        self.image = Image.new("RGB", (geometry.width(self.board), self._height()), theme.felt)
-        self.draw = ImageDraw.Draw(self.image, "RGBA")
+        self.size = (geometry.width(self.board), self._height())
 
-    def paint(self, highlight: Move | None, player: str | None) -> Image.Image:
+    def paint(self, highlight: Move | None, player: str | None, in_play: bool = False) -> Image.Image:
         """Everything, bottom layer first."""
+        self.image = Image.new("RGB", self.size, self.theme.felt)
+        self.draw = ImageDraw.Draw(self.image, "RGBA")
         self._header(player)
         for spot in self.board.spots:
             self._label(spot)
@@ -150,7 +161,7 @@ class _Painter:
             self._outline(self.game.last_move, self.theme.moved_from, self.theme.moved_to, played=True)
         if highlight is not None:
             self._outline(highlight, self.theme.hinted, self.theme.hinted, played=False)
-        outcome = self.game.outcome
+        outcome = None if in_play else self.game.outcome
         if outcome is not None:
             self._banner(outcome)
         return self.image

@@ -157,3 +157,17 @@ async def test_a_damaged_game_in_the_file_is_set_aside_and_a_new_one_starts(tmp_
     reply = await play_in_terminal(None, None, {}, database, io.StringIO("q\n"), out)
     assert f"held game #{old.game_id}, damaged and impossible to rebuild: it is set aside." in out.getvalue()
     assert reply.game_id != old.game_id and reply.game.moves == []
+
+
+async def test_replay_writes_a_finished_game_as_an_animated_gif_and_says_where(tmp_path) -> None:
+    out = io.StringIO()
+    replay = tmp_path / "game.gif"
+    reply = await play_in_terminal("canfield", 1, {}, stdin=io.StringIO(f"d\nreplay\nd\nresign\nwhat\nreplay {replay}\n"
+                                                                        "replay\nq\n"), stdout=out, boards=tmp_path)
+    text = out.getvalue()
+    assert f"Game {reply.game_id} is still in play: it can be looked back at once it has ended." in text
+    assert "replay [file.gif] writes this game as an animated GIF; q quits." in text
+    assert f"Replay of terminal's Canfield #1 (game {reply.game_id}): 2 moves, resigned, score -12." in text
+    assert f"Wrote {replay} (" in text and f"Wrote {tmp_path / f'replay-{reply.game_id}.gif'} (" in text
+    gif = Image.open(replay)
+    assert gif.format == "GIF" and gif.n_frames == 3  # the deal and two draws

@@ -34,6 +34,7 @@ where they go. Draw, Auto (all to the foundations), Undo, Hint, Resign.
 • Words work too, on their own: `draw`, `auto`, `undo`, `hint`, `board`, `resign`, `rules`, `help`, and `play [game]`.
 • Piles: `s` stock, `w` waste, `r` reserve (`r1`-`r9` in Patriarchs), `f1`-`f8` foundations, `t1`-`t9` columns. \
 `/rules` explains a game: Canfield and its family, Demons and Thieves, Demonthief, Patriarchs, Picture Patience.
+• `/replay` sends a finished game as an animation; `/replay player:@someone` their daily, once you have played yours.
 • `/match open` plays rounds to a target score; `/daily` is the day's deal; `/race open` starts a demon race, \
 everyone at once on shared foundations (`/race move t3f`).
 Boards are private unless you ask for `public`."""

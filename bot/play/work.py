@@ -68,6 +68,7 @@ LIMITS = {
     "hint": Limit(20, 60.0),
     "verdict": Limit(6, 60.0),
     "lobby": Limit(4, 300.0),  # match and race lobbies opened
+    "replay": Limit(5, 300.0),  # animated replays: some 3 s of drawing each for a 300-move game
 }
 
 

@@ -64,6 +64,13 @@ class GameStore:
         row = await self.db.fetch_one(query.order_by(games.c.updated_at.desc(), games.c.id.desc()).limit(1))
         return _game(row) if row else None
 
+    async def last_finished_game(self, user_id: int) -> StoredGame | None:
+        """The player's game that ended last (won, blocked or resigned), of any kind, or None."""
+        row = await self.db.fetch_one(
+            select(*_GAME_COLUMNS).where(games.c.user_id == user_id, games.c.status != "playing")
+            .order_by(games.c.finished_at.desc(), games.c.id.desc()).limit(1))
+        return _game(row) if row else None
+
     async def save_game(self, game_id: int, *, expected_version: int, moves: list[str], snapshot: str | None,
                         status: str, score: int) -> StoredGame:
         """Store the game's new moves and state, one version on (and when it ends, the time);

@@ -1,0 +1,124 @@
+"""A finished game as an animated GIF that Discord plays inline: `replay_gif(record) -> bytes`.
+
+Why GIF: Discord animates GIF attachments in every client. Animated WebP attachments animate
+only in its clients since late 2024 (at first on desktop alone; older clients show one frame),
+and APNG attachments are shown still on purpose (discord-api-docs issue 6359). Pillow also
+writes a 300-frame GIF of these boards in about a second, where animated WebP took 5-9 s.
+
+Each frame is `render_image` of one position of the game, replayed from its deal: the deal,
+then the position after every move, each outlining its last move as the bot's boards do. The
+frames share one canvas (the tallest board's size; shorter boards on felt below) and one
+palette of 255 colours, so that Pillow writes each frame as the part that changed, the rest
+transparent: a 300-move game is some 3 MB. A draw's frame is short, the first frame and the
+last (which holds) long. A game of more than MAX_FRAMES positions keeps only the last of each
+run of draws, then evenly spaced positions, the deal and the end always among them.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image
+
+from bot.game import Game, from_record, parse_move
+from render.board import board_size, render_image
+from render.themes import get_theme
+
+FIRST_MS = 1500  # the deal, before the first move
+MOVE_MS = 450
+DRAW_MS = 150  # a draw: only the waste changes
+LAST_MS = 6000  # the end holds before the animation starts again
+MAX_FRAMES = 400  # about 3 s of drawing, and some 4 MB
+COLOURS = 255  # one palette index stays free: Pillow paints unchanged pixels with it (transparent)
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One frame to draw: the position after `moves` moves of the game, shown `milliseconds`."""
+
+    moves: int
+    milliseconds: int
+
+
+def replay_frames(moves: list[str]) -> list[Frame]:
+    """The frames of a replay of these moves (canonical, as stored): the deal, then one frame a
+    move, at most MAX_FRAMES (see the module's docstring), the last one holding LAST_MS."""
+    draws = [parse_move(text).is_draw for text in moves]
+    shown = list(range(len(moves) + 1))
+    if len(shown) > MAX_FRAMES:  # a run of draws shows as its last draw
+        shown = [n for n in shown if n == 0 or n == len(moves) or not (draws[n - 1] and draws[n])]
+    if len(shown) > MAX_FRAMES:
+        step = (len(shown) - 1) / (MAX_FRAMES - 1)
+        shown = [shown[round(i * step)] for i in range(MAX_FRAMES)]
+    frames = [Frame(n, FIRST_MS if n == 0 else DRAW_MS if draws[n - 1] else MOVE_MS) for n in shown]
+    frames[-1] = Frame(frames[-1].moves, LAST_MS)
+    return frames
+
+
+def replay_positions(record: dict[str, Any], frames: list[Frame]) -> Iterator[Game]:
+    """The game at each frame's position, replayed from the deal of `record` (`to_record`'s
+    fields: game, options, deal, cards, moves). One game is played on: each is the same object,
+    to draw before the next is asked for."""
+    game = from_record({**record, "moves": []})
+    moves = record["moves"]
+    played = 0
+    for frame in frames:
+        while played < frame.moves:
+            game.play(parse_move(moves[played]))
+            played += 1
+        yield game
+
+
+def replay_gif(record: dict[str, Any], *, theme: str = "classic", player: str | None = None) -> bytes:
+    """The game of `record` (a finished game's deal and moves, as `to_record` gives them) as an
+    animated GIF, looping, its frames as `replay_frames` says. A module-level function of
+    picklable arguments, to run in a drawing worker (render.workers.draw)."""
+    frames = replay_frames(record["moves"])
+    last = len(frames) - 1
+    size = _canvas(record, frames)
+    felt = get_theme(theme).felt
+
+    def image(game: Game, index: int) -> Image.Image:
+        board = render_image(game, theme=theme, player=player, in_play=index < last)
+        if board.size == size:
+            return board
+        canvas = Image.new("RGB", size, felt)
+        canvas.paste(board, (0, 0))
+        return canvas
+
+    first = image(from_record({**record, "moves": []}), 0)
+    final = image(from_record(record), last)
+    palette = _palette(first, final)
+
+    def quantized() -> Iterator[Image.Image]:
+        for index, game in enumerate(replay_positions(record, frames)):
+            if index == 0:
+                continue
+            board = final if index == last else image(game, index)
+            yield board.quantize(palette=palette, dither=Image.Dither.NONE)
+
+    output = io.BytesIO()
+    first.quantize(palette=palette, dither=Image.Dither.NONE).save(
+        output, "GIF", save_all=True, append_images=quantized(), duration=[f.milliseconds for f in frames],
+        loop=0, optimize=True)
+    return output.getvalue()
+
+
+def _canvas(record: dict[str, Any], frames: list[Frame]) -> tuple[int, int]:
+    """The size every frame shares: the widest and tallest board among the frames'."""
+    sizes = [board_size(game) for game in replay_positions(record, frames)]
+    return max(width for width, _ in sizes), max(height for _, height in sizes)
+
+
+def _palette(*images: Image.Image) -> Image.Image:
+    """One palette of COLOURS colours for every frame, from the deal's board and the end's (between
+    them, they show every colour a board has: card faces and backs, felt, labels, outlines, banner)."""
+    sample = Image.new("RGB", (max(i.width for i in images), sum(i.height for i in images)))
+    top = 0
+    for picture in images:
+        sample.paste(picture, (0, top))
+        top += picture.height
+    return sample.quantize(COLOURS, method=Image.Quantize.MEDIANCUT)
