@@ -17,6 +17,7 @@ run of draws, then evenly spaced positions, the deal and the end always among th
 from __future__ import annotations
 
 import io
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +34,10 @@ DRAW_MS = 150  # a draw: only the waste changes
 LAST_MS = 6000  # the end holds before the animation starts again
 MAX_FRAMES = 400  # about 3 s of drawing, and some 4 MB
 COLOURS = 255  # one palette index stays free: Pillow paints unchanged pixels with it (transparent)
+# Frames Pillow is given at once: it holds each (a canvas' worth of bytes, up to 2 MB) until it has
+# written them all, so a replay is written in parts of this many frames, joined (`join_gifs`).
+CHUNK = 50
+GIF_TRAILER = b"\x3b"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,32 +84,64 @@ def replay_gif(record: dict[str, Any], *, theme: str = "classic", player: str | 
     frames = replay_frames(record["moves"])
     last = len(frames) - 1
     size = _canvas(record, frames)
-    felt = get_theme(theme).felt
+    first = render_image(from_record({**record, "moves": []}), theme=theme, player=player, in_play=last > 0)
+    final = render_image(from_record(record), theme=theme, player=player)
+    palette = _palette(first, final)
+    felt = Image.new("RGB", (1, 1), get_theme(theme).felt).quantize(palette=palette, dither=Image.Dither.NONE)
 
-    def image(game: Game, index: int) -> Image.Image:
-        board = render_image(game, theme=theme, player=player, in_play=index < last)
-        if board.size == size:
-            return board
-        canvas = Image.new("RGB", size, felt)
-        canvas.paste(board, (0, 0))
+    def frame(board: Image.Image) -> Image.Image:
+        """The board in the palette's colours, on a canvas of `size` (felt below a shorter board)."""
+        picture = board.quantize(palette=palette, dither=Image.Dither.NONE)
+        if picture.size == size:
+            return picture
+        canvas = Image.new("P", size, felt.getpixel((0, 0)))
+        canvas.putpalette(picture.getpalette() or [])
+        canvas.paste(picture, (0, 0))
         return canvas
 
-    first = image(from_record({**record, "moves": []}), 0)
-    final = image(from_record(record), last)
-    palette = _palette(first, final)
+    images = (frame(first if index == 0 else final if index == last
+                    else render_image(game, theme=theme, player=player, in_play=True))
+              for index, game in enumerate(replay_positions(record, frames)))
+    durations = [f.milliseconds for f in frames]
+    parts = []
+    for start in range(0, len(frames), CHUNK):
+        count = min(CHUNK, len(frames) - start)
+        output = io.BytesIO()
+        next(images).save(output, "GIF", save_all=True, append_images=itertools.islice(images, count - 1),
+                          duration=durations[start:start + count], optimize=True, **({"loop": 0} if start == 0 else {}))
+        parts.append(output.getvalue())
+    return join_gifs(parts)
 
-    def quantized() -> Iterator[Image.Image]:
-        for index, game in enumerate(replay_positions(record, frames)):
-            if index == 0:
-                continue
-            board = final if index == last else image(game, index)
-            yield board.quantize(palette=palette, dither=Image.Dither.NONE)
 
-    output = io.BytesIO()
-    first.quantize(palette=palette, dither=Image.Dither.NONE).save(
-        output, "GIF", save_all=True, append_images=quantized(), duration=[f.milliseconds for f in frames],
-        loop=0, optimize=True)
-    return output.getvalue()
+def join_gifs(parts: list[bytes]) -> bytes:
+    """One GIF of the frames of several, in order: the first's header (size, palette, loop), then
+    every part's frames. The parts must share the header's size and palette (ValueError if not)."""
+    first = parts[0]
+    header = _header_length(first)
+    joined = [first[:-1]]  # all but the trailer
+    for part in parts[1:]:
+        if part[:header] != first[:header] or part[-1:] != GIF_TRAILER:
+            raise ValueError("the GIFs to join do not share their size and palette")
+        joined.append(part[_frames_start(part):-1])
+    return b"".join([*joined, GIF_TRAILER])
+
+
+def _header_length(gif: bytes) -> int:
+    """The length of a GIF's signature, screen descriptor and global palette."""
+    flags = gif[10]
+    return 13 + (3 << ((flags & 7) + 1) if flags & 0x80 else 0)
+
+
+def _frames_start(gif: bytes) -> int:
+    """Where a GIF's first frame begins: after its header and any application or comment
+    extension (the loop's), at its first graphic control extension or image."""
+    at = _header_length(gif)
+    while gif[at] == 0x21 and gif[at + 1] in (0xFF, 0xFE):
+        at += 2
+        while gif[at]:  # data sub-blocks, each its length then its bytes, up to an empty one
+            at += gif[at] + 1
+        at += 1
+    return at
 
 
 def _canvas(record: dict[str, Any], frames: list[Frame]) -> tuple[int, int]:

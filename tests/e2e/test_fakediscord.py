@@ -490,10 +490,10 @@ async def test_attachments_carry_an_images_size_and_the_animated_flag_as_discord
     files = {"a.gif": picture("GIF", 2), "still.gif": picture("GIF", 1), "a.png": picture("PNG", 2),
              "a.webp": picture("WEBP", 2), "notes.txt": b"not an image"}
     url = f"{fake.api_base}/channels/{fake.channel_id}/messages"
-    async with aiohttp.ClientSession(headers={"Authorization": f"Bot {fake.token}"}) as http:
-        async with http.post(url, data=_form({"content": "files"}, files)) as response:
-            assert response.status == 200
-            sent = {a["filename"]: a for a in (await response.json())["attachments"]}
+    async with (aiohttp.ClientSession(headers={"Authorization": f"Bot {fake.token}"}) as http,
+                http.post(url, data=_form({"content": "files"}, files)) as response):
+        assert response.status == 200
+        sent = {a["filename"]: a for a in (await response.json())["attachments"]}
     assert (sent["a.gif"]["width"], sent["a.gif"]["height"]) == (30, 20)
     # Discord plays animated GIF and WebP attachments; an APNG it shows still.
     assert [name for name, a in sent.items() if a.get("flags", 0) & ATTACHMENT_IS_ANIMATED] == ["a.gif", "a.webp"]
