@@ -16,9 +16,11 @@ import aiohttp
 import asyncpg
 import discord
 import yarl
+from discord import app_commands
 from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 
+from bot.cogs.checks import SERVER_CONTEXTS, SERVER_INSTALLS, NeedsServerApp
 from bot.config import Config, shard_ranges
 from bot.play import SoloPlay
 from bot.play.daily import DailyPlay, daily_deal, today
@@ -26,8 +28,11 @@ from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
 from bot.play.race import RacePlay
 from bot.play.review import Reviews
+from bot.play.settings import ServerLacksApp
+from bot.play.watch import WatchPlay
 from bot.store import Store, StoreError, open_store
 from bot.views.mentions import NO_PINGS
+from bot.words import DISCORD, error_text
 from render import workers
 
 log = logging.getLogger("bot")
@@ -43,6 +48,18 @@ PERMISSIONS = discord.Permissions(
 SCOPES = ("bot", "applications.commands")
 
 
+class CommandTree(app_commands.CommandTree):
+    """The slash commands; a command of a server's used where the server has not added the app
+    is answered with a short refusal."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
+        """Refuse NeedsServerApp privately; log anything else, as discord.py does."""
+        if isinstance(error, NeedsServerApp):
+            await interaction.response.send_message(error_text(ServerLacksApp(), DISCORD), ephemeral=True)
+            return
+        await super().on_error(interaction, error)
+
+
 class PatientExorcismBot(commands.AutoShardedBot):
     """The bot. `setup_hook` opens the store, adds the cogs and button handlers, syncs commands."""
 
@@ -53,6 +70,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
     daily: DailyPlay
     races: RacePlay
     leaderboards: Leaderboards
+    watching: WatchPlay
     reviews: Reviews
 
     def __init__(self, config: Config) -> None:
@@ -61,7 +79,8 @@ class PatientExorcismBot(commands.AutoShardedBot):
         # None for either is discord.py's default: ask Discord how many shards, run them all here.
         # Nobody is pinged unless a message names the users it means to (bot.views.mentions).
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=NO_PINGS, shard_count=config.shard_count,
+                         allowed_mentions=NO_PINGS, shard_count=config.shard_count, tree_cls=CommandTree,
+                         allowed_installs=SERVER_INSTALLS, allowed_contexts=SERVER_CONTEXTS,
                          shard_ids=None if config.shard_ids is None else list(config.shard_ids))
         self.config = config
 
@@ -100,6 +119,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
         self.daily = DailyPlay(self.store, self.solo)
         self.races = RacePlay(self.store, time.time, work=self.solo.work, limits=self.solo.limits)
         self.leaderboards = Leaderboards(self.store)
+        self.watching = WatchPlay(self.store, self.solo)
         self.reviews = Reviews(self.store, self.solo.limits)
         await self.add_cog(SoloCog(self))
         await self.add_cog(MatchesCog(self))

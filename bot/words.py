@@ -14,7 +14,17 @@ from dataclasses import dataclass
 from bot.game import GAMES, TITLES, Move, describe_game
 from bot.game.patience import Game
 from bot.game.race import RACE_LAYOUTS, RaceGame
-from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily, NotADay
+from bot.play.daily import (
+    AlreadyShared,
+    DailyDealt,
+    DailyNotOver,
+    DailyPlayed,
+    DailyResumed,
+    DailyShare,
+    NoSuchDaily,
+    NotADay,
+    ShareWouldBePrivate,
+)
 from bot.play.leaderboards import UnknownPeriod, UnknownRanking
 from bot.play.matches import (
     AlreadyHosting,
@@ -54,8 +64,15 @@ from bot.play.race import (
     TooFewRacers,
     UnknownLayout,
 )
-from bot.play.review import DailyNotOver, MatchNotOver, NotFinished, NothingFinished, NotYours, Replay
-from bot.play.settings import MAX_TARGET, PREFIX_LENGTH, BadSetting, ManageServerNeeded, NotAPlayChannel
+from bot.play.review import DayNotOver, MatchNotOver, NotFinished, NothingFinished, NotYours, Replay
+from bot.play.settings import (
+    MAX_TARGET,
+    PREFIX_LENGTH,
+    BadSetting,
+    ManageServerNeeded,
+    NotAPlayChannel,
+    ServerLacksApp,
+)
 from bot.play.solo import (
     AlreadyPlaying,
     BadOptions,
@@ -84,6 +101,7 @@ from bot.play.solo import (
     UnknownGame,
     Verdict,
 )
+from bot.play.watch import DailyNotPlayedYet, NothingToWatch, RoundNotFinished
 from bot.store.base import TeamProblem
 
 
@@ -114,6 +132,10 @@ TERMINAL = Voice(command_prefix="", bold_mark="", channel_format="channel {}")
 LIMITED = {"new-game": "new games", "hint": "hints", "verdict": "verdicts", "lobby": "new lobbies",
            "replay": "replays"}
 PLAYED_SHOWN = 12  # moves named in full when a text plays many
+# A foundation on a daily's share card: a square coloured by how far it got, from empty to complete.
+EMPTY_SQUARE, FULL_SQUARE = "⬛", "🟩"
+PROGRESS_SQUARES = ("🟥", "🟧", "🟨")  # less than a third of the way, less than two thirds, further
+ENDINGS = {GameStatus.WON: "won", GameStatus.BLOCKED: "blocked", GameStatus.RESIGNED: "resigned"}
 
 
 def rules_text(name: str, voice: Voice) -> str:
@@ -189,6 +211,41 @@ def event_text(event: Event, reply: Reply, voice: Voice) -> str:
     return ""
 
 
+def watched_text(reply: Reply, name: str, voice: Voice) -> str:
+    """The words over a watched board: whose game (`name`, as the front end names its player),
+    which deal, how it stands; read-only."""
+    game = reply.game
+    deal = f"deal #{game.deal}" if game.deal is not None else "a fixed deck"
+    moves = len(game.moves)
+    state = f"score {game.score}, {moves} move{'' if moves == 1 else 's'}"
+    if reply.finished:
+        state += f", {ENDINGS.get(reply.status, reply.status)}"
+    return f"Watching {name}'s {game.title}, {deal}: {state}. {voice.bold('Refresh')} shows it as it stands."
+
+
+def share_text(share: DailyShare, name: str, voice: Voice) -> str:
+    """A finished daily's result card, without a spoiler: the day, who (`name`), how it ended, the
+    score and moves, each foundation as a square (see foundation_square), and whether hints helped."""
+    squares = "".join(foundation_square(cards, share.foundation_size) for cards in share.foundations)
+    home, total = sum(share.foundations), share.foundation_size * len(share.foundations)
+    hints = "no hints" if share.hints == 0 else f"{share.hints} hint{'s' if share.hints != 1 else ''}"
+    return (f"{voice.bold('Patient Exorcism')} · daily {TITLES.get(share.game, share.game)} · {share.day}\n"
+            f"{name}: {ENDINGS.get(GameStatus(share.status), share.status)}, score {share.score} "
+            f"in {share.moves} moves\n"
+            f"{squares} {home}/{total} cards home\n"
+            f"No undo, {hints}.")
+
+
+def foundation_square(cards: int, size: int) -> str:
+    """One foundation on a share card: ⬛ empty, 🟥 less than a third full (1-4 cards of 13), 🟧 less
+    than two thirds (5-8), 🟨 further (9-12), 🟩 complete."""
+    if cards <= 0:
+        return EMPTY_SQUARE
+    if cards >= size:
+        return FULL_SQUARE
+    return PROGRESS_SQUARES[min(3 * cards // size, len(PROGRESS_SQUARES) - 1)]
+
+
 def played_text(played: tuple[Move, ...] | list[Move]) -> str:
     """The moves played, such as "Played rt2 d.", the middle left out when there are many."""
     if not played:
@@ -251,6 +308,24 @@ def error_text(error: PlayError, voice: Voice) -> str:
             return f"Unknown leaderboard {ranking!r}; leaderboards: {', '.join(choices)}."
         case UnknownPeriod(period=period, choices=choices):
             return f"Unknown period {period!r}; periods: {', '.join(choices)}."
+        case DailyNotOver():
+            return "A daily's result can be shared once its game has ended."
+        case AlreadyShared():
+            return "You have shared this daily's result already."
+        case ShareWouldBePrivate():
+            return ("This server shows members' own apps to them alone: the card would reach nobody here, so it "
+                    "was not posted.")
+        case NothingToWatch():
+            return "That member has no game in play in this channel."
+        case DailyNotPlayedYet(game=game, day=day):
+            return (f"Play your own {TITLES.get(game, game)} daily of {day} first ({voice.command('daily')}): "
+                    "until then its deal stays hidden from you.")
+        case RoundNotFinished(match_id=match_id, round=round_number):
+            return (f"Finish your own game of round {round_number} of match #{match_id} first: until then "
+                    "its deal stays hidden from you.")
+        case ServerLacksApp():
+            return ("This works on a server that has added Patient Exorcism: ask its admins to add the bot. "
+                    f"Solo games ({voice.command('play')}) and the daily work anywhere.")
         case DailyPlayed(game=game, status=status, score=score, seconds_left=seconds_left):
             return (f"You have played today's {TITLES.get(game, game)} daily already: {status}, score {score}. "
                     f"The next one comes in {duration_text(seconds_left)} (at 00:00 UTC).")
@@ -267,10 +342,10 @@ def review_error_text(error: PlayError, voice: Voice) -> str:
             return f"Game {game_id} is another player's: you can look back at your own games and at finished dailies."
         case MatchNotOver(game_id=game_id):
             return f"Game {game_id} is a round of a match still on: it can be looked back at once the match is over."
-        case DailyNotOver(game=game, seconds_left=seconds_left, yours_first=True):
+        case DayNotOver(game=game, seconds_left=seconds_left, yours_first=True):
             return (f"Finish today's {TITLES.get(game, game)} daily first ({voice.command('daily')}): then you can "
                     f"replay other players' (or in {duration_text(seconds_left)}, when the day is over).")
-        case DailyNotOver(game=game, seconds_left=seconds_left):
+        case DayNotOver(game=game, seconds_left=seconds_left):
             return (f"Today's {TITLES.get(game, game)} daily can be looked back at once the day is over, "
                     f"in {duration_text(seconds_left)} (at 00:00 UTC).")
         case NothingFinished(player_id=None):

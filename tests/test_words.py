@@ -9,7 +9,17 @@ import pytest
 
 from bot.game import GAMES, TITLES, IllegalMoveError, Move, NotationError, describe_game, new_game
 from bot.game.race import RACE_LAYOUTS
-from bot.play.daily import DailyDealt, DailyPlayed, DailyResumed, NoSuchDaily, NotADay
+from bot.play.daily import (
+    AlreadyShared,
+    DailyDealt,
+    DailyNotOver,
+    DailyPlayed,
+    DailyResumed,
+    DailyShare,
+    NoSuchDaily,
+    NotADay,
+    ShareWouldBePrivate,
+)
 from bot.play.leaderboards import UnknownPeriod, UnknownRanking
 from bot.play.matches import (
     AlreadyHosting,
@@ -49,7 +59,7 @@ from bot.play.race import (
     TooFewRacers,
     UnknownLayout,
 )
-from bot.play.settings import BadSetting, ManageServerNeeded, NotAPlayChannel
+from bot.play.settings import BadSetting, ManageServerNeeded, NotAPlayChannel, ServerLacksApp
 from bot.play.solo import (
     AlreadyPlaying,
     BadOptions,
@@ -77,6 +87,7 @@ from bot.play.solo import (
     UnknownGame,
     Verdict,
 )
+from bot.play.watch import DailyNotPlayedYet, NothingToWatch, RoundNotFinished, Watching
 from bot.store.base import TeamProblem
 from bot.words import (
     ALT_TEXT_LIMIT,
@@ -86,11 +97,14 @@ from bot.words import (
     card_words,
     duration_text,
     error_text,
+    foundation_square,
     played_text,
     race_board_alt_text,
     race_table_alt_text,
     reply_text,
     rules_text,
+    share_text,
+    watched_text,
 )
 
 DRAW, RT4 = Move("s", "w"), Move("r", "t4")
@@ -228,6 +242,17 @@ def test_rounds_of_matches_and_dailies() -> None:
                                                  "meanwhile."),
     (TeamRefused(TeamProblem.NO_SUCH_TEAM, "Red"), "There is no team called 'Red' here: /team list shows them."),
     (TeamRefused(TeamProblem.JOINED_MEANWHILE, None), "You joined another team meanwhile."),
+    (DailyNotOver(), "A daily's result can be shared once its game has ended."),
+    (AlreadyShared(), "You have shared this daily's result already."),
+    (ShareWouldBePrivate(), "This server shows members' own apps to them alone: the card would reach nobody here, "
+                            "so it was not posted."),
+    (NothingToWatch(2), "That member has no game in play in this channel."),
+    (DailyNotPlayedYet("canfield", "2024-05-08"), "Play your own Canfield daily of 2024-05-08 first (/daily): "
+                                                  "until then its deal stays hidden from you."),
+    (RoundNotFinished(7, 2), "Finish your own game of round 2 of match #7 first: until then its deal stays hidden "
+                             "from you."),
+    (ServerLacksApp(), "This works on a server that has added Patient Exorcism: ask its admins to add the bot. "
+                       "Solo games (/play) and the daily work anywhere."),
 ])
 def test_errors_are_worded_from_their_data(error: PlayError, text: str) -> None:
     assert error_text(error, DISCORD) == text
@@ -258,6 +283,31 @@ def test_the_rules_come_plain_from_the_engine_and_bold_only_in_discord(name: str
     assert "**" not in describe_game(name) and describe_game(name).startswith(title)
     assert rules_text(name, DISCORD).startswith(f"**{title}**")
     assert rules_text(name, TERMINAL) == describe_game(name)
+
+
+def test_a_watched_board_says_whose_it_is_and_how_it_stands() -> None:
+    game = new_game("canfield", deal=1)
+    game.play("d")
+    reply = Reply(game_id=1, version=1, status=GameStatus.PLAYING, game=game, events=(Watching("Alice"),))
+    assert watched_text(reply, "<@1>", DISCORD) == (f"Watching <@1>'s Canfield, deal #1: score {game.score}, 1 move. "
+                                                    "**Refresh** shows it as it stands.")
+    ended = Reply(game_id=1, version=2, status=GameStatus.RESIGNED, game=new_game("canfield", deal=1))
+    assert watched_text(ended, "Alice", TERMINAL).startswith("Watching Alice's Canfield, deal #1: score -12, 0 moves, "
+                                                             "resigned. Refresh")
+
+
+def test_a_shared_daily_card_shows_each_foundation_as_a_square_and_no_deal() -> None:
+    assert [foundation_square(cards, 13) for cards in range(14)] == list("⬛🟥🟥🟥🟥🟧🟧🟧🟧🟨🟨🟨🟨🟩")
+    share = DailyShare(player_id=1, day="2024-05-08", game="canfield", status="won", score=352, moves=87, hints=0,
+                       foundations=(13, 13, 13, 13))
+    assert share_text(share, "<@1>", DISCORD) == ("**Patient Exorcism** · daily Canfield · 2024-05-08\n"
+                                                  "<@1>: won, score 352 in 87 moves\n"
+                                                  "🟩🟩🟩🟩 52/52 cards home\n"
+                                                  "No undo, no hints.")
+    partial = DailyShare(player_id=1, day="2024-05-08", game="canfield", status="blocked", score=40, moves=120,
+                         hints=3, foundations=(1, 6, 9, 0))
+    assert share_text(partial, "Bob", TERMINAL).splitlines()[1:] == [
+        "Bob: blocked, score 40 in 120 moves", "🟥🟧🟨⬛ 16/52 cards home", "No undo, 3 hints."]
 
 
 # --- alt text ---------------------------------------------------------------------------------

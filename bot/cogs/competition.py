@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.checks import check_channel
+from bot.cogs.checks import anywhere, check_channel, server_command
 from bot.game import GAMES
 from bot.views.board import board_answer, player_of
 from bot.views.leaderboards import leaderboard_answer, stats_answer
@@ -30,6 +30,7 @@ class CompetitionCog(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="daily", description="Today's daily challenge: one deal for everyone, one attempt")
+    @anywhere
     async def daily(self, interaction: discord.Interaction, game: str = "canfield") -> None:
         """Start or resume today's daily game."""
         async def work() -> Answer:
@@ -51,6 +52,7 @@ class CompetitionCog(commands.Cog):
                            period="all time, this week or today",
                            scope="this server or every server")
     @app_commands.choices(board=BOARD_CHOICES, period=PERIOD_CHOICES, scope=SCOPE_CHOICES)
+    @server_command
     async def leaderboard(self, interaction: discord.Interaction, board: str = "players", period: str = "all",
                           scope: str = "server") -> None:
         """Show the first page of a leaderboard."""
@@ -63,6 +65,7 @@ class CompetitionCog(commands.Cog):
 
     @app_commands.command(name="stats",
                           description="A player's games (patience and race hands), wins, matches and streaks")
+    @server_command
     async def stats(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
         """Show a player's stats on this server."""
         async def work() -> Answer:

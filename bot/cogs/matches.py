@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.checks import check_channel
+from bot.cogs.checks import check_channel, server_app_only
 from bot.cogs.coalesce import CoalescedEdits
 from bot.cogs.expiry import ExpiryRound
 from bot.game import GAMES
@@ -76,6 +76,10 @@ class ScoreboardMessages(MatchListener):
 
 class MatchesCog(commands.Cog):
     """/match open, /team ..., /settings, and the matches' scoreboards."""
+
+    def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        """Every command here belongs to a server that has added the app (checks.server_app_only)."""
+        return server_app_only(interaction)
 
     team = app_commands.Group(name="team", description="Teams on this server", guild_only=True)
     match = app_commands.Group(name="match", description="Matches to a target score")

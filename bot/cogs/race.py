@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.checks import check_channel
+from bot.cogs.checks import check_channel, server_app_only
 from bot.cogs.coalesce import CoalescedEdits
 from bot.cogs.expiry import ExpiryRound
 from bot.game.race import RACE_LAYOUTS, RaceGame
@@ -75,6 +75,10 @@ class PublicBoards(RaceListener):
 
 class RaceCog(commands.Cog):
     """/race open, /race move, /race board; races with no change for a day end."""
+
+    def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        """Every command here belongs to a server that has added the app (checks.server_app_only)."""
+        return server_app_only(interaction)
 
     race = app_commands.Group(name="race", description="Demon race: everyone races on shared foundations")
 

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.checks import check_channel
+from bot.cogs.checks import anywhere, check_channel
 from bot.views.board import player_of
 from bot.views.replay import replay_answer
 from bot.views.respond import Answer, answer
@@ -29,6 +29,7 @@ class ReplayCog(commands.Cog):
     @app_commands.describe(game="a game's number (default: your game that ended last)",
                            player="a player whose last finished daily to watch (once you have played yours)",
                            public="show the replay to the whole channel")
+    @anywhere
     async def replay(self, interaction: discord.Interaction,
                      game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None,
                      player: discord.User | None = None, public: bool = False) -> None:

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.checks import check_channel, check_play_channel
+from bot.cogs.checks import anywhere, check_channel, check_play_channel, server_command
 from bot.game import GAMES, TITLES
 from bot.game.notation import Word, read_word
 from bot.game.patience import Game
@@ -19,6 +19,7 @@ from bot.play.solo import UnknownGame
 from bot.views import answers_custom_id
 from bot.views.board import board_answer, player_of
 from bot.views.respond import ERROR_LIMIT, Answer, answer, error_text, in_turn, shorten, shown
+from bot.views.watch import watch_answer
 from bot.words import DISCORD, rules_text
 
 if TYPE_CHECKING:
@@ -36,8 +37,9 @@ where they go. Draw, Auto (all to the foundations), Undo, Hint, Resign.
 `/rules` explains a game: Canfield and its family, Demons and Thieves, Demonthief, Patriarchs, Picture Patience.
 • `/replay` sends a finished game as an animation; `/replay player:@someone` their daily, once you have played yours.
 • `/match open` plays rounds to a target score; `/daily` is the day's deal; `/race open` starts a demon race, \
-everyone at once on shared foundations (`/race move t3f`).
-Boards are private unless you ask for `public`."""
+everyone at once on shared foundations (`/race move t3f`); `/watch @member` shows a member's game here to all.
+Boards are private unless you ask for `public`. Install the app to your own account to play solo games and \
+the daily in DMs and on any server."""
 
 # Discord takes integer options between -(2**53 - 1) and 2**53 - 1 (and the store's integers
 # end at 2**63 - 1), though PySolFC numbers deals up to 10**20.
@@ -49,7 +51,7 @@ START_WORDS = ("play", "new")
 
 
 class SoloCog(commands.Cog):
-    """/play, /move, /board, /undo, /hint, /resign, /rules, /help, and moves by mention or prefix."""
+    """/play, /move, /board, /undo, /hint, /resign, /rules, /help, /watch, and moves by mention or prefix."""
 
     def __init__(self, bot: PatientExorcismBot) -> None:
         self.bot = bot
@@ -66,6 +68,7 @@ class SoloCog(commands.Cog):
                            draw="cards turned by each draw, 1-6", die="the Die of Justice",
                            public="show the board to the whole channel")
     @app_commands.choices(die=[app_commands.Choice(name=n, value=n) for n in ("off", "game", "pass")])
+    @anywhere
     async def play(self, interaction: discord.Interaction, game: str = "canfield",
                    deal: app_commands.Range[int, 1, MAX_DEAL] | None = None,
                    draw: app_commands.Range[int, 1, 6] | None = None, die: str | None = None,
@@ -91,6 +94,7 @@ class SoloCog(commands.Cog):
 
     @app_commands.command(name="move", description="Play moves as text, such as rt2 wf d")
     @app_commands.describe(moves="one or more moves: rt2, wf, t1t3:2, 7h, d, a, u", public="show the board to all")
+    @anywhere
     async def move(self, interaction: discord.Interaction, moves: str, public: bool = False) -> None:
         """Play typed moves, or one of the words (board, resign, rules, help, play)."""
         async def work() -> Answer:
@@ -100,21 +104,25 @@ class SoloCog(commands.Cog):
         await answer(interaction, work(), ephemeral=not public)
 
     @app_commands.command(name="board", description="Show your game's board again")
+    @anywhere
     async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
         """Show the board."""
         await self._on_running(interaction, None, public)
 
     @app_commands.command(name="undo", description="Take back your last move")
+    @anywhere
     async def undo(self, interaction: discord.Interaction) -> None:
         """Undo."""
         await self._on_running(interaction, lambda reply, player: self.solo.undo(reply.game_id, player))
 
     @app_commands.command(name="hint", description="Suggest a move")
+    @anywhere
     async def hint(self, interaction: discord.Interaction) -> None:
         """Hint."""
         await self._on_running(interaction, lambda reply, player: self.solo.hint(reply.game_id, player))
 
     @app_commands.command(name="resign", description="End your game now; its score stands")
+    @anywhere
     async def resign(self, interaction: discord.Interaction) -> None:
         """Resign; a game damaged in storage is set aside instead, so that its player can play on."""
         set_aside = await self._set_aside_damaged(player_of(interaction.user), interaction.channel_id)
@@ -124,6 +132,7 @@ class SoloCog(commands.Cog):
         await self._on_running(interaction, lambda reply, player: self.solo.resign(reply.game_id, player))
 
     @app_commands.command(name="rules", description="How a game is played")
+    @anywhere
     async def rules(self, interaction: discord.Interaction, game: str = "canfield") -> None:
         """Explain the rules."""
         text = rules_text(game, DISCORD) if game in GAMES else shorten(error_text(UnknownGame(game)), ERROR_LIMIT)
@@ -131,7 +140,19 @@ class SoloCog(commands.Cog):
 
     rules.autocomplete("game")(game_names)
 
+    @app_commands.command(name="watch", description="Show a member's game here to the channel, read-only")
+    @app_commands.describe(member="whose game in this channel to show")
+    @anywhere
+    async def watch(self, interaction: discord.Interaction, member: discord.User) -> None:
+        """Post a read-only board of the member's game with a Refresh button; refused privately."""
+        async def work() -> Answer:
+            reply = await self.bot.watching.watch(player_of(interaction.user), member.id, interaction.channel_id)
+            return await watch_answer(reply)
+
+        await answer(interaction, work(), ephemeral=False)
+
     @app_commands.command(name="help", description="How to play with Patient Exorcism")
+    @anywhere
     async def help(self, interaction: discord.Interaction) -> None:
         """Explain the bot."""
         await interaction.response.send_message(HELP, ephemeral=True)
@@ -247,6 +268,7 @@ class SoloCog(commands.Cog):
     @app_commands.command(name="prefix", description="Set this server's prefix for typed moves (default !)")
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
+    @server_command
     async def prefix(self, interaction: discord.Interaction, prefix: app_commands.Range[str, 1, 5]) -> None:
         """Change the prefix (it needs the message-content intent to work)."""
         async def work() -> Answer:

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 from bot.game import GAMES, new_game
+from bot.game.patience import FOUNDATION_LENGTH
 from bot.game.solver import covers, solve
-from bot.play.solo import GameStatus, Player, PlayError, Reply, SoloPlay
+from bot.play.solo import GameStatus, NoGameHere, NotYourGame, Player, PlayError, Reply, SoloPlay
 from bot.store import Store
 from bot.store.base import DailyAttempt
 
@@ -167,6 +168,35 @@ class DailyResumed:
 DailyEvent = DailyDealt | DailyResumed
 
 
+@dataclass(frozen=True, slots=True)
+class DailyShare:
+    """A finished daily's result without its deal: what the share card shows. `foundations`: the
+    cards on each foundation, of `foundation_size` each when complete; `moves`: moves played."""
+
+    player_id: int
+    day: str
+    game: str
+    status: str
+    score: int
+    moves: int
+    hints: int
+    foundations: tuple[int, ...]
+    foundation_size: int = FOUNDATION_LENGTH
+
+
+class DailyNotOver(PlayError):
+    """A daily's result was asked for before the game ended."""
+
+
+class AlreadyShared(PlayError):
+    """This daily's result was shared already: it is posted once."""
+
+
+class ShareWouldBePrivate(PlayError):
+    """The result card would be shown to its player alone here (a server that keeps members' own
+    apps private): it is not posted, and the daily is not marked shared."""
+
+
 class DailyPlay:
     """Start (or resume) a player's daily game; the games themselves are played through SoloPlay."""
 
@@ -196,6 +226,25 @@ class DailyPlay:
             attempt = await self.store.stats.daily_attempt(day, game, player.id)
             assert attempt is not None
         return await self._resume(attempt, player)
+
+    async def share(self, game_id: int, player: Player) -> DailyShare:
+        """The result of the player's daily played in game `game_id`, to post once: the first call
+        marks it shared in the store (one statement decides, between processes too), and any later
+        one is AlreadyShared. NoGameHere when that game is no daily, NotYourGame when it is another
+        player's, DailyNotOver while it is in play."""
+        daily = await self.store.stats.daily_of_game(game_id)
+        if daily is None:
+            raise NoGameHere(game_id)
+        if daily.user_id != player.id:
+            raise NotYourGame()
+        if daily.status == GameStatus.PLAYING:
+            raise DailyNotOver()
+        if daily.shared or not await self.store.stats.mark_shared(game_id):
+            raise AlreadyShared()
+        game = (await self.solo.look(game_id)).game
+        return DailyShare(player_id=player.id, day=daily.day, game=daily.game, status=daily.status,
+                          score=daily.score, moves=len(game.moves), hints=daily.hints,
+                          foundations=tuple(len(pile) for pile in game.foundations))
 
     async def streaks(self, user_id: int) -> Streaks:
         """The player's current and best daily streaks (played and won), as of today."""

@@ -17,10 +17,9 @@ from typing import Any
 
 from bot.play.daily import seconds_to_next_day, utc_day
 from bot.play.solo import NoGameHere, Player, PlayError, check_limit, record_of
+from bot.play.watch import OPEN_MATCH
 from bot.play.work import RateLimiter
 from bot.store import Store, StoredGame
-
-MATCH_OVER = ("finished", "cancelled", "expired")  # a match's statuses once no round counts any more
 
 
 class NotFinished(PlayError):
@@ -48,7 +47,7 @@ class MatchNotOver(PlayError):
         self.match_id = match_id
 
 
-class DailyNotOver(PlayError):
+class DayNotOver(PlayError):
     """Game `game_id` is the daily of `game` of `day`, which ends in `seconds_left` (00:00 UTC).
     `yours_first`: it is another player's, which can be replayed once the viewer has finished their
     own daily of that day and game."""
@@ -75,7 +74,7 @@ async def finished_game_for_review(store: Store, game_id: int, viewer_id: int, *
                                    clock: Callable[[], float] = time.time) -> StoredGame:
     """Stored game `game_id` if member `viewer_id` may look back at it (see the module's docstring;
     `replay`: to see its moves, not what the solver finds), else the PlayError that says why:
-    NoGameHere, NotFinished, NotYours, MatchNotOver or DailyNotOver."""
+    NoGameHere, NotFinished, NotYours, MatchNotOver or DayNotOver."""
     stored = await store.games.get_game(game_id)
     if stored is None:
         raise NoGameHere(game_id)
@@ -88,21 +87,21 @@ async def finished_game_for_review(store: Store, game_id: int, viewer_id: int, *
     now = clock()
     if attempt is not None and attempt.day >= utc_day(now):  # the day is not over
         if not replay:
-            raise DailyNotOver(game_id, attempt.game, attempt.day, seconds_to_next_day(now))
+            raise DayNotOver(game_id, attempt.game, attempt.day, seconds_to_next_day(now))
         if not own:
             mine = await store.stats.daily_attempt(attempt.day, attempt.game, viewer_id)
             if mine is None or mine.status == "playing":
-                raise DailyNotOver(game_id, attempt.game, attempt.day, seconds_to_next_day(now), yours_first=True)
+                raise DayNotOver(game_id, attempt.game, attempt.day, seconds_to_next_day(now), yours_first=True)
     if stored.kind == "match" and stored.match_id is not None:
         match = await store.matches.get_match(stored.match_id)
-        if match is not None and match.status not in MATCH_OVER:
+        if match is not None and match.status in OPEN_MATCH:
             raise MatchNotOver(game_id, stored.match_id)
     return stored
     if not own:
         raise NotYours(game_id)
     if stored.kind == "match" and stored.match_id is not None:
         match = await store.matches.get_match(stored.match_id)
-        if match is not None and match.status not in MATCH_OVER:
+        if match is not None and match.status in OPEN_MATCH:
             raise MatchNotOver(game_id, stored.match_id)
     return stored
 

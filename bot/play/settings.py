@@ -38,6 +38,12 @@ class NotAPlayChannel(PlayError):
         self.channel_ids = channel_ids
 
 
+class ServerLacksApp(PlayError):
+    """What belongs to a server (matches, teams, races, settings, leaderboards) was asked for
+    where the server has not added the app: it is there only as a member's own (user) install,
+    or in a DM."""
+
+
 @dataclass(frozen=True, slots=True)
 class ServerSettings:
     """Match defaults and the channels that allow play (none listed: all do)."""

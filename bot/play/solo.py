@@ -36,6 +36,7 @@ from bot.store import NewGame, Store, StoredGame, VersionConflict
 if TYPE_CHECKING:
     from bot.play.daily import DailyEvent
     from bot.play.matches import MatchEvent
+    from bot.play.watch import WatchEvent
 
 # Games kept in memory, most recently used first. It must hold every game in play at once: a
 # miss costs a store read and a rebuild (about 1 ms of CPU, and a database round trip) on the move's
@@ -265,10 +266,11 @@ class NoVerdict:
 
 
 # What a solo game itself tells. A Reply carries these, and those of a match's round
-# (bot.play.matches.MatchEvent) or a daily (bot.play.daily.DailyEvent): `Event`, every one of them.
+# (bot.play.matches.MatchEvent) or a daily (bot.play.daily.DailyEvent), or that a watcher sees it
+# (bot.play.watch.WatchEvent): `Event`, every one of them.
 SoloEvent = (Started | AlreadyPlaying | Moved | Refused | NothingToDo | HintNotAlone | Hinted | Ended | Verdict
              | NoVerdict)
-Event: TypeAlias = "SoloEvent | MatchEvent | DailyEvent"
+Event: TypeAlias = "SoloEvent | MatchEvent | DailyEvent | WatchEvent"
 
 
 @dataclass(slots=True)
@@ -309,6 +311,7 @@ class Reply:
     match_id: int | None = None
     round: int | None = None
     undo_allowed: bool = True
+    user_id: int = 0  # whose game it is
 
     @property
     def finished(self) -> bool:
@@ -388,6 +391,10 @@ class SoloPlay:
         table = await self._table(game_id)
         self._check_owner(table, player)
         return self._reply(table)
+
+    async def look(self, game_id: int, *events: Event) -> Reply:
+        """The game as it stands, for anyone (a watcher, bot.play.watch, decides who may look)."""
+        return self._reply(await self._table(game_id), *events)
 
     # --- changing games ----------------------------------------------------------------
 
@@ -472,6 +479,7 @@ class SoloPlay:
             if table.hint is None or table.hint[0] != table.version:
                 check_limit(self.limits, player.id, "hint")
                 table.hint = (table.version, await self.work.search(player.id, _hint, table.game))
+            await self.store.games.count_hint(game_id)  # a daily's share card tells whether hints were used
         move = table.hint[1]
         return self._reply(table, Hinted(move), highlight=move)
 
@@ -647,7 +655,7 @@ class SoloPlay:
     def _reply(table: Table, *events: Event, **details: object) -> Reply:
         return Reply(game_id=table.id, version=table.version, status=table.status, game=table.game.copy(),
                      events=events, kind=table.kind, match_id=table.match_id, round=table.round,
-                     undo_allowed=table.undo_allowed, **details)  # type: ignore[arg-type]
+                     undo_allowed=table.undo_allowed, user_id=table.user_id, **details)  # type: ignore[arg-type]
 
 
 def rebuild(stored: StoredGame) -> Game:

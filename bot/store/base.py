@@ -204,6 +204,8 @@ class DailyAttempt:
     status: str
     score: int
     finished_at: float | None
+    hints: int = 0  # hints its player asked for (only `daily_of_game` reads them)
+    shared: bool = False  # whether its result card was posted (only `daily_of_game` reads it)
 
 
 @dataclass(frozen=True, slots=True)

@@ -86,6 +86,17 @@ class GameStore:
             raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
         return _game(row)
 
+    async def count_hint(self, game_id: int) -> None:
+        """Count one hint shown to the player of game `game_id` (its version stays: no move was played)."""
+        await self.db.execute(update(games).where(games.c.id == game_id).values(hints=games.c.hints + 1))
+
+    async def round_game(self, match_id: int, round_number: int, user_id: int) -> StoredGame | None:
+        """This player's game of round `round_number` of a match, or None."""
+        row = await self.db.fetch_one(select(*_GAME_COLUMNS).where(
+            games.c.match_id == match_id, games.c.round == round_number, games.c.user_id == user_id,
+        ).order_by(games.c.id.desc()).limit(1))
+        return _game(row) if row else None
+
     async def count_games(self) -> int:
         """How many games are stored."""
         return int(await self.db.fetch_value(select(func.count()).select_from(games)) or 0)

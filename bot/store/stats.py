@@ -19,6 +19,7 @@ from sqlalchemy import (
     select,
     union,
     union_all,
+    update,
 )
 
 from bot.store.base import DailyAttempt, DailyDay, DailyResult, PlayerStanding, PlayerTotals, TeamStanding
@@ -96,18 +97,34 @@ class StatsStore:
             daily_attempts.c.day == day, daily_attempts.c.game == game, daily_attempts.c.user_id == user_id))
         return DailyAttempt(*row) if row else None
 
-    async def daily_of_game(self, game_id: int) -> DailyAttempt | None:
-        """The daily attempt whose game is `game_id`, with its game's state; None for a game that
-        is not a daily."""
-        row = await self.db.fetch_one(_attempts().where(daily_attempts.c.game_id == game_id))
-        return DailyAttempt(*row) if row else None
-
     async def last_finished_daily(self, user_id: int) -> DailyAttempt | None:
         """The player's daily attempt that ended last, or None."""
         row = await self.db.fetch_one(
             _attempts().where(daily_attempts.c.user_id == user_id, games.c.status != "playing")
             .order_by(games.c.finished_at.desc(), games.c.id.desc()).limit(1))
         return DailyAttempt(*row) if row else None
+
+    async def daily_of_game(self, game_id: int) -> DailyAttempt | None:
+        """The daily attempt whose game is `game_id`, with the hints asked for in it and whether
+        its result was shared; None when that game is no daily."""
+        row = await self.db.fetch_one(
+            select(daily_attempts.c.day, daily_attempts.c.game, daily_attempts.c.user_id, daily_attempts.c.guild_id,
+                   daily_attempts.c.game_id, games.c.status, games.c.score, games.c.finished_at, games.c.hints,
+                   daily_attempts.c.shared)
+            .select_from(daily_attempts.join(games, games.c.id == daily_attempts.c.game_id))
+            .where(daily_attempts.c.game_id == game_id))
+        if row is None:
+            return None
+        *attempt, shared = row
+        return DailyAttempt(*attempt, shared=bool(shared))
+
+    async def mark_shared(self, game_id: int) -> bool:
+        """Note that the result of the daily played in game `game_id` was shared: True the first
+        time, False when it was already (one statement decides, between processes too)."""
+        changed = await self.db.execute(
+            update(daily_attempts).where(daily_attempts.c.game_id == game_id, daily_attempts.c.shared == 0)
+            .values(shared=1))
+        return changed == 1
 
     async def claim_daily(self, day: str, game: str, user_id: int, guild_id: int | None, game_id: int) -> int:
         """Record game `game_id` (just created, unplayed) as the player's attempt at that day's

@@ -109,6 +109,7 @@ games = Table(
     Column("undo_allowed", BigInteger, nullable=False, server_default=text("1")),
     Column("finished_at", Time),  # set when the status leaves 'playing'
     Column("closed", BigInteger, nullable=False, server_default=text("0")),  # a round its match's end closed
+    Column("hints", BigInteger, nullable=False, server_default=text("0")),  # hints its player asked for
     CheckConstraint("status IN ('playing', 'won', 'blocked', 'resigned')"),
     CheckConstraint("kind IN ('solo', 'match', 'daily')"),
     sqlite_autoincrement=True,
@@ -142,6 +143,7 @@ daily_attempts = Table(
     Column("user_id", BigInteger, nullable=False),
     Column("guild_id", BigInteger),  # the server it was played on (NULL in a DM)
     Column("game_id", Id, ForeignKey("games.id"), nullable=False),
+    Column("shared", BigInteger, nullable=False, server_default=text("0")),  # 1 once its result card was posted
     PrimaryKeyConstraint("day", "game", "user_id"),  # one attempt per player per game per day
 )
 Index("daily_by_user", daily_attempts.c.user_id, daily_attempts.c.day)

@@ -61,10 +61,15 @@ async def board_answer(reply: Reply, player: Player, *, picked: Picked | None = 
                        message: str | None = None) -> Answer:
     """The whole board message for a reply: status line, text, PNG (drawn off the event loop)
     with its alt text, buttons."""
-    png = await workers.draw(render, reply.game, highlight=reply.highlight, player=player.name)
-    file = discord.File(io.BytesIO(png), filename="board.png", description=board_alt_text(reply.game))
+    file = await board_file(reply, player.name)
     text = shorten(reply_text(reply, DISCORD) if message is None else message)  # an error may quote a long input
     return Answer(text=text, file=file, view=board_view(reply, picked), status=board_status(reply.game, DISCORD))
+
+
+async def board_file(reply: Reply, name: str) -> discord.File:
+    """The board's PNG (drawn off the event loop), with `name` as its player's, and its alt text."""
+    png = await workers.draw(render, reply.game, highlight=reply.highlight, player=name)
+    return discord.File(io.BytesIO(png), filename="board.png", description=board_alt_text(reply.game))
 
 
 def board_view(reply: Reply, picked: Picked | None = None) -> discord.ui.View:
@@ -107,6 +112,10 @@ def board_view(reply: Reply, picked: Picked | None = None) -> discord.ui.View:
         from bot.views.matches import next_round_button  # the match views build on this module
 
         view.add_item(next_round_button(reply.match_id))
+    if over and reply.kind == "daily":
+        from bot.views.share import ShareButton  # the share button builds on this module
+
+        view.add_item(ShareButton(game_id))
     return view
 
 

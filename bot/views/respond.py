@@ -6,7 +6,7 @@ bot finishes in that time (a crowd moving at once), the new one would wait that 
 it is deferred at once, so the player sees "thinking…" straight away and the 3 seconds cannot
 run out while it waits behind the others.
 A PlayError becomes a short private message; anything unexpected is logged and answered with
-an apology, never "interaction failed".
+an apology, never "interaction failed". An answer pings nobody, whoever it names (NO_PINGS).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import discord
 from bot.play import PlayError
 from bot.play.work import Turns
 from bot.views.layout import layout_view
+from bot.views.mentions import NO_PINGS
 from bot.words import DISCORD
 from bot.words import error_text as worded
 
@@ -72,6 +73,7 @@ class Answer:
     file: discord.File | None = None
     view: discord.ui.View | None = None
     status: str = ""
+    private: bool = False  # shown to the member who asked alone, even where the command answers publicly
 
 
 @dataclass(slots=True)
@@ -166,15 +168,42 @@ async def _show(interaction: discord.Interaction, result: Answer, *, edit: bool,
     edit of the deferred reply (where the V2 flag is set: a deferral cannot carry it), or a new
     message."""
     v2 = edit and interaction.message is not None and interaction.message.flags.components_v2
+    if result.private and not _private_place(interaction, edit=edit, ephemeral=ephemeral):
+        await _show_privately(interaction, result)
+        return
     message = shown(result, v2=v2)
     view = message.view or discord.utils.MISSING
     if interaction.response.is_done():
-        await interaction.edit_original_response(content=message.content, attachments=message.files, view=view)
+        await interaction.edit_original_response(content=message.content, attachments=message.files, view=view,
+                                                 allowed_mentions=NO_PINGS)
     elif edit:
-        await interaction.response.edit_message(content=message.content, attachments=message.files, view=view)
+        await interaction.response.edit_message(content=message.content, attachments=message.files, view=view,
+                                                allowed_mentions=NO_PINGS)
     else:
         await interaction.response.send_message(content=message.content, files=message.files, view=view,
-                                                ephemeral=ephemeral)
+                                                ephemeral=ephemeral, allowed_mentions=NO_PINGS)
+
+
+def _private_place(interaction: discord.Interaction, *, edit: bool, ephemeral: bool) -> bool:
+    """Whether the answer lands where only the member who asked sees it."""
+    if edit:
+        return interaction.message is not None and interaction.message.flags.ephemeral
+    return ephemeral
+
+
+async def _show_privately(interaction: discord.Interaction, result: Answer) -> None:
+    """A private answer to a command that answers publicly, or a button on a public message: a new
+    ephemeral message; a public "thinking…" already sent is taken away, a public message kept."""
+    message = shown(result)
+    view = message.view or discord.utils.MISSING
+    if not interaction.response.is_done():
+        await interaction.response.send_message(content=message.content, files=message.files, view=view,
+                                                ephemeral=True, allowed_mentions=NO_PINGS)
+        return
+    if interaction.response.type != discord.InteractionResponseType.deferred_message_update:
+        await interaction.delete_original_response()
+    await interaction.followup.send(content=message.content or discord.utils.MISSING, files=message.files,
+                                    view=view, ephemeral=True, allowed_mentions=NO_PINGS)
 
 
 async def _say(interaction: discord.Interaction, text: str, *, edit: bool) -> None:

@@ -21,6 +21,15 @@ Behaviour copied from Discord because bots trip over it:
 * sharding: ``GET /gateway/bot`` recommends ``recommended_shards``; a session that identified as shard
   ``[id, count]`` gets READY and GUILD_CREATE for, and the events of, only the guilds with
   ``(guild_id >> 22) % count == id`` (:func:`shard_of`); events outside guilds (DMs) go to shard 0.
+* installs and contexts: commands keep their ``integration_types`` and ``contexts``; an interaction
+  carries its ``context`` (0 a guild, 1 the bot's DM, 2 a group DM) and
+  ``authorizing_integration_owners`` ({"0": guild id, or "0" in the bot's DM} for the server's install,
+  {"1": user id} for a user's own, :meth:`FakeDiscord.install_for_user`); the client offers a command only
+  where its contexts and an install allow it;
+* where the app is only a member's own install (a guild with ``bot_member=False``, a group DM): the bot
+  sees no messages there, its own channel messages get ``403 Missing Access`` (50001), an interaction
+  takes at most 5 follow-ups (then 40094), and where the guild turned external apps off every answer
+  is made ephemeral.
 
 Unknown routes are logged and answered with a Discord-style 404 so that missing routes are obvious.
 """
@@ -69,6 +78,14 @@ PRIVILEGED_INTENTS = INTENT_GUILD_MEMBERS | INTENT_GUILD_PRESENCES | INTENT_MESS
 
 # Application flags: the privileged intents are switched on in the "developer portal".
 APP_FLAGS_ALL_INTENTS = (1 << 12) | (1 << 14) | (1 << 18)
+# Installation types (a command's integration_types, the keys of authorizing_integration_owners)
+# and interaction contexts (a command's contexts, an interaction's context).
+GUILD_INSTALL, USER_INSTALL = 0, 1
+GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CHANNEL_CONTEXT = 0, 1, 2
+USE_EXTERNAL_APPS = 1 << 50  # the member permission a guild turns off to keep members' own apps private
+MAX_FOLLOWUPS_WITHOUT_APP = 5  # follow-ups per interaction where the app is not in the server
+# What Discord lets a user-installed app do where its bot is not a member (app_permissions).
+USER_APP_PERMISSIONS = str((1 << 14) | (1 << 15) | (1 << 17) | (1 << 18) | (1 << 31))
 
 # Interaction types and interaction callback types.
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
@@ -96,6 +113,10 @@ FILES_KEY = web.RequestKey("fake_files", list)
 
 class InteractionFailed(AssertionError):
     """The interaction was not acknowledged within 3 seconds: the user sees "This interaction failed"."""
+
+
+class CommandNotOffered(LookupError):
+    """Discord's client would not offer this command here (its contexts, or no install of the app)."""
 
 
 class NoBotConnected(RuntimeError):
@@ -176,11 +197,15 @@ def shard_of(guild_id: int, shard_count: int) -> int:
 
 @dataclass(frozen=True)
 class FakeGuild:
-    """A guild (server) the bot is in, with its first text channel."""
+    """A guild (server) with its first text channel. `bot_member`: the server has added the app
+    (the bot is a member); without it, only members' own (user) installs reach it. With
+    `external_apps` off, the answers of members' own apps there are forced ephemeral."""
 
     id: int
     name: str
     channel_id: int
+    bot_member: bool = True
+    external_apps: bool = True
 
 
 @dataclass(frozen=True)
@@ -231,19 +256,24 @@ class FakeUser:
 
 @dataclass(frozen=True)
 class FakeChannel:
-    """A text channel of the guild (type 0) or a DM channel (type 1)."""
+    """A text channel of the guild (type 0), a DM channel with the bot (type 1) or a group DM
+    among users (type 3, `recipients`), where the bot is no member."""
 
     id: int
     name: str
     type: int = 0
     guild_id: int | None = None
     recipient: FakeUser | None = None
+    recipients: tuple[FakeUser, ...] = ()
 
     def payload(self) -> dict[str, Any]:
         """The channel object Discord sends."""
         if self.type == 1:
             assert self.recipient is not None
             return {"id": str(self.id), "type": 1, "recipients": [self.recipient.payload()], "last_message_id": None}
+        if self.type == 3:
+            return {"id": str(self.id), "type": 3, "name": self.name, "icon": None, "last_message_id": None,
+                    "owner_id": str(self.recipients[0].id), "recipients": [u.payload() for u in self.recipients]}
         return {
             "id": str(self.id),
             "type": self.type,
@@ -651,8 +681,12 @@ class FakeInteraction:
         guild_id: int | None,
         data: dict[str, Any],
         source_message_id: int | None = None,
+        context: int = GUILD_CONTEXT,
+        owners: dict[str, str] | None = None,
     ) -> None:
         self.fake = fake
+        self.context = context  # 0 a guild, 1 the bot's DM, 2 a private channel (group DM)
+        self.owners: dict[str, str] = dict(owners or {})  # authorizing_integration_owners
         self.id: int = fake.snowflake()
         self.token: str = "fake-interaction-" + secrets.token_urlsafe(24)
         self.type = type
@@ -742,6 +776,19 @@ class FakeInteraction:
         """True if :attr:`message` is ephemeral."""
         return bool(self.message and self.message.ephemeral)
 
+    @property
+    def app_in_place(self) -> bool:
+        """Whether the app is in the interaction's place: a server that added it, or its bot's DM.
+        Elsewhere (only a member's own install) its answers have Discord's limits."""
+        return self.fake.bot_can_see(self.fake.channels[self.channel_id])
+
+    @property
+    def forced_ephemeral(self) -> bool:
+        """Whether Discord makes every answer ephemeral: a member's own app in a server that turned
+        external apps off (its members lack Use External Apps, as the interaction's permissions say)."""
+        guild = self.fake.guilds.get(self.guild_id or 0)
+        return guild is not None and not self.app_in_place and not guild.external_apps
+
     def _check(self) -> None:
         if self.failed:
             raise InteractionFailed(f"{self!r} failed: {self.failure}")
@@ -812,7 +859,7 @@ class FakeInteraction:
             "version": 1,
             "channel_id": str(self.channel_id),
             "channel": fake.channels[self.channel_id].payload(),
-            "app_permissions": ALL_PERMISSIONS,
+            "app_permissions": ALL_PERMISSIONS if self.app_in_place else USER_APP_PERMISSIONS,
             "locale": "en-US",
             "entitlements": [],
             "entitlement_sku_ids": [],
@@ -822,13 +869,14 @@ class FakeInteraction:
             payload["guild_id"] = str(self.guild_id)
             payload["guild"] = {"id": str(self.guild_id), "locale": "en-US", "features": []}
             payload["guild_locale"] = "en-US"
-            payload["member"] = self.user.member_payload(fake.joined_at)
-            payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
-            payload["context"] = 0
+            payload["member"] = member = self.user.member_payload(fake.joined_at)
+            guild = fake.guilds.get(self.guild_id)
+            if guild is not None and not guild.external_apps:
+                member["permissions"] = str(int(member["permissions"]) & ~USE_EXTERNAL_APPS)
         else:
             payload["user"] = self.user.payload()
-            payload["authorizing_integration_owners"] = {"1": str(self.user.id)}
-            payload["context"] = 1
+        payload["authorizing_integration_owners"] = dict(self.owners)
+        payload["context"] = self.context
         if self.source_message_id is not None:
             payload["message"] = fake.messages[self.source_message_id].payload()
         return payload
@@ -928,6 +976,7 @@ class FakeDiscord:
         self.channel_id = 1_400_000_000_000_000_001
         self.joined_at = datetime(2024, 1, 1, tzinfo=UTC)
         self.users: dict[str, FakeUser] = {}
+        self.user_installs: set[int] = set()  # users who installed the app to their own account
         self.alice = self.add_user("alice", 1_200_000_000_000_000_001)
         self.bob = self.add_user("bob", 1_200_000_000_000_000_002)
         self.channels: dict[int, FakeChannel] = {
@@ -1012,13 +1061,16 @@ class FakeDiscord:
         self.users[username] = user
         return user
 
-    def add_guild(self, name: str, guild_id: int | None = None, channel_name: str = "general") -> FakeGuild:
-        """Add a guild with one text channel (the bot and every user are members) and return it.
+    def add_guild(self, name: str, guild_id: int | None = None, channel_name: str = "general", *,
+                  bot_member: bool = True, external_apps: bool = True) -> FakeGuild:
+        """Add a guild with one text channel (every user is a member, and the bot unless
+        ``bot_member`` is false: a server that has not added the app) and return it.
 
         Add guilds before the bot connects: READY and GUILD_CREATE list the guilds known then.
-        Choose ``guild_id`` to put the guild on a shard (see :func:`shard_of`).
+        Choose ``guild_id`` to put the guild on a shard (see :func:`shard_of`). With
+        ``external_apps`` false, members' own apps answer there only ephemerally.
         """
-        guild = FakeGuild(guild_id or self.snowflake(), name, self.snowflake())
+        guild = FakeGuild(guild_id or self.snowflake(), name, self.snowflake(), bot_member, external_apps)
         if guild.id in self.guilds:
             raise ValueError(f"guild {guild.id} exists already")
         self.guilds[guild.id] = guild
@@ -1053,6 +1105,40 @@ class FakeDiscord:
         channel = FakeChannel(self.snowflake(), "", 1, None, who)
         self.channels[channel.id] = channel
         return channel
+
+    def install_for_user(self, user: FakeUser | str) -> None:
+        """The user installs the app to their own account (a user install)."""
+        self.user_installs.add(self.user(user).id)
+
+    def group_dm(self, *users: FakeUser | str, name: str = "") -> FakeChannel:
+        """A new group DM among these users (the bot is no member of it)."""
+        channel = FakeChannel(self.snowflake(), name, 3, None, None, tuple(self.user(u) for u in users))
+        self.channels[channel.id] = channel
+        return channel
+
+    def bot_can_see(self, channel: FakeChannel) -> bool:
+        """Whether the bot is in this channel: of a server that added the app, or its own DM."""
+        if channel.guild_id is not None:
+            return self.guilds[channel.guild_id].bot_member
+        return channel.type == 1
+
+    def context_of(self, channel: FakeChannel) -> int:
+        """The interaction context of a channel: 0 a guild, 1 the bot's DM, 2 a private channel."""
+        if channel.guild_id is not None:
+            return GUILD_CONTEXT
+        return BOT_DM_CONTEXT if channel.type == 1 else PRIVATE_CHANNEL_CONTEXT
+
+    def authorizing_owners(self, user: FakeUser, channel: FakeChannel, installs: Iterable[int]) -> dict[str, str]:
+        """authorizing_integration_owners of a command with these integration_types, used by
+        ``user`` here: the server's install ("0": its id, or "0" in the bot's DM) where the app is
+        in the place, and the user's own install ("1": their id) when they installed the app."""
+        installs = set(installs)
+        owners: dict[str, str] = {}
+        if GUILD_INSTALL in installs and self.bot_can_see(channel):
+            owners[str(GUILD_INSTALL)] = str(channel.guild_id or 0)
+        if USER_INSTALL in installs and user.id in self.user_installs:
+            owners[str(USER_INSTALL)] = str(user.id)
+        return owners
 
     def command_names(self, guild_id: int | None = None) -> list[str]:
         """Names of the commands the bot synced globally (or to ``guild_id``), in order."""
@@ -1176,15 +1262,31 @@ class FakeDiscord:
         *,
         channel_id: int | None = None,
         guild_id: int | None = None,
+        offered: bool = True,
     ) -> FakeInteraction:
         """Send an APPLICATION_COMMAND interaction for a synced slash command and return it.
 
         ``name`` may hold subcommands (``"game new"``). ``options`` maps option names to values; the
         option types come from the synced command (users may be given as FakeUser or name).
+        As Discord's client, it refuses (CommandNotOffered) a command that its ``contexts`` do not
+        offer in this place, or that no install of the app authorizes here; ``offered=False``
+        sends it anyway, as a client with an out-of-date command list might.
         """
         scope = guild_id if guild_id is not None else self.channels[channel_id or self.channel_id].guild_id
         data = self._command_data(name, options or {}, guild_id=scope)
+        if offered:
+            self._check_offered(self.user(user), self.channels[channel_id or self.channel_id], data)
         return await self._interact(APPLICATION_COMMAND, user, data, channel_id=channel_id, guild_id=guild_id)
+
+    def _check_offered(self, user: FakeUser, channel: FakeChannel, data: dict[str, Any]) -> None:
+        command = self._command_by_id(data["id"])
+        context = self.context_of(channel)
+        contexts = command.get("contexts")
+        if contexts is not None and context not in contexts:
+            raise CommandNotOffered(f"/{command['name']} is not offered in context {context} (contexts {contexts})")
+        if not self.authorizing_owners(user, channel, self._installs_of(command)):
+            raise CommandNotOffered(f"/{command['name']} is authorized by no install of the app here "
+                                    f"(integration_types {command.get('integration_types')})")
 
     async def autocomplete(
         self,
@@ -1298,7 +1400,8 @@ class FakeDiscord:
         """
         author = self.user(user)
         channel = self.channels[channel_id or self.channel_id]
-        if self.require_bot and self.connected_shard(channel.guild_id) is None:
+        seen = self.bot_can_see(channel)  # no message reaches a bot that is not in the channel
+        if seen and self.require_bot and self.connected_shard(channel.guild_id) is None:
             raise NoBotConnected("cannot send MESSAGE_CREATE: no bot is connected to the fake gateway "
                                  f"on the shard of guild {channel.guild_id}")
         if mentions_bot and self.bot_user.mention not in content:
@@ -1314,6 +1417,8 @@ class FakeDiscord:
         )
         self.messages[msg.id] = msg
         self._changes.notify()
+        if not seen:
+            return msg
         payload = msg.payload()
         if channel.guild_id is not None:
             payload["member"] = author.member_payload(self.joined_at, with_user=False)
@@ -1387,14 +1492,24 @@ class FakeDiscord:
         message: StoredMessage | None = None,
     ) -> FakeInteraction:
         channel = self.channels[message.channel_id if message else (channel_id or self.channel_id)]
+        who = self.user(user)
+        metadata = message.interaction_metadata if message is not None else None
+        if metadata is not None:  # a component: the installs that authorized the message's interaction
+            owners = dict(metadata.get("authorizing_integration_owners") or {})
+        elif itype in (APPLICATION_COMMAND, AUTOCOMPLETE):
+            owners = self.authorizing_owners(who, channel, self._installs_of(self._command_by_id(data["id"])))
+        else:
+            owners = self.authorizing_owners(who, channel, [GUILD_INSTALL])
         interaction = FakeInteraction(
             self,
             type=itype,
-            user=self.user(user),
+            user=who,
             channel_id=channel.id,
             guild_id=channel.guild_id if guild_id is None else guild_id,
             data=data,
             source_message_id=message.id if message else None,
+            context=self.context_of(channel),
+            owners=owners,
         )
         self.interactions[interaction.id] = interaction
         payload = interaction._event_payload()
@@ -1404,6 +1519,18 @@ class FakeDiscord:
         await self.dispatch("INTERACTION_CREATE", payload, required=True)
         self._timers.append(loop.call_at(interaction.dispatched_at + self.ack_deadline, interaction._on_deadline))
         return interaction
+
+    def _command_by_id(self, command_id: str) -> dict[str, Any]:
+        for commands in self.commands.values():
+            for command in commands:
+                if command["id"] == str(command_id):
+                    return command
+        raise LookupError(f"no synced command has id {command_id}")
+
+    @staticmethod
+    def _installs_of(command: dict[str, Any]) -> list[int]:
+        """A command's integration_types (Discord's default: the guild install)."""
+        return list(command.get("integration_types") or [GUILD_INSTALL])
 
     def _command_data(
         self, name: str, options: dict[str, Any], *, focused: str | None = None, guild_id: int | None = None
@@ -1540,7 +1667,7 @@ class FakeDiscord:
                 "id": str(interaction.id),
                 "type": interaction.type,
                 "user": interaction.user.payload(),
-                "authorizing_integration_owners": {"0": str(interaction.guild_id)},
+                "authorizing_integration_owners": dict(interaction.owners),
             }
             if msg.ephemeral:
                 msg.owner_id = interaction.user.id
@@ -1919,6 +2046,8 @@ class FakeDiscord:
         guild = request.match_info.get("guild_id")
         if guild is not None and (not guild.isdigit() or int(guild) not in self.guilds):
             raise _ApiError(404, 10004, "Unknown Guild")
+        if guild is not None and not self.guilds[int(guild)].bot_member:
+            raise _ApiError(403, 50001, "Missing Access")
         return None if guild is None else int(guild)
 
     def _store_command(self, guild_id: int | None, spec: dict[str, Any], old: list[dict[str, Any]]) -> dict[str, Any]:
@@ -2022,6 +2151,7 @@ class FakeDiscord:
         if rtype == CHANNEL_MESSAGE:
             self._check_message(data, files, creating=True)
             flags = int(data.get("flags") or 0) & (FLAG_EPHEMERAL | FLAG_SUPPRESS_NOTIFICATIONS)
+            flags |= FLAG_EPHEMERAL if interaction.forced_ephemeral else 0
             msg_type = 20 if interaction.type == APPLICATION_COMMAND else 0
             msg = self._new_message(
                 interaction.channel_id, data, files, flags=flags, msg_type=msg_type, interaction=interaction
@@ -2032,6 +2162,7 @@ class FakeDiscord:
             if int(data.get("flags") or 0) & FLAG_COMPONENTS_V2:
                 raise _invalid_form("flags: IS_COMPONENTS_V2 cannot be set on a deferred response: set it on the edit")
             flags = FLAG_LOADING | (int(data.get("flags") or 0) & FLAG_EPHEMERAL)
+            flags |= FLAG_EPHEMERAL if interaction.forced_ephemeral else 0
             msg_type = 20 if interaction.type == APPLICATION_COMMAND else 0
             msg = self._new_message(
                 interaction.channel_id, {}, [], flags=flags, msg_type=msg_type, interaction=interaction
@@ -2060,7 +2191,7 @@ class FakeDiscord:
 
     def _echo(self, event: str, msg: StoredMessage) -> None:
         """Tell the bot about its own message, as Discord does (not for ephemeral messages)."""
-        if not self.echo_bot_messages or msg.ephemeral:
+        if not self.echo_bot_messages or msg.ephemeral or not self.bot_can_see(self.channels[msg.channel_id]):
             return
         intent = INTENT_GUILD_MESSAGES if msg.guild_id is not None else INTENT_DIRECT_MESSAGES
         if event == "MESSAGE_DELETE":
@@ -2110,7 +2241,10 @@ class FakeDiscord:
             self._echo("MESSAGE_UPDATE", msg)
         else:
             self._check_message(payload, files, creating=True)
+            if not interaction.app_in_place and len(interaction.followup_ids) >= MAX_FOLLOWUPS_WITHOUT_APP:
+                raise _ApiError(400, 40094, "This interaction has hit the maximum number of follow up messages")
             flags = int(payload.get("flags") or 0) & (FLAG_EPHEMERAL | FLAG_SUPPRESS_NOTIFICATIONS | FLAG_COMPONENTS_V2)
+            flags |= FLAG_EPHEMERAL if interaction.forced_ephemeral else 0
             msg = self._new_message(interaction.channel_id, payload, files, flags=flags, interaction=interaction)
             self._echo("MESSAGE_CREATE", msg)
         if msg is not original:
@@ -2147,9 +2281,12 @@ class FakeDiscord:
 
     def _channel(self, request: web.Request) -> FakeChannel:
         try:
-            return self.channels[int(request.match_info["channel_id"])]
+            channel = self.channels[int(request.match_info["channel_id"])]
         except (KeyError, ValueError):
             raise _ApiError(404, 10003, "Unknown Channel") from None
+        if not self.bot_can_see(channel):  # a server without the app, a group DM
+            raise _ApiError(403, 50001, "Missing Access")
+        return channel
 
     async def _get_channel(self, request: web.Request) -> web.Response:
         return json_response(self._channel(request).payload())
@@ -2213,9 +2350,12 @@ class FakeDiscord:
 
     def _check_guild(self, request: web.Request) -> FakeGuild:
         try:
-            return self.guilds[int(request.match_info["guild_id"])]
+            guild = self.guilds[int(request.match_info["guild_id"])]
         except (KeyError, ValueError):
             raise _ApiError(404, 10004, "Unknown Guild") from None
+        if not guild.bot_member:
+            raise _ApiError(403, 50001, "Missing Access")
+        return guild
 
     async def _get_guild(self, request: web.Request) -> web.Response:
         guild = self._check_guild(request)
@@ -2365,7 +2505,7 @@ class FakeDiscord:
         conn.session = session
         async with session.lock:
             session.connection = conn
-        guilds = [guild for guild in self.guilds.values() if session.receives(guild.id)]
+        guilds = [guild for guild in self.guilds.values() if guild.bot_member and session.receives(guild.id)]
         ready = {
             "v": 10,
             "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
@@ -2427,6 +2567,11 @@ def _check_commands(specs: list[dict[str, Any]]) -> None:
         if key in seen:
             raise _invalid_form(f"commands: duplicate command name {name!r}")
         seen.add(key)
+        for key, allowed in (("integration_types", (GUILD_INSTALL, USER_INSTALL)),
+                             ("contexts", (GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CHANNEL_CONTEXT))):
+            values = spec.get(key)
+            if values is not None and (not values or any(value not in allowed for value in values)):
+                raise _invalid_form(f"commands: {key} of {name!r} must be a non-empty list of {allowed}, not {values}")
         if ctype == 1:
             _check_option_list(name, spec)
         elif not 1 <= len(name) <= 32:

@@ -100,6 +100,7 @@ class MiniBot(commands.AutoShardedBot):
         self.tree.add_command(slow)
         self.tree.add_command(late)
         self.tree.add_command(choose)
+        self.tree.add_command(where)
         if self.sync_guild:
             guild = discord.Object(self.sync_guild)
             self.tree.copy_global_to(guild=guild)
@@ -165,6 +166,24 @@ async def late(interaction: discord.Interaction) -> None:
     """Miss Discord's 3 second deadline."""
     await asyncio.sleep(3.5)
     await interaction.response.send_message("too late")
+
+
+@app_commands.command(description="Say where this is and how the app got here; then some follow-ups")
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+async def where(interaction: discord.Interaction, followups: int = 0) -> None:
+    """Answer publicly with the interaction's context and installs, then send `followups` follow-ups
+    (each refusal logged, none raised)."""
+    context = [value for value, on in (("guild", interaction.context.guild), ("dm", interaction.context.dm_channel),
+                                       ("private", interaction.context.private_channel)) if on]
+    await interaction.response.send_message(
+        f"context={','.join(context)} guild_install={interaction.is_guild_integration()} "
+        f"user_install={interaction.is_user_integration()}")
+    for number in range(1, followups + 1):
+        try:
+            await interaction.followup.send(f"follow-up {number}")
+        except discord.HTTPException as error:
+            log.info("follow-up %s refused: %s %s", number, error.status, error.code)
 
 
 def main() -> int:

@@ -17,6 +17,8 @@ from .fakediscord import (
     INTENT_DIRECT_MESSAGES,
     INTENT_GUILD_MESSAGES,
     UPDATE_MESSAGE,
+    USE_EXTERNAL_APPS,
+    CommandNotOffered,
     FakeDiscord,
     FakeInteraction,
     InteractionFailed,
@@ -26,7 +28,7 @@ from .fakediscord import (
 from .harness import BotProcess, BotRunner, running_fake
 
 MINIBOT = "tests.e2e.minibot"
-COMMANDS = ["ping", "pick", "slow", "late", "choose"]
+COMMANDS = ["ping", "pick", "slow", "late", "choose", "where"]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -379,6 +381,113 @@ async def test_events_go_to_the_shard_of_their_guild_and_dms_to_shard_zero() -> 
 
         wrong = await RawShard.connect(http, fake, [2, 2])
         assert await wrong.closed_with() == 4010
+
+
+# --- installs and contexts: what Discord does for a user-installed app ---------------------------
+
+
+async def test_commands_keep_their_installs_and_contexts_and_bad_ones_are_refused(fake: FakeDiscord,
+                                                                                 bots: BotRunner) -> None:
+    await start_minibot(bots)
+
+    where = fake.find_command("where")
+    assert (where["integration_types"], where["contexts"]) == ([0, 1], [0, 1, 2])
+    assert fake.find_command("ping").get("integration_types") is None  # discord.py sends none unless told
+    headers = {"Authorization": f"Bot {fake.token}"}
+    url = f"{fake.api_base}/applications/{fake.application_id}/commands"
+    async with aiohttp.ClientSession() as http:
+        for bad in ({"integration_types": [2]}, {"contexts": []}, {"contexts": [0, 3]}):
+            spec = {"name": "bad", "description": "bad", **bad}
+            async with http.post(url, json=spec, headers=headers) as response:
+                assert response.status == 400, bad
+    assert "bad" not in fake.command_names()
+
+
+async def test_interactions_carry_their_context_and_authorizing_installs(fake: FakeDiscord,
+                                                                        bots: BotRunner) -> None:
+    elsewhere = fake.add_guild("No bot here", bot_member=False)
+    await start_minibot(bots)
+    fake.install_for_user("bob")
+    group = fake.group_dm("alice", "bob")
+
+    async def where(user: str, channel_id: int | None = None) -> tuple[str, dict[str, str], int]:
+        reply = await fake.slash_command(user, "where", channel_id=channel_id)
+        message = await reply.wait_response()
+        return message.content, reply.owners, reply.context
+
+    assert await where("alice") == ("context=guild guild_install=True user_install=False",
+                                    {"0": str(fake.guild_id)}, 0)
+    assert await where("bob") == ("context=guild guild_install=True user_install=True",
+                                  {"0": str(fake.guild_id), "1": str(fake.bob.id)}, 0)
+    assert await where("bob", fake.dm_channel("bob").id) == (
+        "context=dm guild_install=False user_install=True", {"0": "0", "1": str(fake.bob.id)}, 1)
+    assert await where("bob", group.id) == ("context=private guild_install=False user_install=True",
+                                            {"1": str(fake.bob.id)}, 2)
+    assert await where("bob", elsewhere.channel_id) == ("context=guild guild_install=False user_install=True",
+                                                        {"1": str(fake.bob.id)}, 0)
+    # The client offers a command only where its contexts and an install allow it.
+    with pytest.raises(CommandNotOffered):
+        await fake.slash_command("alice", "where", channel_id=elsewhere.channel_id)  # alice has no install
+    with pytest.raises(CommandNotOffered):
+        await fake.slash_command("bob", "ping", channel_id=group.id)  # ping: the server's install only
+
+
+async def test_where_the_bot_is_not_its_channel_messages_are_refused_and_it_sees_none(fake: FakeDiscord,
+                                                                                       bots: BotRunner) -> None:
+    elsewhere = fake.add_guild("No bot here", bot_member=False)
+    bot = await start_minibot(bots)
+    group = fake.group_dm("alice", "bob")
+    headers = {"Authorization": f"Bot {fake.token}"}
+    async with aiohttp.ClientSession() as http:
+        for channel_id in (elsewhere.channel_id, group.id):
+            url = f"{fake.api_base}/channels/{channel_id}/messages"
+            async with http.post(url, json={"content": "hello"}, headers=headers) as response:
+                assert response.status == 403 and (await response.json())["code"] == 50001
+        async with http.get(f"{fake.api_base}/guilds/{elsewhere.id}", headers=headers) as response:
+            assert response.status == 403
+    assert not any(m.author.bot for m in fake.messages.values())
+    await fake.message("alice", "hello there", mentions_bot=True, channel_id=elsewhere.channel_id)
+    await fake.message("alice", "hello", mentions_bot=True)  # where the bot is, it sees and answers
+    await fake.wait_for_bot_message(predicate=lambda m: "you said: hello" in m.content)
+    assert [m.content for m in fake.bot_messages()] == ["hello alice, you said: hello"]
+    assert "hello there" not in bot.log_text()
+
+
+async def test_at_most_five_follow_ups_where_the_app_is_not_in_the_server(fake: FakeDiscord,
+                                                                          bots: BotRunner) -> None:
+    elsewhere = fake.add_guild("No bot here", bot_member=False)
+    bot = await start_minibot(bots)
+    fake.install_for_user("alice")
+
+    there = await fake.slash_command("alice", "where", {"followups": 6})
+    await there.wait_for(lambda r: len(r.followups) == 6)
+    away = await fake.slash_command("alice", "where", {"followups": 6}, channel_id=elsewhere.channel_id)
+    await away.wait_response()
+    await _until(lambda: "follow-up 6 refused: 400 40094" in bot.log_text())
+    assert [m.content for m in away.followups] == [f"follow-up {n}" for n in range(1, 6)]
+
+
+async def test_answers_are_forced_ephemeral_where_the_server_turned_external_apps_off(fake: FakeDiscord,
+                                                                                     bots: BotRunner) -> None:
+    closed = fake.add_guild("External apps off", bot_member=False, external_apps=False)
+    await start_minibot(bots)
+    fake.install_for_user("alice")
+
+    away = await fake.slash_command("alice", "where", {"followups": 1}, channel_id=closed.channel_id)
+    message = await away.wait_response()
+    await away.wait_for(lambda r: r.followups)
+    assert message.ephemeral and away.followups[0].ephemeral
+    assert message.visible_to(fake.alice) and not message.visible_to(fake.bob)
+    assert not int(away._event_payload()["member"]["permissions"]) & USE_EXTERNAL_APPS  # what the bot can see
+    here = await (await fake.slash_command("alice", "where")).wait_response()
+    assert not here.ephemeral  # where the server has the app, its answers are as the bot sends them
+
+
+async def _until(condition, timeout: float = 5.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "condition not met in time"
+        await asyncio.sleep(0.05)
 
 
 def _form(payload: dict[str, object], files: dict[str, bytes]) -> aiohttp.FormData:

@@ -66,7 +66,7 @@ import bot.app as app_module
 from bot.app import PatientExorcismBot
 from bot.cogs.competition import CompetitionCog
 from bot.cogs.matches import MatchesCog
-from bot.cogs.solo import SoloCog
+from bot.cogs.solo import START_WORDS, SoloCog
 from bot.config import Config
 from bot.game import GAMES, NotationError
 from bot.game.notation import ACTION_WORDS, WORDS, Action, ActionCommand, Word, parse, read_word
@@ -75,6 +75,7 @@ from bot.play.daily import DailyPlay
 from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
 from bot.play.race import RacePlay
+from bot.play.watch import WatchPlay
 from bot.play.work import LIMITS, Limit, RateLimiter
 from bot.store import Store, open_store
 from bot.views import dynamic_items, respond
@@ -83,6 +84,8 @@ from bot.views.leaderboards import PageButton
 from bot.views.matches import MatchButton, TeamSelect
 from bot.views.race import LobbyButton, RaceBoardButton, race_text
 from bot.views.respond import shorten
+from bot.views.share import ShareButton
+from bot.views.watch import RefreshButton
 from bot.words import DISCORD, reply_text
 
 from .fakediscord import FLAG_EPHEMERAL, FakeDiscord, FakeInteraction, FakeUser, StoredMessage
@@ -94,7 +97,8 @@ THROUGH_BOT = {"inert": 450, "any": 150}
 CONCURRENCY = 8
 ERROR_LIMIT = 300  # characters of an error answer
 DISCORD_LIMIT = 2_000  # characters of a message's content
-ITEMS = (BoardButton, PickSelect, MatchButton, TeamSelect, PageButton, LobbyButton, RaceBoardButton)
+ITEMS = (BoardButton, PickSelect, MatchButton, TeamSelect, PageButton, LobbyButton, RaceBoardButton, RefreshButton,
+         ShareButton)
 TABLES = ("games", "matches", "match_players", "races", "race_players", "teams", "team_members")
 MARKERS = ("Traceback", "Exception", "Error(", "NoneType", "object at 0x", "<bot.", "<discord.", "{", "}")
 NONE_WORD = re.compile(r"\bNone\b")
@@ -148,6 +152,13 @@ def answered_in_words(text: str) -> bool:
     if not words or read_word(text) is Word.HELP:
         return True
     return words[0].lower() == "rules" and (len(words) == 1 or words[1].lower() in GAMES)
+
+
+def starts_a_game(text: str) -> bool:
+    """Whether a typed text (by mention or in /move) starts a game: `play` or `new`, with a game's
+    name or not (an unknown one is refused)."""
+    words = text.split()
+    return bool(words) and words[0].lower() in START_WORDS and len(words) <= 2
 
 
 def junk(rng: Random, low: int, high: int) -> str:
@@ -355,6 +366,8 @@ def well_formed(rng: Random, world: World) -> list[str]:
         current = world.games[int(game)]["version"] if int(game) in world.games else None
         if rng.random() < 0.15:
             return ["pe", game, a_version(rng, current), "pick"]
+        if rng.random() < 0.1:  # a watched board's Refresh, a finished daily's Share
+            return ["pe", rng.choice(("watch", "share")), game]
         fields = ["pe", game, a_version(rng, current), rng.choice(ACTIONS)]
         return [*fields, rng.choice(PICKS[:6])] if rng.random() < 0.25 else fields
     if kind < 0.65:
@@ -431,7 +444,7 @@ def owners_of(click: Click, world: World) -> list[int]:
     if taken is None or taken[0] is PageButton:
         return []
     item, found = taken
-    if item in (BoardButton, PickSelect):
+    if item in (BoardButton, PickSelect, RefreshButton, ShareButton):
         game = world.games.get(int(found["game"]))
         return [game["user_id"]] if game else []
     if item in (MatchButton, TeamSelect):
@@ -447,12 +460,14 @@ def inert_click(click: Click, world: World, user: int, manage: bool) -> bool:
     if taken is None:
         return True
     item, found = taken
-    if item in (PickSelect, PageButton):
+    if item in (PickSelect, PageButton, RefreshButton, ShareButton):  # Share marks only the daily shared
         return True
     if item is BoardButton:
         game = world.games.get(int(found["game"]))
+        # A hint changes no game, but counts one more hint in its player's (a daily's share card tells).
+        stale = int(found["version"]) != game["version"] if game is not None else True
         return (game is None or game["user_id"] != user or game["status"] != "playing"
-                or found["action"] in ("hint", "cancel") or int(found["version"]) != game["version"])
+                or found["action"] == "cancel" or (found["action"] != "hint" and stale))
     if item in (MatchButton, TeamSelect):
         match_id = int(found["match"])
         match = world.matches.get(match_id)
@@ -634,6 +649,10 @@ class StandInInteraction:
         self.followup = self
         self.message = None  # the clicked message, which the stand-in does not keep
 
+    def is_guild_integration(self) -> bool:
+        """The in-process server has added the app."""
+        return True
+
     async def send(self, content: Any = None, *, ephemeral: bool = False, **_: Any) -> None:
         """A followup message (after a deferral)."""
         assert self.response.deferred is not None, "a followup before the interaction was acknowledged"
@@ -683,6 +702,7 @@ class Bench:
         client.daily = DailyPlay(store, client.solo)
         client.races = RacePlay(store, time.time, rng=Random(SEED), work=client.solo.work, limits=unlimited)
         client.leaderboards = Leaderboards(store)
+        client.watching = WatchPlay(store, client.solo)
         self.client = client
         self.solo_cog, self.matches_cog, self.competition_cog = SoloCog(client), MatchesCog(client), \
             CompetitionCog(client)
@@ -1106,12 +1126,13 @@ def random_sent(rng: Random, world: World, real_ids: list[str], fake: FakeDiscor
         return Sent("click", user, click=click), inert_click(click, world, ids[user], manage=True)
     if kind < 0.55:
         text = random_text(rng, longest=1_900)
-        return Sent("mention", user, text=text), surely_unreadable(text) and not answered_in_words(text)
+        return Sent("mention", user, text=text), (surely_unreadable(text) and not answered_in_words(text)
+                                                   and not starts_a_game(text))
     if kind < 0.80:
         command = "move" if rng.random() < 0.7 else "race move"
         spec = declared(fake, command, "moves")
         text = fit(random_text(rng), spec.get("min_length"), spec.get("max_length"))
-        return Sent("slash", user, command, (("moves", text),)), surely_unreadable(text)
+        return Sent("slash", user, command, (("moves", text),)), surely_unreadable(text) and not starts_a_game(text)
     name = random_name(rng)
     command = rng.choice(("play", "rules", "daily", "match open", "team create", "team join", "prefix", "play deal",
                           "autocomplete"))

@@ -8,7 +8,7 @@ import pytest
 from bot.game import from_record
 from bot.play import NoGameHere, Player
 from bot.play.review import (
-    DailyNotOver,
+    DayNotOver,
     MatchNotOver,
     NotFinished,
     NothingFinished,
@@ -85,12 +85,12 @@ async def test_a_daily_is_replayed_by_whoever_finished_theirs_and_analysed_once_
     bobs = await a_daily(store, BOB, "playing")
     # Alice replays her own at once; the solver's look at it waits for the end of the day.
     assert (await finished_game_for_review(store, alices, ALICE.id, replay=True, clock=clock)).id == alices
-    with pytest.raises(DailyNotOver) as not_over:
+    with pytest.raises(DayNotOver) as not_over:
         await finished_game_for_review(store, alices, ALICE.id, clock=clock)
     assert not not_over.value.yours_first and not_over.value.seconds_left == 12 * 3600
     # Bob, still playing his, and Carol, who has none, cannot watch hers yet.
     for viewer in (BOB, CAROL):
-        with pytest.raises(DailyNotOver) as first:
+        with pytest.raises(DayNotOver) as first:
             await finished_game_for_review(store, alices, viewer.id, replay=True, clock=clock)
         assert first.value.yours_first and first.value.game == "canfield"
     with pytest.raises(NotYours):  # and never analyse it
@@ -123,7 +123,7 @@ async def test_replays_by_default_by_player_and_refused_without_counting(store: 
         await reviews.replay(ALICE, player_id=BOB.id)
     assert no_daily.value.player_id == BOB.id
     bobs = await a_daily(store, BOB, "won")
-    with pytest.raises(DailyNotOver):
+    with pytest.raises(DayNotOver):
         await reviews.replay(ALICE, player_id=BOB.id)
     await a_daily(store, ALICE, "resigned")
     replay = await reviews.replay(ALICE, player_id=BOB.id)
@@ -138,6 +138,6 @@ async def test_replays_by_default_by_player_and_refused_without_counting(store: 
     with pytest.raises(RateLimited) as limited:
         await reviews.replay(ALICE)
     assert limited.value.action == "replay"
-    with pytest.raises(DailyNotOver) as carol_first:  # Carol has not played hers
+    with pytest.raises(DayNotOver) as carol_first:  # Carol has not played hers
         await reviews.replay(CAROL, player_id=BOB.id)
     assert carol_first.value.yours_first

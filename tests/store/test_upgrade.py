@@ -22,10 +22,28 @@ ROWS = {"players": 2, "games": 8, "guild_settings": 2, "teams": 2, "team_members
         "match_players": 3, "daily_attempts": 2, "races": 2, "race_players": 4}
 
 
+# Columns that revisions after the baseline added, with the value an old row gets.
+ADDED = {"games": {"hints": 0}, "daily_attempts": {"shared": 0}}
+
+
+def old_columns(table: str, names: list[str], rows: list[tuple]) -> list[tuple]:
+    """The rows' values in the old schema's columns, in a stable order; the columns added since
+    must hold their defaults."""
+    added = ADDED.get(table, {})
+    for row in rows:
+        assert {name: value for name, value in zip(names, row, strict=True) if name in added} in ({}, added)
+    return sorted((tuple(value for name, value in zip(names, row, strict=True) if name not in added)
+                   for row in rows), key=repr)
+
+
 def sqlite_rows(path: Path) -> dict[str, list[tuple]]:
     """Every row of every table of the old schema, in a stable order."""
+    rows = {}
     with sqlite3.connect(path) as db:
-        return {table: sorted(db.execute(f"SELECT * FROM {table}").fetchall(), key=repr) for table in TABLES}
+        for table in TABLES:
+            cursor = db.execute(f"SELECT * FROM {table}")
+            rows[table] = old_columns(table, [column[0] for column in cursor.description], cursor.fetchall())
+    return rows
 
 
 async def postgres_rows(url: str) -> dict[str, list[tuple]]:
@@ -35,8 +53,12 @@ async def postgres_rows(url: str) -> dict[str, list[tuple]]:
     base, _, schema = url.partition("?search_path=")
     connection = await asyncpg.connect(base, server_settings={"search_path": schema})
     try:
-        return {table: sorted((tuple(row) for row in await connection.fetch(f"SELECT * FROM {table}")), key=repr)
-                for table in TABLES}
+        rows = {}
+        for table in TABLES:
+            fetched = await connection.fetch(f"SELECT * FROM {table}")
+            names = list(fetched[0].keys()) if fetched else []
+            rows[table] = old_columns(table, names, [tuple(row) for row in fetched])
+        return rows
     finally:
         await connection.close()
 

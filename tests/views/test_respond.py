@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bot.views.respond import CROWD, DEFER_AFTER, RATE_WINDOW, _Load, cut, shorten
+import discord
+
+from bot.views.respond import CROWD, DEFER_AFTER, RATE_WINDOW, Answer, _Load, _show, cut, shorten
 
 
 def test_a_crowd_is_more_answers_in_progress_than_finish_within_the_defer_time() -> None:
@@ -30,3 +32,49 @@ def test_texts_are_cut_to_fit() -> None:
     said = shorten(f"cannot read {long_word!r}: moves look like rt2", 300)
     assert "'" + "x" * 38 + "…" in said and long_word not in said and said.endswith("rt2")
     assert len(shorten("word " * 100, 50)) == 50
+
+
+class _Recorded:
+    """Stands in for the parts of a discord.Interaction that `_show` uses, recording the calls:
+    the one case the fake Discord cannot bring about at will is a public command deferred before
+    its answer turns out private (reads are never held up by the database)."""
+
+    def __init__(self, *, deferred: bool) -> None:
+        self.calls: list[tuple[str, bool | None]] = []
+        self.message = None
+        outer = self
+
+        class Response:
+            type = discord.InteractionResponseType.deferred_channel_message if deferred else None
+
+            def is_done(self) -> bool:
+                return deferred
+
+            async def send_message(self, **fields) -> None:
+                outer.calls.append(("send_message", fields["ephemeral"]))
+
+        class Followup:
+            async def send(self, **fields) -> None:
+                outer.calls.append(("followup", fields["ephemeral"]))
+
+        self.response, self.followup = Response(), Followup()
+
+    async def delete_original_response(self) -> None:
+        self.calls.append(("delete_original", None))
+
+    async def edit_original_response(self, **fields) -> None:
+        self.calls.append(("edit_original", None))
+
+
+async def test_a_private_answer_to_a_public_command_is_never_shown_to_the_channel() -> None:
+    private = Answer(text="Watching Alice's daily", status="Canfield", private=True)
+    fresh = _Recorded(deferred=False)
+    await _show(fresh, private, edit=False, ephemeral=False)  # type: ignore[arg-type]
+    assert fresh.calls == [("send_message", True)]
+    late = _Recorded(deferred=True)  # a public "thinking…" was sent first
+    await _show(late, private, edit=False, ephemeral=False)  # type: ignore[arg-type]
+    assert late.calls == [("delete_original", None), ("followup", True)]
+    public = _Recorded(deferred=True)
+    await _show(public, Answer(text="Watching Alice's game", status="Canfield"), edit=False,  # type: ignore[arg-type]
+                ephemeral=False)
+    assert public.calls == [("edit_original", None)]

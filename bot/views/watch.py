@@ -1,0 +1,55 @@
+"""A watched board (/watch): a member's board shown read-only in the channel, with a Refresh
+button that anyone may press, as a DynamicItem that works after restarts."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.play import Reply
+from bot.play.watch import Watching
+from bot.views.board import ID, PREFIX, board_file, player_of
+from bot.views.respond import Answer, answer
+from bot.words import DISCORD, board_status, watched_text
+
+if TYPE_CHECKING:
+    from bot.app import PatientExorcismBot
+
+REFRESH_TEMPLATE = re.compile(rf"{PREFIX}:watch:(?P<game>{ID})")
+
+
+async def watch_answer(reply: Reply) -> Answer:
+    """A watched board: its status line, whose it is and how it stands (naming, never pinging, its
+    player), its picture with alt text, and the Refresh button."""
+    watching = next((event for event in reply.events if isinstance(event, Watching)), Watching(""))
+    file = await board_file(reply, watching.name)
+    view = discord.ui.View(timeout=None)
+    view.add_item(RefreshButton(reply.game_id))
+    return Answer(text=watched_text(reply, f"<@{reply.user_id}>", DISCORD), file=file, view=view,
+                  status=board_status(reply.game, DISCORD), private=watching.private)
+
+
+class RefreshButton(discord.ui.DynamicItem[discord.ui.Button], template=REFRESH_TEMPLATE):
+    """Refresh: shows the watched game as it stands now, in place, to whoever may see it."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Refresh ↻", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"{PREFIX}:watch:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> RefreshButton:
+        """Rebuild the button from its custom_id (after a restart too)."""
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        """Show the watched board as it stands (a refusal is private, and the board stays)."""
+        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+
+        async def work() -> Answer:
+            return await watch_answer(await bot.watching.refresh(player_of(interaction.user), self.game_id))
+
+        await answer(interaction, work(), edit=True)
