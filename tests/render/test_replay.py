@@ -7,11 +7,11 @@ import io
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from bot.game import Game, from_record, to_record
+from bot.game import GAMES, Game, from_record, to_record
 from render import render
 from render.replay import CHUNK, DRAW_MS, FIRST_MS, LAST_MS, MAX_FRAMES, MOVE_MS, Frame, replay_frames, replay_gif
 from render.themes import get_theme
-from tests.samples import mid_game, won_game
+from tests.samples import mid_game, sample_game, won_game
 
 
 def frames_of(gif: bytes) -> list[tuple[Image.Image, int]]:
@@ -113,3 +113,12 @@ def test_a_long_game_keeps_to_max_frames_with_the_deal_and_the_end() -> None:
     assert all(not (moves[n - 1] == "d" and moves[n] == "d") for n in shown[1:-1])
     very_long = replay_frames(["wt1"] * 1999)
     assert len(very_long) == MAX_FRAMES and very_long[0].moves == 0 and very_long[-1].moves == 1999
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_game_replays_to_its_last_position(name: str) -> None:
+    game = sample_game(name, "mid")
+    record = record_of(game)
+    frames = frames_of(replay_gif(record))
+    assert len(frames) == len(record["moves"]) + 1
+    assert share_off(frames[-1][0], drawn(game, frames[-1][0].size, ""), 24) < 0.005
