@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.game import GAMES, TITLES, Move, describe_game
+from bot.game import GAMES, TITLES, Move, Phrase, PhrasedError, Sentences, describe_game
 from bot.game.patience import Game
 from bot.game.race import RACE_LAYOUTS, RaceGame
 from bot.play.daily import (
@@ -125,6 +125,19 @@ class Voice:
         """A channel as the front end shows it (in Discord, a link to it)."""
         return self.channel_format.format(channel_id)
 
+    def engine(self, text: object) -> str:
+        """What the engine says (bot/game/phrases.py) in this voice's language: a Phrase or
+        Sentences (`describe_game`, `game.describe(move)`, `game.examples`) or an engine error's
+        phrase; any other text as it is.
+
+        For now the engine's own English. In a language, with its `engine` catalog's gettext
+        translations: `said.render(translations)`, which translates each template (plural forms
+        by `ngettext`), then fills in the values, translating the phrases among them. A game's
+        title (`TITLES[name]`, marked with N_) is a msgid of that catalog: `translations.gettext`.
+        """
+        said = text.phrase if isinstance(text, PhrasedError) else text
+        return said.render() if isinstance(said, Phrase | Sentences) else str(said)
+
 
 DISCORD = Voice(command_prefix="/", bold_mark="**", channel_format="<#{}>")
 TERMINAL = Voice(command_prefix="", bold_mark="", channel_format="channel {}")
@@ -141,7 +154,7 @@ ENDINGS = {GameStatus.WON: "won", GameStatus.BLOCKED: "blocked", GameStatus.RESI
 def rules_text(name: str, voice: Voice) -> str:
     """The rules of game `name` as a front end shows them: the engine's sentences, the title
     that begins them set in bold."""
-    text, title = describe_game(name), TITLES[name]
+    text, title = voice.engine(describe_game(name)), TITLES[name]
     return voice.bold(title) + text.removeprefix(title) if text.startswith(title) else text
 
 
@@ -165,7 +178,7 @@ def event_text(event: Event, reply: Reply, voice: Voice) -> str:
             back = "Took back " + " ".join(map(str, took_back)) + "." if took_back else ""
             return f"{back} {played_text(played)}".strip()
         case Refused(error=error):
-            return str(error)
+            return voice.engine(error)
         case NothingToDo(auto=auto):
             return "Nothing can go to a foundation now." if auto else "Nothing to do."
         case HintNotAlone():
@@ -173,7 +186,7 @@ def event_text(event: Event, reply: Reply, voice: Voice) -> str:
         case Hinted(move=None):
             return "No move left to suggest."
         case Hinted(move=move):
-            return f"Hint: {move} ({game.describe(move)})"
+            return f"Hint: {move} ({voice.engine(game.describe(move))})"
         case Ended(status=GameStatus.WON, score=score):
             return f"You won! Score {score}."
         case Ended(status=GameStatus.BLOCKED, score=score):
@@ -426,7 +439,7 @@ def match_error_text(error: PlayError, voice: Voice) -> str:
         case TargetOutOfRange(target=target, largest=largest):
             return f"The target must be between 1 and {largest}, not {target}."
         case BadOptions(problem=problem):
-            return problem
+            return voice.engine(problem)
         case NoSuchMatch(match_id=match_id):
             return f"There is no match #{match_id}."
         case MatchClosed(match_id=match_id, status=status, action=action):

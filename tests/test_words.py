@@ -279,10 +279,10 @@ def test_a_wait_is_told_in_hours_and_minutes() -> None:
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_the_rules_come_plain_from_the_engine_and_bold_only_in_discord(name: str) -> None:
-    title = TITLES[name]
-    assert "**" not in describe_game(name) and describe_game(name).startswith(title)
+    title, rules = TITLES[name], str(describe_game(name))
+    assert "**" not in rules and rules.startswith(title)
     assert rules_text(name, DISCORD).startswith(f"**{title}**")
-    assert rules_text(name, TERMINAL) == describe_game(name)
+    assert rules_text(name, TERMINAL) == rules
 
 
 def test_a_watched_board_says_whose_it_is_and_how_it_stands() -> None:

@@ -15,12 +15,13 @@ from functools import partial
 from itertools import pairwise
 
 from bot.game import notation, solver
-from bot.game.cards import Card, Suit, next_rank, previous_rank
+from bot.game.cards import SUIT_WORDS, Card, Suit, next_rank, previous_rank
 from bot.game.deals import check_deal, check_deck, dealing_order, move_to_top, shuffled_talon
 from bot.game.errors import IllegalMoveError, NotationError
 from bot.game.moves import DRAW, Move
 from bot.game.patience import Game, GameKind, Outcome, Step
-from bot.game.rules import CANFIELD_OPTION_NAMES, Build, Die, Groups, Rules, describe_rules, make_rules
+from bot.game.phrases import N_, Phrase
+from bot.game.rules import BUILD_WORDS, CANFIELD_OPTION_NAMES, Build, Die, Groups, Rules, describe_rules, make_rules
 from bot.game.text import picture
 
 RESERVE_SIZE = 13
@@ -83,8 +84,8 @@ class CanfieldGame(Game):
         bases = self.cards[:base_count]
         if rules.base_rank is not None and any(card.rank != rules.base_rank for card in bases):
             raise NotationError(
-                f"{rules.name} starts with the four {rules.base_rank}s on the foundations: "
-                f"the deck must begin with them, not {' '.join(map(str, bases))}"
+                "{game} starts with the four {rank}s on the foundations: the deck must begin with them, not {cards}",
+                game=rules.name, rank=rules.base_rank, cards=" ".join(map(str, bases)),
             )
         self.base_rank = bases[0].rank
         self.foundations: list[list[Card]] = [[] for _ in range(4 * rules.decks)]
@@ -235,15 +236,17 @@ class CanfieldGame(Game):
             moves.append(DRAW)
         return moves
 
-    def describe(self, move: Move) -> str:
+    def describe(self, move: Move) -> Phrase:
         """A move in words for people, such as "KC to its foundation" or "9H 8S onto TC in t3"."""
         if move.is_draw:
-            return "draw" if self.stock else "turn the waste over and draw"
+            return Phrase("draw") if self.stock else Phrase("turn the waste over and draw")
         cards = " ".join(map(str, self._piles[move.src][-move.count:]))
         if move.dst.startswith("f"):
-            return f"{cards} to its foundation"
+            return Phrase("{cards} to its foundation", cards=cards)
         target = self._piles[move.dst]
-        return f"{cards} onto {target[-1]} in {move.dst}" if target else f"{cards} to the empty {move.dst}"
+        if target:
+            return Phrase("{cards} onto {card} in {pile}", cards=cards, card=str(target[-1]), pile=move.dst)
+        return Phrase("{cards} to the empty {pile}", cards=cards, pile=move.dst)
 
     def hint(self) -> Move | None:
         """A next move from what the player can see, on the shortest way to a card on a
@@ -287,12 +290,16 @@ class CanfieldGame(Game):
         if places:
             return sorted(places, key=lambda place: place[1])
         if any(card in pile for pile in self.foundations):
-            raise IllegalMoveError(f"{text!r} is not legal: {card} is already on a foundation")
+            raise IllegalMoveError("{text!r} is not legal: {card} is already on a foundation", text=text,
+                                   card=str(card))
         if card in self.waste:
-            raise IllegalMoveError(f"{text!r} is not legal: {card} is in the waste under {self.waste[-1]}")
+            raise IllegalMoveError("{text!r} is not legal: {card} is in the waste under {top}", text=text,
+                                   card=str(card), top=str(self.waste[-1]))
         if self.rules.reserve_face_up and card in self.reserve:
-            raise IllegalMoveError(f"{text!r} is not legal: {card} is in the reserve under {self.reserve[-1]}")
-        raise IllegalMoveError(f"{text!r} is not legal: {card} is not in play yet (it is face down)")
+            raise IllegalMoveError("{text!r} is not legal: {card} is in the reserve under {top}", text=text,
+                                   card=str(card), top=str(self.reserve[-1]))
+        raise IllegalMoveError("{text!r} is not legal: {card} is not in play yet (it is face down)", text=text,
+                               card=str(card))
 
     def _candidates(self, src: str, count: int | None, dst: str | None) -> list[Move]:
         """The legal moves a command from `src` may mean; `dst` None is anywhere, `f` any foundation."""
@@ -317,10 +324,13 @@ class CanfieldGame(Game):
             candidates = [move for at, move in enumerate(candidates)
                           if all(move.count != earlier.count for earlier in candidates[:at])]
         if dst is not None and len(candidates) > 1:
-            sizes = " or ".join(f"{src}{dst}:{move.count}" for move in candidates)
-            raise NotationError(f"{text!r} could move {len(candidates)} different groups: say {sizes}", text)
+            choices: str | Phrase = f"{src}{dst}:{candidates[0].count}"
+            for move in candidates[1:]:
+                choices = Phrase("{first} or {second}", first=choices, second=f"{src}{dst}:{move.count}")
+            raise NotationError("{text!r} could move {count} different groups: say {choices}", text, text=text,
+                                count=len(candidates), choices=choices)
         if not candidates:
-            raise IllegalMoveError(f"{text!r} is not legal: {self._explain(src, dst, count)}")
+            raise IllegalMoveError("{text!r} is not legal: {reason}", text=text, reason=self._explain(src, dst, count))
         self._do(candidates[0])
         return candidates[0]
 
@@ -331,36 +341,37 @@ class CanfieldGame(Game):
         empty = not self._piles[move.dst]
         return (2 if empty else 1, -move.count, int(move.dst[1:]))
 
-    def _explain(self, src: str, dst: str | None, count: int | None) -> str:
+    def _explain(self, src: str, dst: str | None, count: int | None) -> Phrase:
         """Why nothing matches a command, and what is legal instead."""
         sizes = self.group_sizes(src)
         if not self._piles[src]:
-            reason = f"{src} is empty"
+            reason = Phrase("{pile} is empty", pile=src)
         elif count is not None and count not in sizes:
-            reason = self._reason_group(src, count) or f"{count} cards cannot move from {src}"
+            reason = self._reason_group(src, count) or Phrase("{count} cards cannot move from {pile}", count=count,
+                                                              pile=src)
         elif dst is None:
-            reason = f"{self._piles[src][-1]} has nowhere to go"
+            reason = Phrase("{card} has nowhere to go", card=str(self._piles[src][-1]))
         else:
             move = Move(src, dst if dst != "f" else f"f{self._suit_foundations(self._piles[src][-1])[0] + 1}",
                         count or (sizes[0] if sizes else 1))
-            reason = self._reason(move) or "no group fits"
-        return f"{reason}; {self._alternatives(src)}"
+            reason = self._reason(move) or Phrase("no group fits")
+        return Phrase("{reason}; {alternatives}", reason=reason, alternatives=self._alternatives(src))
 
     # --- the rules in detail ------------------------------------------------------------
 
-    def _reason(self, move: Move) -> str | None:
+    def _reason(self, move: Move) -> Phrase | None:
         """None when the move is legal, else why not."""
         if move.is_draw:
             return self._reason_draw()
         if move.dst in ("s", "w") or move.dst.startswith("r"):
-            return f"cards never go to {move.dst}"
+            return Phrase("cards never go to {pile}", pile=move.dst)
         for pile in (move.src, move.dst):
             if pile not in self._piles:
-                return f"this game has no pile {pile}"
+                return Phrase("this game has no pile {pile}", pile=pile)
         if move.src.startswith("f"):
-            return "cards never leave the foundations"
+            return Phrase("cards never leave the foundations")
         if not self._piles[move.src]:
-            return f"{move.src} is empty"
+            return Phrase("{pile} is empty", pile=move.src)
         reason = self._reason_group(move.src, move.count)
         if reason is not None:
             return reason
@@ -368,51 +379,53 @@ class CanfieldGame(Game):
             return self._reason_foundation(move)
         return self._reason_tableau(move.src, move.count, int(move.dst[1:]) - 1)
 
-    def _reason_draw(self) -> str | None:
+    def _reason_draw(self) -> Phrase | None:
         if self.stock:
             return None
         if not self.waste:
-            return "the stock and the waste are both empty"
+            return Phrase("the stock and the waste are both empty")
         if self.redeals_left == 0:
-            return "the stock is empty and no redeal is left"
+            return Phrase("the stock is empty and no redeal is left")
         return None
 
-    def _reason_group(self, src: str, count: int) -> str | None:
+    def _reason_group(self, src: str, count: int) -> Phrase | None:
         if count in self.group_sizes(src):
             return None
         pile = self._piles[src]
         if not src.startswith("t"):
-            return f"only the top card of {src} can move"
+            return Phrase("only the top card of {pile} can move", pile=src)
         if count > len(pile):
-            return f"{src} has only {len(pile)} card{'s' if len(pile) != 1 else ''}"
+            return Phrase.counted("{pile} has only {count} card", "{pile} has only {count} cards", len(pile), pile=src)
         if self.rules.groups is Groups.TOP_OR_WHOLE:
-            return f"only the top card or the whole column of {src} can move"
-        return f"the top {count} cards of {src} are not a built sequence"
+            return Phrase("only the top card or the whole column of {pile} can move", pile=src)
+        return Phrase("the top {count} cards of {pile} are not a built sequence", count=count, pile=src)
 
-    def _reason_foundation(self, move: Move) -> str | None:
+    def _reason_foundation(self, move: Move) -> Phrase | None:
         if move.count != 1:
-            return "cards go to a foundation one at a time"
+            return Phrase("cards go to a foundation one at a time")
         card = self._piles[move.src][-1]
         index = int(move.dst[1:]) - 1
         suit = SUITS[index // self.rules.decks]
         if suit is not card.suit:
-            return f"{move.dst} builds {suit.name.lower()}, not {card}"
+            return Phrase("{pile} builds {suit}, not {card}", pile=move.dst, suit=SUIT_WORDS[suit], card=str(card))
         if not self._foundation_accepts(index, card):
             pile = self.foundations[index]
             wanted = next_rank(pile[-1].rank) if pile else self.base_rank
             if len(pile) == 13:
-                return f"{move.dst} is complete"
-            return f"{move.dst} needs the {Card(wanted, card.suit)}, not {card}"
+                return Phrase("{pile} is complete", pile=move.dst)
+            return Phrase("{pile} needs the {wanted}, not {card}", pile=move.dst, wanted=str(Card(wanted, card.suit)),
+                          card=str(card))
         return None
 
-    def _reason_tableau(self, src: str, count: int, dst_index: int) -> str | None:
+    def _reason_tableau(self, src: str, count: int, dst_index: int) -> Phrase | None:
         pile, dst_pile = self._piles[src], self.tableau[dst_index]
         if self._fits_tableau(pile, count, src[0] == "t", dst_index):
             return None
         if not dst_pile:
-            return "moving a whole column into an empty column is not a move"
+            return Phrase("moving a whole column into an empty column is not a move")
         build = self.rules.column_build(dst_index)
-        return f"{pile[-count]} cannot go on {dst_pile[-1]} (t{dst_index + 1} builds down {build.value})"
+        return Phrase("{card} cannot go on {target} ({pile} builds down {build})", card=str(pile[-count]),
+                      target=str(dst_pile[-1]), pile=f"t{dst_index + 1}", build=BUILD_WORDS[build])
 
     def _fits_tableau(self, pile: list[Card], count: int, from_tableau: bool, dst_index: int) -> bool:
         """Whether the top `count` cards of `pile` may go on column `dst_index` (from 0)."""
@@ -522,12 +535,12 @@ def _kind(name: str, title: str, board_layout: str = "canfield") -> GameKind:
 
 
 CANFIELD_KINDS: dict[str, GameKind] = {kind.name: kind for kind in (
-    _kind("canfield", "Canfield"),
-    _kind("superior-canfield", "Superior Canfield", board_layout="superior-canfield"),
-    _kind("rainbow-canfield", "Rainbow Canfield"),
-    _kind("storehouse", "Storehouse"),
-    _kind("canfield-draw1", "Canfield (draw 1)"),
-    _kind("canfield-one-pass", "Canfield (one pass)"),
-    _kind("demons-and-thieves", "Demons and Thieves", board_layout="demons-and-thieves"),
-    _kind("demonthief", "Demonthief", board_layout="demons-and-thieves"),
+    _kind("canfield", N_("Canfield")),
+    _kind("superior-canfield", N_("Superior Canfield"), board_layout="superior-canfield"),
+    _kind("rainbow-canfield", N_("Rainbow Canfield")),
+    _kind("storehouse", N_("Storehouse")),
+    _kind("canfield-draw1", N_("Canfield (draw 1)")),
+    _kind("canfield-one-pass", N_("Canfield (one pass)")),
+    _kind("demons-and-thieves", N_("Demons and Thieves"), board_layout="demons-and-thieves"),
+    _kind("demonthief", N_("Demonthief"), board_layout="demons-and-thieves"),
 )}

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from bot.game.errors import NotationError
+from bot.game.phrases import Phrase
 
 
 class Colour(Enum):
@@ -41,6 +42,9 @@ class Suit(Enum):
 
 
 _SUIT_ORDER = list(Suit)
+# Each suit's name in a sentence, such as "f1 builds clubs".
+SUIT_WORDS = {Suit.CLUBS: Phrase("clubs"), Suit.SPADES: Phrase("spades"), Suit.HEARTS: Phrase("hearts"),
+              Suit.DIAMONDS: Phrase("diamonds")}
 _SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦"}
 
 RANK_NAMES = {1: "A", 10: "T", 11: "J", 12: "Q", 13: "K"}
@@ -96,8 +100,8 @@ class Card:
         cleaned = text.strip().lower()
         if not _CARD_RE.match(cleaned):
             raise NotationError(
-                f"{text!r} is not a card: write a rank (A, 2-10 or T, J, Q, K) "
-                "and a suit (C, D, H, S), such as 7H or TD"
+                "{text!r} is not a card: write a rank (A, 2-10 or T, J, Q, K) "
+                "and a suit (C, D, H, S), such as 7H or TD", text=text,
             )
         return cls(_RANK_BY_TEXT[cleaned[:-1]], _SUIT_BY_TEXT[cleaned[-1]])
 

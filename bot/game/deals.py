@@ -16,6 +16,7 @@ from pysol_cards.cards import createCards, ms_rearrange
 from pysol_cards.random import LCRandom31, MTRandom
 
 from bot.game.cards import Card, Suit, full_deck
+from bot.game.phrases import Phrase, PhrasedError
 
 FIRST_DEAL = 1
 LAST_DEAL = MTRandom.MAX_SEED
@@ -24,14 +25,15 @@ _PYSOL_SUITS = "CSHD"
 DECK_SIZE = 52
 
 
-class DealError(ValueError):
+class DealError(PhrasedError):
     """A deal number outside PySolFC's range, or an explicit deck that is not a deck."""
 
 
 def check_deal(deal: int) -> int:
     """Return the deal number if PySolFC knows it; raise DealError quoting it otherwise."""
     if isinstance(deal, bool) or not isinstance(deal, int) or not FIRST_DEAL <= deal <= LAST_DEAL:
-        raise DealError(f"deal {deal!r} is not a PySolFC game number ({FIRST_DEAL} to {LAST_DEAL})")
+        raise DealError("deal {deal} is not a PySolFC game number ({first} to {last})", deal=repr(deal),
+                        first=FIRST_DEAL, last=LAST_DEAL)
     return deal
 
 
@@ -64,14 +66,17 @@ def check_deck(cards: list[Card], decks: int = 1) -> list[Card]:
     missing = [card for card in full_deck() if counts[card] < decks]
     repeated = [card for card in full_deck() if counts[card] > decks]
     if missing or repeated or len(cards) != DECK_SIZE * decks:
-        detail = []
+        details = []
         if missing:
-            detail.append("missing " + " ".join(map(str, missing[:8])))
+            details.append(Phrase("missing {cards}", cards=" ".join(map(str, missing[:8]))))
         if repeated:
-            detail.append("repeated " + " ".join(map(str, repeated[:8])))
+            details.append(Phrase("repeated {cards}", cards=" ".join(map(str, repeated[:8]))))
         if len(cards) != DECK_SIZE * decks:
-            detail.append(f"{len(cards)} cards instead of {DECK_SIZE * decks}")
-        raise DealError("the cards are not a full deck: " + "; ".join(detail))
+            details.append(Phrase("{count} cards instead of {expected}", count=len(cards), expected=DECK_SIZE * decks))
+        said = details[0]
+        for detail in details[1:]:
+            said = Phrase("{first}; {second}", first=said, second=detail)
+        raise DealError("the cards are not a full deck: {problems}", problems=said)
     return list(cards)
 
 

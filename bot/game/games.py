@@ -12,6 +12,7 @@ from bot.game.canfield import CANFIELD_KINDS
 from bot.game.cards import Card
 from bot.game.patience import Game, GameKind, GameRules
 from bot.game.patriarchs import PATRIARCHS_KINDS
+from bot.game.phrases import Sentences
 from bot.game.race import RaceGame, new_race_with
 from bot.game.rules import UnknownGameError
 
@@ -27,7 +28,7 @@ TITLES: dict[str, str] = {**{name: kind.title for name, kind in GAMES.items()}, 
 def game_kind(name: str) -> GameKind:
     """The kind of game called `name`; UnknownGameError, quoting it, when there is none."""
     if name not in GAMES:
-        raise UnknownGameError(f"unknown game {name!r}; games: {', '.join(GAMES)}")
+        raise UnknownGameError("unknown game {name!r}; games: {games}", name=name, games=", ".join(GAMES))
     return GAMES[name]
 
 
@@ -69,6 +70,7 @@ def option_names(name: str) -> tuple[str, ...]:
     return game_kind(name).option_names
 
 
-def describe_game(name: str) -> str:
-    """The rules of `name` in a few plain sentences, beginning with its title (no markup)."""
+def describe_game(name: str) -> Sentences:
+    """The rules of `name` in a few plain sentences, beginning with its title (no markup); as
+    phrases (bot/game/phrases.py), `str()` of which is the English."""
     return game_kind(name).describe_rules()

@@ -109,9 +109,9 @@ def parse(text: str) -> list[Command]:
         if word in ACTION_WORDS:
             commands.append(ActionCommand(ACTION_WORDS[word], original))
         elif word in WORDS:
-            raise NotationError(f"{original!r} is a word of its own: send it alone", token=original)
+            raise NotationError("{text!r} is a word of its own: send it alone", token=original, text=original)
         elif _COUNT_RE.fullmatch(word):
-            raise NotationError(f"{original!r} must follow a move, as in t1t3:2", token=original)
+            raise NotationError("{text!r} must follow a move, as in t1t3:2", token=original, text=original)
         elif match := _PILES_RE.fullmatch(word):
             src, dst, count = match["src"], match["dst"], match["count"]
             if dst is None and count is None and next_is(_PILE_RE):  # `r t2`
@@ -129,20 +129,20 @@ def parse(text: str) -> list[Command]:
             _check_destination(dst, original)
             commands.append(CardCommand(Card.parse(match["card"]), dst, original))
         else:
-            raise NotationError(f"cannot read {original!r}", token=original)
+            raise NotationError("cannot read {text!r}", token=original, text=original)
     return commands
 
 
 def _pile_command(src: str, dst: str | None, count: int | None, original: str) -> Command:
     """The command for a pile (and a pile and a count) that read; NotationError when it means nothing."""
     if count is not None and count < 1:
-        raise NotationError(f"{original!r}: a move takes at least one card", token=original)
+        raise NotationError("{text!r}: a move takes at least one card", token=original, text=original)
     if src == "s":
         if dst not in (None, "w") or count is not None:
-            raise NotationError(f"{original!r}: the stock only turns onto the waste; use d", token=original)
+            raise NotationError("{text!r}: the stock only turns onto the waste; use d", token=original, text=original)
         return ActionCommand(Action.DRAW, original)
     if dst == src:
-        raise NotationError(f"{original!r} moves a pile onto itself", token=original)
+        raise NotationError("{text!r} moves a pile onto itself", token=original, text=original)
     _check_destination(dst, original)
     return PileCommand(src, dst, count, original)
 
@@ -150,6 +150,6 @@ def _pile_command(src: str, dst: str | None, count: int | None, original: str) -
 def _check_destination(dst: str | None, original: str) -> None:
     if dst in ("s", "w") or (dst is not None and dst.startswith("r")):
         raise NotationError(
-            f"{original!r}: cards go to a foundation (f) or a tableau column (t1..t9), not to {dst}",
-            token=original,
+            "{text!r}: cards go to a foundation (f) or a tableau column (t1..t9), not to {pile}",
+            token=original, text=original, pile=dst,
         )

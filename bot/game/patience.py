@@ -22,6 +22,7 @@ from bot.game.cards import Card
 from bot.game.deals import random_deal
 from bot.game.errors import IllegalMoveError, NotationError
 from bot.game.moves import Move
+from bot.game.phrases import Phrase, Sentences
 
 SHOWN_ALTERNATIVES = 8  # legal moves an error message lists at most
 FOUNDATION_LENGTH = 13  # a completed foundation
@@ -76,7 +77,7 @@ class GameKind:
     make_rules: Callable[..., GameRules]  # (**options) -> the rules with the options applied
     new: Callable[..., Game]  # (deal=, cards=, **options) -> a new game; see games.new_game
     dealt_cards: Callable[[int], list[Card]]  # a PySolFC game number -> its deck, in `cards=` order
-    describe_rules: Callable[[], str]  # the rules in a few plain sentences
+    describe_rules: Callable[[], Sentences]  # the rules in a few plain sentences
 
 
 class Game(ABC):
@@ -84,7 +85,7 @@ class Game(ABC):
     with the machinery every game shares. See the module's docstring for what a game adds."""
 
     # What moves look like in this game, for a player who typed something unreadable.
-    examples = "moves look like rt2, wf, t1t3:2, 7h, 7h t2, d (draw), a (all to foundations), u (undo)"
+    examples = Phrase("moves look like rt2, wf, t1t3:2, 7h, 7h t2, d (draw), a (all to foundations), u (undo)")
 
     rules: GameRules
     deal: int | None  # PySolFC's game number; None for an explicit deck
@@ -134,7 +135,7 @@ class Game(ABC):
         """Every legal move now."""
 
     @abstractmethod
-    def describe(self, move: Move) -> str:
+    def describe(self, move: Move) -> Phrase:
         """A move in words for people, such as "KC to its foundation"."""
 
     @abstractmethod
@@ -159,7 +160,7 @@ class Game(ABC):
         """ValueError when the position could not have come from this deck by legal moves."""
 
     @abstractmethod
-    def _reason(self, move: Move) -> str | None:
+    def _reason(self, move: Move) -> Phrase | None:
         """None when the move is legal, else why not."""
 
     @abstractmethod
@@ -264,7 +265,8 @@ class Game(ABC):
         """Raise IllegalMoveError, saying why and what is legal, unless `move` is legal now."""
         reason = self._reason(move)
         if reason is not None:
-            raise IllegalMoveError(f"{str(move)!r} is not legal: {reason}; {self._alternatives(move.src)}")
+            raise IllegalMoveError("{move!r} is not legal: {reason}; {alternatives}", move=str(move), reason=reason,
+                                   alternatives=self._alternatives(move.src))
 
     def can_move(self, move: Move) -> bool:
         """Whether `move` is legal now."""
@@ -285,10 +287,10 @@ class Game(ABC):
             self._do(move)
             return [move]
         if not isinstance(move, str):
-            raise NotationError(f"{move!r} is neither a move nor text")
+            raise NotationError("{value} is neither a move nor text", value=repr(move))
         commands = self.read(move)
         if any(isinstance(c, notation.ActionCommand) and c.action is notation.Action.HINT for c in commands):
-            raise NotationError(f"{move.strip()!r}: 'h' asks for a hint, which is not a move", token="h")
+            raise NotationError("{text!r}: 'h' asks for a hint, which is not a move", token="h", text=move.strip())
         start, position, history = len(self.history), self._position(), list(self.history)
         low = start
         for command in commands:
@@ -299,8 +301,11 @@ class Game(ABC):
                 self._restore(position)
                 self.history = history
                 raise
-            except ValueError as error:
-                raise IllegalMoveError(str(error), self.moves[low:]) from None
+            except IllegalMoveError as error:
+                error.played = self.moves[low:]
+                raise
+            except ValueError as error:  # not a rule's refusal: said as it is, what came before standing
+                raise IllegalMoveError("{problem}", self.moves[low:], problem=str(error)) from None
             low = min(low, len(self.history))
         return self.moves[low:]
 
@@ -310,7 +315,8 @@ class Game(ABC):
         try:
             return notation.parse(text)
         except NotationError as error:
-            raise NotationError(f"{error}: {self.examples}", error.token) from None
+            raise NotationError("{problem}: {examples}", error.token, problem=error.phrase,
+                                examples=self.examples) from None
 
     def can_undo(self) -> bool:
         """Whether there is a move to take back."""
@@ -329,15 +335,16 @@ class Game(ABC):
         self.history.pop()
         return step.move
 
-    def _alternatives(self, src: str) -> str:
+    def _alternatives(self, src: str) -> Phrase:
         """The legal moves from `src`, or else some legal moves, for an error message."""
         legal = self.legal_moves()
         from_src = [str(m) for m in legal if m.src == src]
         if from_src:
-            return "legal from " + src + ": " + ", ".join(from_src[:SHOWN_ALTERNATIVES])
+            return Phrase("legal from {pile}: {moves}", pile=src, moves=", ".join(from_src[:SHOWN_ALTERNATIVES]))
+        if not legal:
+            return Phrase("no move is legal")
         shown = ", ".join(str(m) for m in legal[:SHOWN_ALTERNATIVES])
-        more = " …" if len(legal) > SHOWN_ALTERNATIVES else ""
-        return f"legal moves: {shown}{more}" if legal else "no move is legal"
+        return Phrase("legal moves: {moves}", moves=shown + (" …" if len(legal) > SHOWN_ALTERNATIVES else ""))
 
     @property
     def position(self) -> Position:
@@ -409,6 +416,5 @@ class Game(ABC):
 
     def _pile(self, name: str, text: str | None = None) -> list[Card]:
         if name not in self._piles:
-            quoted = repr(text) if text else repr(name)
-            raise IllegalMoveError(f"{quoted} is not legal: this game has no pile {name}")
+            raise IllegalMoveError("{text!r} is not legal: this game has no pile {pile}", text=text or name, pile=name)
         return self._piles[name]

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from bot.game import notation
-from bot.game.cards import ACE, KING, Card, Suit
+from bot.game.cards import ACE, KING, SUIT_WORDS, Card, Suit
 from bot.game.deals import (
     DealError,
     check_deal,
@@ -33,7 +33,8 @@ from bot.game.deals import (
 from bot.game.errors import IllegalMoveError
 from bot.game.moves import DRAW, Move
 from bot.game.patience import FOUNDATION_LENGTH, Game, GameKind, Outcome, Step
-from bot.game.rules import UnknownGameError
+from bot.game.phrases import N_, Phrase, Sentences
+from bot.game.rules import SCORE_RULE, UnknownGameError
 
 DECKS = 2
 DRAW_COUNT = 1  # the stock turns one card at a time
@@ -80,16 +81,17 @@ def make_patriarchs_rules(name: str, **options: object) -> PatriarchsRules:
     Raises UnknownGameError, quoting the bad value, for an unknown game, option or value.
     """
     if name not in PATRIARCHS_RULES:
-        raise UnknownGameError(f"unknown game {name!r}; games: {', '.join(PATRIARCHS_RULES)}")
+        raise UnknownGameError("unknown game {name!r}; games: {games}", name=name, games=", ".join(PATRIARCHS_RULES))
     unknown = sorted(set(options) - set(PATRIARCHS_OPTION_NAMES))
     if unknown:
-        raise UnknownGameError(
-            f"unknown option {unknown[0]!r} for {name}; options: {', '.join(PATRIARCHS_OPTION_NAMES)}")
+        raise UnknownGameError("unknown option {option!r} for {game}; options: {options}", option=unknown[0], game=name,
+                               options=", ".join(PATRIARCHS_OPTION_NAMES))
     rules = PATRIARCHS_RULES[name]
     if "redeals" in options:
         redeals = options["redeals"]
         if isinstance(redeals, bool) or redeals not in _REDEAL_CHOICES:
-            raise UnknownGameError(f"redeals={redeals!r}: {name} allows redeals=0 or redeals=1")
+            raise UnknownGameError("redeals={value}: {game} allows redeals=0 or redeals=1", value=repr(redeals),
+                                   game=name)
         rules = replace(rules, redeals=redeals)
     return rules
 
@@ -111,10 +113,6 @@ def dealt_patriarchs_cards(name: str, deal: int) -> list[Card]:
     return list(BASE_CARDS) + dealing_order(rest)
 
 
-def _suit_name(suit: Suit) -> str:
-    return suit.name.lower()
-
-
 def _foundation_index(pile: str) -> int:
     return FOUNDATION_NAMES.index(pile)
 
@@ -128,7 +126,7 @@ class PatriarchsGame(Game):
     """One game of Patriarchs or Picture Patience. Build it with `new_patriarchs_game`."""
 
     pile_order = PILE_ORDER
-    examples = "moves look like r1f, wf, f1f5, 7h, 7h f, d (draw), a (all to foundations), u (undo)"
+    examples = Phrase("moves look like r1f, wf, f1f5, 7h, 7h f, d (draw), a (all to foundations), u (undo)")
 
     def __init__(self, rules: PatriarchsRules, cards: list[Card], deal: int | None = None) -> None:
         self.rules = rules
@@ -138,8 +136,9 @@ class PatriarchsGame(Game):
         bases = self.cards[:base_count]
         if bases != BASE_CARDS[:base_count]:
             raise DealError(
-                f"{rules.name} starts with an ace and a king of each suit on the foundations: the deck "
-                f"must begin with {' '.join(map(str, BASE_CARDS))}, not {' '.join(map(str, bases))}"
+                "{game} starts with an ace and a king of each suit on the foundations: the deck must begin with "
+                "{bases}, not {cards}", game=rules.name, bases=" ".join(map(str, BASE_CARDS)),
+                cards=" ".join(map(str, bases)),
             )
         self.foundations: list[list[Card]] = [[] for _ in FOUNDATION_NAMES]
         for pile, card in zip(self.foundations, bases, strict=False):
@@ -267,18 +266,20 @@ class PatriarchsGame(Game):
             moves.append(DRAW)
         return moves
 
-    def describe(self, move: Move) -> str:
+    def describe(self, move: Move) -> Phrase:
         """A move in words for people, such as "7H to its king foundation"."""
         if move.is_draw:
-            return "draw" if self.stock else "turn the waste over and draw"
+            return Phrase("draw") if self.stock else Phrase("turn the waste over and draw")
         pile = self._piles.get(move.src)
         if not pile or move.dst not in FOUNDATION_NAMES:
-            return str(move)
-        card = pile[-1]
+            return Phrase("{move}", move=str(move))
+        card = str(pile[-1])
         if move.src in FOUNDATION_NAMES:
-            return f"{card} back from {move.src} onto {move.dst} (a reversal)"
-        kind = "ace" if move.dst in ACE_FOUNDATIONS else "king"
-        return f"{card} to its {kind} foundation"
+            return Phrase("{card} back from {source} onto {target} (a reversal)", card=card, source=move.src,
+                          target=move.dst)
+        if move.dst in ACE_FOUNDATIONS:
+            return Phrase("{card} to its ace foundation", card=card)
+        return Phrase("{card} to its king foundation", card=card)
 
     def hint(self) -> Move | None:
         """A legal next move on the shortest way to a card put on a foundation, from what the
@@ -324,7 +325,8 @@ class PatriarchsGame(Game):
 
     def _check_destination(self, dst: str | None, text: str) -> None:
         if dst is not None and dst != "f" and dst not in self._piles:
-            raise IllegalMoveError(f"{text!r} is not legal: this game has no pile {dst}; {self._alternatives('')}")
+            raise IllegalMoveError("{text!r} is not legal: this game has no pile {pile}; {alternatives}", text=text,
+                                   pile=dst, alternatives=self._alternatives(""))
 
     @staticmethod
     def _matches(move: Move, dst: str | None) -> bool:
@@ -338,7 +340,7 @@ class PatriarchsGame(Game):
             if move.src == src and (count is None or move.count == count) and self._matches(move, dst)
         ]
         if not candidates:
-            raise IllegalMoveError(f"{text!r} is not legal: {self._explain(src, dst, count)}")
+            raise IllegalMoveError("{text!r} is not legal: {reason}", text=text, reason=self._explain(src, dst, count))
         self._do(candidates[0])
 
     def _play_card(self, card: Card, dst: str | None, text: str) -> None:
@@ -350,72 +352,76 @@ class PatriarchsGame(Game):
             self._do(candidates[0])
             return
         if holders:
-            raise IllegalMoveError(f"{text!r} is not legal: {self._explain(holders[0], dst, None)}")
+            raise IllegalMoveError("{text!r} is not legal: {reason}", text=text,
+                                   reason=self._explain(holders[0], dst, None))
         places = []
         if any(card in pile for pile in self.foundations):
-            places.append("on a foundation")
+            places.append(Phrase("on a foundation"))
         if card in self.waste:
-            places.append(f"in the waste under {self.waste[-1]}")
+            places.append(Phrase("in the waste under {card}", card=str(self.waste[-1])))
         if card in self.stock:
-            places.append("face down in the stock")
+            places.append(Phrase("face down in the stock"))
+        where = places[0]
+        for place in places[1:]:
+            where = Phrase("{first} and {second}", first=where, second=place)
         raise IllegalMoveError(
-            f"{text!r} is not legal: {card} is not on a reserve pile or the waste top "
-            f"(it is {' and '.join(places)}); {self._alternatives('')}"
+            "{text!r} is not legal: {card} is not on a reserve pile or the waste top (it is {places}); {alternatives}",
+            text=text, card=str(card), places=where, alternatives=self._alternatives(""),
         )
 
-    def _explain(self, src: str, dst: str | None, count: int | None) -> str:
+    def _explain(self, src: str, dst: str | None, count: int | None) -> Phrase:
         """Why nothing matches a command, and what is legal instead."""
         pile = self._piles[src]
         if not pile:
-            reason = f"{src} is empty"
+            reason = Phrase("{pile} is empty", pile=src)
         elif count not in (None, 1):
-            reason = "cards move one at a time"
+            reason = Phrase("cards move one at a time")
         elif dst is None or dst == "f":
             if src in FOUNDATION_NAMES:
                 index = _foundation_index(src)
-                reason = self._reason_reversal(index, _partner(index)) or "no foundation takes it"
+                reason = self._reason_reversal(index, _partner(index)) or Phrase("no foundation takes it")
             else:
                 reason = self._nowhere(pile[-1])
         else:
-            reason = self._reason(Move(src, dst)) or "no move fits"
-        return f"{reason}; {self._alternatives(src)}"
+            reason = self._reason(Move(src, dst)) or Phrase("no move fits")
+        return Phrase("{reason}; {alternatives}", reason=reason, alternatives=self._alternatives(src))
 
-    def _nowhere(self, card: Card) -> str:
+    def _nowhere(self, card: Card) -> Phrase:
         """Why a card goes to no foundation: what its suit's two foundations need."""
-        needs = []
-        for index in (card.suit.index, card.suit.index + 4):
-            needs.append(self._reason_foundation(index, card) or f"{FOUNDATION_NAMES[index]} takes it")
-        return f"{card} has nowhere to go ({'; '.join(needs)})"
+        ace, king = (self._reason_foundation(index, card) or Phrase("{pile} takes it", pile=FOUNDATION_NAMES[index])
+                     for index in (card.suit.index, card.suit.index + 4))
+        return Phrase("{card} has nowhere to go ({ace}; {king})", card=str(card), ace=ace, king=king)
 
     # --- the rules in detail ------------------------------------------------------------
 
-    def _reason(self, move: Move) -> str | None:
+    def _reason(self, move: Move) -> Phrase | None:
         """None when the move is legal, else why not."""
         if move.is_draw:
             return self._reason_draw()
         for pile in (move.src, move.dst):
             if pile not in self._piles:
-                return f"this game has no pile {pile} (piles: s, w, f1..f8, r1..r9)"
+                return Phrase("this game has no pile {pile} (piles: s, w, f1..f8, r1..r9)", pile=pile)
         if move.dst in ("s", "w"):
-            return f"cards never go to {move.dst}"
+            return Phrase("cards never go to {pile}", pile=move.dst)
         if move.dst in RESERVE_NAMES:
-            return "cards never go to a reserve pile: an emptied one is filled at once from the waste or the stock"
+            return Phrase("cards never go to a reserve pile: an emptied one is filled at once from the waste or "
+                          "the stock")
         source = self._piles[move.src]
         if not source:
-            return f"{move.src} is empty"
+            return Phrase("{pile} is empty", pile=move.src)
         if move.count != 1:
-            return "cards move one at a time"
+            return Phrase("cards move one at a time")
         if move.src in FOUNDATION_NAMES:
             return self._reason_reversal(_foundation_index(move.src), _foundation_index(move.dst))
         return self._reason_foundation(_foundation_index(move.dst), source[-1])
 
-    def _reason_draw(self) -> str | None:
+    def _reason_draw(self) -> Phrase | None:
         if self.stock:
             return None
         if not self.waste:
-            return "the stock and the waste are both empty"
+            return Phrase("the stock and the waste are both empty")
         if self.redeals_left <= 0:
-            return "the stock is empty and no redeal is left"
+            return Phrase("the stock is empty and no redeal is left")
         return None
 
     def check_position(self) -> None:
@@ -445,45 +451,49 @@ class PatriarchsGame(Game):
             return card.rank == (pile[-1].rank + 1 if pile else ACE)
         return card.rank == (pile[-1].rank - 1 if pile else KING)
 
-    def _reason_foundation(self, index: int, card: Card) -> str | None:
+    def _reason_foundation(self, index: int, card: Card) -> Phrase | None:
         name, suit = FOUNDATION_NAMES[index], SUITS[index % 4]
         if card.suit is not suit:
-            return f"{name} builds {_suit_name(suit)}, not {card}"
+            return Phrase("{pile} builds {suit}, not {card}", pile=name, suit=SUIT_WORDS[suit], card=str(card))
         if self._accepts(index, card):
             return None
         pile = self.foundations[index]
+        if not pile and index < 4:
+            return Phrase("{pile} is empty and starts with an ace of {suit}, not {card}", pile=name,
+                          suit=SUIT_WORDS[suit], card=str(card))
         if not pile:
-            first = "an ace" if index < 4 else "a king"
-            return f"{name} is empty and starts with {first} of {_suit_name(suit)}, not {card}"
+            return Phrase("{pile} is empty and starts with a king of {suit}, not {card}", pile=name,
+                          suit=SUIT_WORDS[suit], card=str(card))
         top = pile[-1]
         if top.rank == (KING if index < 4 else ACE):
-            return f"{name} is complete"
+            return Phrase("{pile} is complete", pile=name)
         wanted = Card(top.rank + 1 if index < 4 else top.rank - 1, suit)
-        return f"{name} needs the {wanted}, not {card}"
+        return Phrase("{pile} needs the {wanted}, not {card}", pile=name, wanted=str(wanted), card=str(card))
 
     def _reversible(self, suit_index: int) -> bool:
         """Whether the suit's ace and king foundations have tops in sequence (ace top + 1 == king top)."""
         ace_pile, king_pile = self.foundations[suit_index], self.foundations[suit_index + 4]
         return bool(ace_pile and king_pile) and ace_pile[-1].rank + 1 == king_pile[-1].rank
 
-    def _reason_reversal(self, src_index: int, dst_index: int) -> str | None:
+    def _reason_reversal(self, src_index: int, dst_index: int) -> Phrase | None:
         src = FOUNDATION_NAMES[src_index]
         if not self.rules.reversals:
-            return f"cards never leave the foundations in {self.title}"
+            return Phrase("cards never leave the foundations in {game}", game=Phrase.marked(self.title))
         if dst_index != _partner(src_index):
-            partner = FOUNDATION_NAMES[_partner(src_index)]
-            return f"a card leaves {src} only in a reversal onto {partner}, the other foundation of its suit"
+            return Phrase("a card leaves {pile} only in a reversal onto {partner}, the other foundation of its suit",
+                          pile=src, partner=FOUNDATION_NAMES[_partner(src_index)])
         pile = self.foundations[src_index]
         if not pile:
-            return f"{src} is empty"
+            return Phrase("{pile} is empty", pile=src)
         suit_index = src_index % 4
         if not self._reversible(suit_index):
-            ace, king = ACE_FOUNDATIONS[suit_index], KING_FOUNDATIONS[suit_index]
-            ace_top, king_top = self.foundations[suit_index][-1:], self.foundations[suit_index + 4][-1:]
-            shown = [f"{n} {str(t[0]) if t else 'empty'}" for n, t in ((ace, ace_top), (king, king_top))]
-            return f"reversals need the tops of {ace} and {king} in sequence ({', '.join(shown)})"
+            ace_pile, king_pile = self.foundations[suit_index], self.foundations[suit_index + 4]
+            ace_top, king_top = (str(top[-1]) if top else Phrase("empty") for top in (ace_pile, king_pile))
+            return Phrase("reversals need the tops of {ace} and {king} in sequence "
+                          "({ace} {ace_top}, {king} {king_top})", ace=ACE_FOUNDATIONS[suit_index],
+                          king=KING_FOUNDATIONS[suit_index], ace_top=ace_top, king_top=king_top)
         if len(pile) == 1:
-            return f"{src} never gives up its base card {pile[0]}"
+            return Phrase("{pile} never gives up its base card {card}", pile=src, card=str(pile[0]))
         return None
 
     # --- the way to progress: outcome and hint ------------------------------------------
@@ -579,20 +589,23 @@ def new_patriarchs_game(name: str = "patriarchs", *, deal: int | None = None,
                                 deck_of=lambda number: dealt_patriarchs_cards(name, number))
 
 
-def describe_patriarchs(rules: PatriarchsRules, title: str) -> str:
-    """The rules of the game called `title` in a few plain sentences."""
-    start = ("An ace and a king of each suit start on them. " if rules.preplaced
-             else "The aces and kings are shuffled in; an empty foundation takes one of its suit. ")
-    reversals = (" When the two foundations of a suit have tops in sequence, cards may go from one to the "
-                 "other (never the base cards)." if rules.reversals else "")
-    redeals = "one redeal" if rules.redeals else "no redeal"
-    return (
-        f"{title} (two decks): build four foundations up in suit from the ace to the king, "
-        f"and four down from the king to the ace. {start}Nine reserve cards, each playable to the foundations "
-        "only; an emptied reserve space is filled at once from the waste (from the stock when the waste is "
-        f"empty). The stock turns one card at a time, {redeals}.{reversals} Score: 50 a finished foundation, "
-        "100 for a win, 1 a foundation card, −1 a card left in the reserve."
-    )
+def describe_patriarchs(rules: PatriarchsRules, title: str) -> Sentences:
+    """The rules of the game called `title` (a text marked with N_) in a few plain sentences; the
+    first begins with the title."""
+    sentences = [
+        Phrase("{title} (two decks): build four foundations up in suit from the ace to the king, and four down "
+               "from the king to the ace.", title=Phrase.marked(title)),
+        Phrase("An ace and a king of each suit start on them.") if rules.preplaced
+        else Phrase("The aces and kings are shuffled in; an empty foundation takes one of its suit."),
+        Phrase("Nine reserve cards, each playable to the foundations only; an emptied reserve space is filled at "
+               "once from the waste (from the stock when the waste is empty)."),
+        Phrase("The stock turns one card at a time, one redeal.") if rules.redeals
+        else Phrase("The stock turns one card at a time, no redeal."),
+    ]
+    if rules.reversals:
+        sentences.append(Phrase("When the two foundations of a suit have tops in sequence, cards may go from one to "
+                                "the other (never the base cards)."))
+    return Sentences((*sentences, SCORE_RULE))
 
 
 def _kind(name: str, title: str) -> GameKind:
@@ -605,6 +618,6 @@ def _kind(name: str, title: str) -> GameKind:
 
 
 PATRIARCHS_KINDS: dict[str, GameKind] = {kind.name: kind for kind in (
-    _kind("patriarchs", "Patriarchs"),
-    _kind("picture-patience", "Picture Patience"),
+    _kind("patriarchs", N_("Patriarchs")),
+    _kind("picture-patience", N_("Picture Patience")),
 )}

@@ -28,6 +28,7 @@ from bot.game.deals import DECK_SIZE, check_deal, check_deck, dealing_order, ran
 from bot.game.errors import IllegalMoveError, NotationError
 from bot.game.moves import DRAW, Move
 from bot.game.patience import Outcome
+from bot.game.phrases import N_, Phrase
 from bot.game.rules import UnknownGameError
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
@@ -43,11 +44,15 @@ _DEAL_RANGE = 999_999_999
 
 class BeatenError(IllegalMoveError):
     """Another player's card got to the foundation first: this card stays where it was.
-    `owner` is the player whose card took the place, `card` the card both wanted to play."""
+    `owner` is the player whose card took the place, `card` the card both wanted to play; the
+    message's fields `player` and `card` are that player (from 1) and that card."""
 
-    def __init__(self, message: str, played: list[Move] | None = None, *, owner: int = -1,
-                 card: Card | None = None) -> None:
-        super().__init__(message, played)
+    def __init__(self, template: str | Phrase, /, played: list[Move] | None = None, *, owner: int = -1,
+                 card: Card | None = None, **values: str | int | Phrase) -> None:
+        """The error saying `template` filled with `values`, the owner's number and the card."""
+        if not isinstance(template, Phrase):
+            values = {"player": owner + 1, "card": str(card), **values}
+        super().__init__(template, played, **values)
         self.owner, self.card = owner, card
 
 
@@ -182,17 +187,19 @@ class RaceGame:
     """One demon race. Build it with `new_race` or `new_game("demon-race", ...)`."""
 
     name = "demon-race"
-    title = "Demon race"
+    title = N_("Demon race")
     # What moves look like in a race, for a player who typed something unreadable (no undo here).
-    examples = "moves look like t3f, wt2, t1t3:2, 7h, 7h f, d (draw), a (all to foundations)"
+    examples = Phrase("moves look like t3f, wt2, t1t3:2, 7h, 7h f, d (draw), a (all to foundations)")
 
     def __init__(self, deal: int, players: int, layout: str = "klondike",
                  decks: list[list[Card]] | None = None) -> None:
         check_deal(deal)
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise UnknownGameError(f"players={players!r}: a race takes {MIN_PLAYERS} to {MAX_PLAYERS} players")
+            raise UnknownGameError("players={value}: a race takes {least} to {most} players", value=repr(players),
+                                   least=MIN_PLAYERS, most=MAX_PLAYERS)
         if layout not in RACE_LAYOUTS:
-            raise UnknownGameError(f"layout={layout!r}: layouts: {', '.join(RACE_LAYOUTS)}")
+            raise UnknownGameError("layout={value}: layouts: {layouts}", value=repr(layout),
+                                   layouts=", ".join(RACE_LAYOUTS))
         self.deal = deal
         self.players = players
         self.layout_name = layout
@@ -200,7 +207,7 @@ class RaceGame:
         if decks is None:
             decks = [dealing_order(shuffled_talon(number)) for number in self.deals]
         elif len(decks) != players:
-            raise UnknownGameError(f"{len(decks)} decks for {players} players")
+            raise UnknownGameError("{count} decks for {players} players", count=len(decks), players=players)
         self.hands = [Hand(check_deck(list(deck)), layout) for deck in decks]
         self.foundations: list[list[FoundationCard]] = []
         self.history: list[tuple[int, Move]] = []
@@ -289,17 +296,21 @@ class RaceGame:
         try:
             commands = notation.parse(move)
         except NotationError as error:
-            raise NotationError(f"{error}: {self.examples}", error.token) from None
+            raise NotationError("{problem}: {examples}", error.token, problem=error.phrase,
+                                examples=self.examples) from None
         played: list[Move] = []
         for command in commands:
             try:
                 played += self._carry_out(player, hand, command, seen)
+            except IllegalMoveError as error:
+                error.played = played
+                raise
             except ValueError as error:
                 if isinstance(error, NotationError) and not played:
                     raise
-                if isinstance(error, BeatenError):
-                    raise BeatenError(str(error), played, owner=error.owner, card=error.card) from None
-                raise IllegalMoveError(str(error), played) from None
+                # After moves that stand, a refusal of any kind is an illegal move, saying the same.
+                said = error.phrase if isinstance(error, NotationError) else Phrase("{problem}", problem=str(error))
+                raise IllegalMoveError.from_phrase(said, played) from None
         return played
 
     def is_stuck(self, player: int) -> bool:
@@ -345,12 +356,13 @@ class RaceGame:
                     self._do(player, hand, move)
                     played.append(move)
                 return played
-            raise IllegalMoveError(f"{command.text!r} is not legal: a race has no undo and no hints")
+            raise IllegalMoveError("{text!r} is not legal: a race has no undo and no hints", text=command.text)
         if isinstance(command, notation.CardCommand):
             src, count = self._locate(hand, command.card, command.text)
             return [self._resolve(player, hand, src, command.dst, count, command.text, seen)]
         if command.src not in hand.piles or (command.dst not in (None, "f") and command.dst not in hand.piles):
-            raise IllegalMoveError(f"{command.text!r} is not legal: your piles are {', '.join(hand.piles)} and f")
+            raise IllegalMoveError("{text!r} is not legal: your piles are {piles} and f", text=command.text,
+                                   piles=", ".join(hand.piles))
         return [self._resolve(player, hand, command.src, command.dst, command.count, command.text, seen)]
 
     def _resolve(self, player: int, hand: Hand, src: str, dst: str | None, count: int | None, text: str,
@@ -366,17 +378,20 @@ class RaceGame:
             candidates = [m for m in candidates if m.count == 1] or candidates
         if not candidates:
             if dst is None:
-                reason = self._reason_foundation(hand, src) or "it has nowhere to go"
-                raise self._error(hand, src, seen, f"{text!r} is not legal: {reason}")
+                reason = self._reason_foundation(hand, src) or Phrase("it has nowhere to go")
+                raise self._error(hand, src, seen, Phrase("{text!r} is not legal: {reason}", text=text, reason=reason))
             self._check(player, hand, Move(src, dst, count or 1), seen, text)
-            raise IllegalMoveError(f"{text!r} is not legal: {self._alternatives(player, src)}")
+            raise IllegalMoveError("{text!r} is not legal: {reason}", text=text,
+                                   reason=self._alternatives(player, src))
         move = min(candidates, key=lambda m: (m.dst != "f", not hand.piles.get(m.dst, [None]), -m.count))
         self._do(player, hand, move)
         return move
 
-    def _alternatives(self, player: int, src: str) -> str:
+    def _alternatives(self, player: int, src: str) -> Phrase:
         legal = [str(m) for m in self.legal_moves(player) if m.src == src]
-        return f"legal from {src}: {', '.join(legal)}" if legal else f"nothing can move from {src}"
+        if legal:
+            return Phrase("legal from {pile}: {moves}", pile=src, moves=", ".join(legal))
+        return Phrase("nothing can move from {pile}", pile=src)
 
     def _locate(self, hand: Hand, card: Card, text: str) -> tuple[str, int]:
         for name, pile in hand.piles.items():
@@ -387,15 +402,16 @@ class RaceGame:
                 return name, len(pile) - index
             if index == len(pile) - 1 and hand.face_up(name, index):
                 return name, 1
-        raise IllegalMoveError(f"{text!r} is not legal: {card} is not one of your cards you can move now")
+        raise IllegalMoveError("{text!r} is not legal: {card} is not one of your cards you can move now", text=text,
+                               card=str(card))
 
     def _check(self, player: int, hand: Hand, move: Move, seen: int | None, text: str | None = None) -> None:
         reason = self._reason(hand, move)
         if reason is not None:
-            quoted = repr(text) if text else repr(str(move))
-            raise self._error(hand, move.src, seen, f"{quoted} is not legal: {reason}", move)
+            message = Phrase("{text!r} is not legal: {reason}", text=text or str(move), reason=reason)
+            raise self._error(hand, move.src, seen, message, move)
 
-    def _error(self, hand: Hand, src: str, seen: int | None, message: str,
+    def _error(self, hand: Hand, src: str, seen: int | None, message: Phrase,
                move: Move | None = None) -> IllegalMoveError:
         """BeatenError when another player's move since `seen` took the place this card wanted."""
         pile = hand.piles.get(src)
@@ -404,43 +420,47 @@ class RaceGame:
             for foundation in self.foundations:
                 top = foundation[-1]
                 if top.card == card and top.move_number >= seen:
-                    return BeatenError(f"{message}: player {top.owner + 1} got their {card} there first",
-                                       owner=top.owner, card=card)
-        return IllegalMoveError(message)
+                    return BeatenError("{problem}: player {player} got their {card} there first", owner=top.owner,
+                                       card=card, problem=message)
+        return IllegalMoveError.from_phrase(message)
 
-    def _reason(self, hand: Hand, move: Move) -> str | None:
+    def _reason(self, hand: Hand, move: Move) -> Phrase | None:
         if self.demon is not None:
-            return "the race is over"
+            return Phrase("the race is over")
         if move.is_draw:
-            return None if hand.piles["s"] or hand.piles["w"] else "the stock and the waste are both empty"
+            return None if hand.piles["s"] or hand.piles["w"] else Phrase("the stock and the waste are both empty")
         if move.src not in hand.piles or move.src == "s":
-            return f"you cannot move cards from {move.src}"
+            return Phrase("you cannot move cards from {pile}", pile=move.src)
         if move.dst == "f":
             if move.count != 1:
-                return "cards go to a foundation one at a time"
+                return Phrase("cards go to a foundation one at a time")
             return self._reason_foundation(hand, move.src)
         if move.dst not in hand.columns:
-            return f"cards cannot go to {move.dst}"
+            return Phrase("cards cannot go to {pile}", pile=move.dst)
         pile = hand.piles[move.src]
         if not pile:
-            return f"{move.src} is empty"
+            return Phrase("{pile} is empty", pile=move.src)
         if move.count not in hand.group_sizes(move.src):
-            return f"the top {move.count} cards of {move.src} are not a face-up built run"
+            return Phrase("the top {count} cards of {pile} are not a face-up built run", count=move.count,
+                          pile=move.src)
         if not hand.fits_column(move.src, move.count, move.dst):
             target = hand.piles[move.dst]
             if not target:
-                return ("only a king (or a run headed by one) fills a space" if hand.layout_name == "klondike"
-                        else "moving a whole column into a space is no move")
-            return f"{pile[-move.count]} cannot go on {target[-1]} (columns build down in alternate colours)"
+                return (Phrase("only a king (or a run headed by one) fills a space") if hand.layout_name == "klondike"
+                        else Phrase("moving a whole column into a space is no move"))
+            return Phrase("{card} cannot go on {target} (columns build down in alternate colours)",
+                          card=str(pile[-move.count]), target=str(target[-1]))
         return None
 
-    def _reason_foundation(self, hand: Hand, src: str) -> str | None:
+    def _reason_foundation(self, hand: Hand, src: str) -> Phrase | None:
         pile = hand.piles.get(src)
         if not pile:
-            return f"{src} is empty"
+            return Phrase("{pile} is empty", pile=src)
         if src != "w" and not hand.face_up(src, len(pile) - 1):
-            return f"the top of {src} is face down"
-        return None if self._foundation_for(pile[-1]) is not None else f"no foundation takes {pile[-1]}"
+            return Phrase("the top of {pile} is face down", pile=src)
+        if self._foundation_for(pile[-1]) is None:
+            return Phrase("no foundation takes {card}", card=str(pile[-1]))
+        return None
 
     def _foundation_for(self, card: Card) -> int | None:
         """The index of the foundation that takes the card (len(foundations) for an ace, which
@@ -475,7 +495,8 @@ class RaceGame:
 
     def _hand(self, player: int) -> Hand:
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.players:
-            raise IllegalMoveError(f"player {player!r} is not in this race of {self.players}")
+            raise IllegalMoveError("player {player} is not in this race of {count}", player=repr(player),
+                                   count=self.players)
         return self.hands[player]
 
 
@@ -496,12 +517,15 @@ def new_race_with(deal: int | None, options: dict[str, object]) -> RaceGame:
     them; UnknownGameError, quoting it, for an option a race does not take."""
     unknown = sorted(set(options) - set(RACE_OPTION_NAMES))
     if unknown:
-        raise UnknownGameError(f"unknown option {unknown[0]!r} for a race; options: {', '.join(RACE_OPTION_NAMES)}")
+        raise UnknownGameError("unknown option {option!r} for a race; options: {options}", option=unknown[0],
+                               options=", ".join(RACE_OPTION_NAMES))
     players, layout, decks = options.get("players", 2), options.get("layout", "klondike"), options.get("decks")
     if isinstance(players, bool) or not isinstance(players, int):
-        raise UnknownGameError(f"players={players!r}: a race takes {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        raise UnknownGameError("players={value}: a race takes {least} to {most} players", value=repr(players),
+                               least=MIN_PLAYERS, most=MAX_PLAYERS)
     if not isinstance(layout, str):
-        raise UnknownGameError(f"layout={layout!r}: layouts: {', '.join(RACE_LAYOUTS)}")
+        raise UnknownGameError("layout={value}: layouts: {layouts}", value=repr(layout),
+                               layouts=", ".join(RACE_LAYOUTS))
     if decks is not None and not isinstance(decks, list):
-        raise UnknownGameError(f"decks={decks!r}: give one deck a player")
+        raise UnknownGameError("decks={value}: give one deck a player", value=repr(decks))
     return new_race(deal, players=players, layout=layout, decks=decks)

@@ -6,6 +6,8 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
+from bot.game.phrases import Phrase, PhrasedError, Sentences
+
 
 class Build(Enum):
     """How tableau columns build down."""
@@ -92,7 +94,7 @@ RULES: dict[str, Rules] = {
                         decks=2, column_sizes=(1, 1, 1, 1, 8, 8, 8, 8, 8), right_build=Build.SUIT),
 }
 
-class UnknownGameError(ValueError):
+class UnknownGameError(PhrasedError):
     """A game name the engine does not know, or an option it cannot take."""
 
 
@@ -106,20 +108,22 @@ def make_rules(name: str, **options: Any) -> Rules:
     Raises UnknownGameError, quoting the bad value, for an unknown game, option or value.
     """
     if name not in RULES:
-        raise UnknownGameError(f"unknown game {name!r}; games: {', '.join(RULES)}")
+        raise UnknownGameError("unknown game {name!r}; games: {games}", name=name, games=", ".join(RULES))
     unknown = sorted(set(options) - set(CANFIELD_OPTION_NAMES))
     if unknown:
-        raise UnknownGameError(f"unknown option {unknown[0]!r}; options: {', '.join(CANFIELD_OPTION_NAMES)}")
+        raise UnknownGameError("unknown option {option!r}; options: {options}", option=unknown[0],
+                               options=", ".join(CANFIELD_OPTION_NAMES))
     changes: dict[str, Any] = {}
     if "draw" in options:
         draw = options["draw"]
         if isinstance(draw, bool) or not isinstance(draw, int) or not 1 <= draw <= 6:
-            raise UnknownGameError(f"draw={draw!r}: draw 1 to 6 cards")
+            raise UnknownGameError("draw={value}: draw 1 to 6 cards", value=repr(draw))
         changes["draw"] = draw
     if "redeals" in options:
         redeals = options["redeals"]
         if redeals is not None and (isinstance(redeals, bool) or not isinstance(redeals, int) or redeals < 0):
-            raise UnknownGameError(f"redeals={redeals!r}: give a number of redeals, or None for unlimited")
+            raise UnknownGameError("redeals={value}: give a number of redeals, or None for unlimited",
+                                   value=repr(redeals))
         changes["redeals"] = redeals
     if "groups" in options:
         changes["groups"] = _enum_value(Groups, options["groups"], "groups")
@@ -135,34 +139,61 @@ def _enum_value(kind: type[Enum], value: object, option: str) -> Any:
         if member.value == value:
             return member
     choices = ", ".join(repr(member.value) for member in kind)
-    raise UnknownGameError(f"{option}={value!r}: choose one of {choices}")
+    raise UnknownGameError("{option}={value}: choose one of {choices}", option=option, value=repr(value),
+                           choices=choices)
 
 
-def describe_rules(rules: Rules, title: str) -> str:
-    """The rules of the game called `title` in a few plain sentences, written from the values themselves."""
+BUILD_WORDS: dict[Build, Phrase] = {
+    Build.ALTERNATE: Phrase("in alternate colours"),
+    Build.SUIT: Phrase("in suit"),
+    Build.ANY: Phrase("regardless of suit"),
+}
+# The last sentence of every patience game's rules.
+SCORE_RULE = Phrase("Score: 50 a finished foundation, 100 for a win, 1 a foundation card, −1 a card left in the "
+                    "reserve.")
+
+
+def describe_rules(rules: Rules, title: str) -> Sentences:
+    """The rules of the game called `title` (a text marked with N_) in a few plain sentences,
+    written from the values themselves; the first begins with the title."""
+    game = Phrase.marked(title)
+    foundations = (Phrase("the four foundations") if rules.decks == 1
+                   else Phrase("the {count} foundations (two a suit)", count=4 * rules.decks))
     if rules.base_rank is None:
-        base = "from the base rank (the rank of the first card dealt to them)"
+        start = Phrase("{title}: build {foundations} up in suit from the base rank (the rank of the first card dealt "
+                       "to them), wrapping from king to ace, 13 cards each.", title=game, foundations=foundations)
     else:
-        base = f"from the four {rules.base_rank}s they start with"
-    reserve = "all face up" if rules.reserve_face_up else "its top card face up"
-    groups = ("the top card or the whole column moves" if rules.groups is Groups.TOP_OR_WHOLE
-              else "any built group moves")
+        start = Phrase("{title}: build {foundations} up in suit from the four {rank}s they start with, wrapping from "
+                       "king to ace, 13 cards each.", title=game, foundations=foundations, rank=rules.base_rank)
+    reserve = (Phrase("A 13-card reserve, all face up.") if rules.reserve_face_up
+               else Phrase("A 13-card reserve, its top card face up."))
+    if rules.columns == 4:
+        columns = Phrase("Four columns build down {build}, wrapping from ace to king.", build=BUILD_WORDS[rules.build])
+    else:
+        columns = Phrase("{count} columns build down, wrapping from ace to king: the first four {build}, the other "
+                         "{others} {right_build}.", count=rules.columns, build=BUILD_WORDS[rules.build],
+                         others=rules.columns - 4, right_build=BUILD_WORDS[rules.column_build(4)])
+    groups = (Phrase("The top card or the whole column moves.") if rules.groups is Groups.TOP_OR_WHOLE
+              else Phrase("Any built group moves."))
     if rules.fill_from_reserve:
-        spaces = "an emptied column is filled from the reserve at once; once the reserve is empty, with any card"
+        spaces = Phrase("An emptied column is filled from the reserve at once; once the reserve is empty, with any "
+                        "card.")
     else:
-        spaces = "an empty column takes any card, when you choose"
-    draw = "the Die of Justice (a d6) sets how many cards each draw turns, " + (
-        "once a game" if rules.die is Die.GAME else "afresh each pass") if rules.die is not Die.OFF else (
-        f"the stock turns {rules.draw} card{'s' if rules.draw != 1 else ''} at a time")
+        spaces = Phrase("An empty column takes any card, when you choose.")
     if rules.redeals is None:
-        redeals = "unlimited redeals"
+        redeals = Phrase("unlimited redeals")
     elif rules.redeals == 0:
-        redeals = "one pass through the stock, no redeal"
+        redeals = Phrase("one pass through the stock, no redeal")
     else:
-        redeals = f"{rules.redeals} redeal{'s' if rules.redeals != 1 else ''}"
-    return (
-        f"{title}: build the four foundations up in suit {base}, wrapping from king to ace, "
-        f"13 cards each. A 13-card reserve, {reserve}; four columns build down {rules.build.value}, "
-        f"wrapping from ace to king; {groups}; {spaces}. Then {draw}, with {redeals}. "
-        "Score: 50 a finished foundation, 100 for a win, 1 a foundation card, −1 a card left in the reserve."
-    )
+        redeals = Phrase.counted("{count} redeal", "{count} redeals", rules.redeals)
+    if rules.die is Die.GAME:
+        draw = Phrase("Then the Die of Justice (a d6) sets how many cards each draw turns, once a game, "
+                      "with {redeals}.", redeals=redeals)
+    elif rules.die is Die.PASS:
+        draw = Phrase("Then the Die of Justice (a d6) sets how many cards each draw turns, afresh each pass, "
+                      "with {redeals}.", redeals=redeals)
+    else:
+        draw = Phrase.counted("Then the stock turns {count} card at a time, with {redeals}.",
+                              "Then the stock turns {count} cards at a time, with {redeals}.", rules.draw,
+                              redeals=redeals)
+    return Sentences((start, reserve, columns, groups, spaces, draw, SCORE_RULE))

@@ -10,11 +10,12 @@ from bot.game.cards import Card
 from bot.game.deals import check_deck
 from bot.game.games import Game, new_game
 from bot.game.moves import parse_move
+from bot.game.phrases import Phrase, PhrasedError
 
 SNAPSHOT_VERSION = 1
 
 
-class SnapshotError(ValueError):
+class SnapshotError(PhrasedError):
     """A record or snapshot that cannot be read back into a game."""
 
 
@@ -36,7 +37,7 @@ def from_record(record: dict[str, Any]) -> Game:
         for text in record["moves"]:
             game.play(parse_move(text))
     except (KeyError, TypeError, ValueError) as error:
-        raise SnapshotError(f"cannot rebuild the game from its record: {error}") from None
+        raise SnapshotError("cannot rebuild the game from its record: {problem}", problem=_problem(error)) from None
     return game
 
 
@@ -70,8 +71,13 @@ def from_snapshot(text: str) -> Game:
         check_deck([card for pile in piles for card in pile], len(game.cards) // 52)
         game.resume((piles, int(data["redeals_used"]), data["die_roll"]), moves)
     except (KeyError, TypeError, AttributeError, ValueError) as error:
-        raise SnapshotError(f"cannot restore the game from its snapshot: {error}") from None
+        raise SnapshotError("cannot restore the game from its snapshot: {problem}", problem=_problem(error)) from None
     return game
+
+
+def _problem(error: Exception) -> str | Phrase:
+    """What went wrong in rebuilding a game: the engine's own phrase, or the error's text."""
+    return error.phrase if isinstance(error, PhrasedError) else str(error)
 
 
 def _new_from_header(data: dict[str, Any]) -> Game:

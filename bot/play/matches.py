@@ -288,7 +288,7 @@ class MatchPlay:
         try:
             options = game_rules(game, **({"die": die} if "die" in option_names(game) else {})).options()
         except ValueError as error:
-            raise BadOptions(str(error)) from None
+            raise BadOptions.of(error) from None
         opening = (channel_id, host.id)
         if opening in self._opening:
             raise AlreadyHosting(None)

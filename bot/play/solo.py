@@ -21,6 +21,8 @@ from bot.game import (
     Move,
     NotationError,
     Outcome,
+    Phrase,
+    PhrasedError,
     SnapshotError,
     from_record,
     from_snapshot,
@@ -150,11 +152,16 @@ class UnknownGame(PlayError):
 
 class BadOptions(PlayError):
     """A game's rules refused its options or deck (a new game's, or a match's): `problem` is the
-    engine's reason."""
+    engine's reason, a phrase (bot/game/phrases.py) when the engine phrased it."""
 
-    def __init__(self, problem: str) -> None:
-        super().__init__(problem)
+    def __init__(self, problem: Phrase | str) -> None:
+        super().__init__(str(problem))
         self.problem = problem
+
+    @classmethod
+    def of(cls, error: ValueError) -> BadOptions:
+        """The refusal of an error the engine raised for options or a deck."""
+        return cls(error.phrase if isinstance(error, PhrasedError) else str(error))
 
 
 def check_deal_number(deal: int | None) -> None:
@@ -367,7 +374,7 @@ class SoloPlay:
         try:
             game = new_game(name, deal=deal, cards=cards, **options)
         except ValueError as error:  # an option or deck the game's rules refuse
-            raise BadOptions(str(error)) from None
+            raise BadOptions.of(error) from None
         await self.store.games.upsert_player(player.id, player.name)
         stored = await self.store.games.create_game(NewGame(
             guild_id=guild_id, channel_id=channel_id, user_id=player.id, name=game.name, options=game.options,

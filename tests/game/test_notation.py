@@ -202,8 +202,8 @@ def test_an_undo_in_the_text_takes_back_a_move_and_play_returns_what_stands() ->
 
 def test_moves_in_words() -> None:
     game = fresh()
-    assert game.describe(Move("t1", "t2")) == "8S onto 9H in t2"
-    assert game.describe(Move("t4", "f1")) == "2C to its foundation"
-    assert game.describe(Move("s", "w")) == "draw"
+    assert str(game.describe(Move("t1", "t2"))) == "8S onto 9H in t2"
+    assert str(game.describe(Move("t4", "f1"))) == "2C to its foundation"
+    assert str(game.describe(Move("s", "w"))) == "draw"
     game.play("t1t2")
-    assert game.describe(Move("t2", "t3", 2)) == "9H 8S onto TS in t3"
+    assert str(game.describe(Move("t2", "t3", 2))) == "9H 8S onto TS in t3"

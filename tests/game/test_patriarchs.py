@@ -341,7 +341,7 @@ def test_reversals_only_between_tops_in_sequence_and_never_a_base_card() -> None
         game.play("f1f6")
     with pytest.raises(IllegalMoveError, match="in sequence"):
         game.play("f2f6")
-    assert game.describe(Move("f1", "f5")) == "TC back from f1 onto f5 (a reversal)"
+    assert str(game.describe(Move("f1", "f5"))) == "TC back from f1 onto f5 (a reversal)"
     # Down to the base ace: nine cards go over, the tenth (AC) may not.
     assert game.play("f1f5 " * 9) == [Move("f1", "f5")] * 9
     assert game.piles()["f1"] == ["AC"] and len(game.piles()["f5"]) == 12
@@ -411,7 +411,7 @@ def test_a_card_that_fits_two_foundations_goes_to_the_first_unless_told() -> Non
     game.play("r1f5")  # the waste's 8C went to r1 at the first refill
     assert game.piles()["f5"][-1] == "8C"
     assert [str(m) for m in game.legal_moves() if m.src != "s"][:2] == ["r2f1", "r2f5"]
-    assert game.describe(Move("r2", "f5")) == "7C to its king foundation"
+    assert str(game.describe(Move("r2", "f5"))) == "7C to its king foundation"
     snapshot = position(game)
     assert game.play("7c") == [Move("r2", "f1")]
     game.undo()
@@ -444,7 +444,7 @@ def test_one_redeal_then_none_and_none_at_all_with_redeals_0() -> None:
             game.play("d")
         assert game.piles()["s"] == [] and game.piles()["w"] == talon
         if redeals:
-            assert game.describe(DRAW) == "turn the waste over and draw"
+            assert str(game.describe(DRAW)) == "turn the waste over and draw"
             game.play("d")
             assert (game.redeals_used, game.redeals_left, game.pass_number) == (1, 0, 2)
             assert game.piles(reveal=True)["w"] == talon[:1] and game.piles(reveal=True)["s"][::-1] == talon[1:]
