@@ -64,7 +64,15 @@ from bot.play.race import (
     TooFewRacers,
     UnknownLayout,
 )
-from bot.play.review import DayNotOver, MatchNotOver, NotFinished, NothingFinished, NotYours, Replay
+from bot.play.review import (
+    DayNotOver,
+    MatchNotOver,
+    NoFinishedDaily,
+    NoFinishedGame,
+    PlayYourDailyFirst,
+    Replay,
+    StillPlaying,
+)
 from bot.play.settings import (
     MAX_TARGET,
     PREFIX_LENGTH,
@@ -347,23 +355,20 @@ def error_text(error: PlayError, voice: Voice) -> str:
 
 
 def review_error_text(error: PlayError, voice: Voice) -> str:
-    """What a player reads when a finished game cannot be looked back at ("" for another PlayError)."""
+    """What a player reads when a finished game cannot be looked back on ("" for another PlayError)."""
     match error:
-        case NotFinished(game_id=game_id):
-            return f"Game {game_id} is still in play: it can be looked back at once it has ended."
-        case NotYours(game_id=game_id):
-            return f"Game {game_id} is another player's: you can look back at your own games and at finished dailies."
-        case MatchNotOver(game_id=game_id):
-            return f"Game {game_id} is a round of a match still on: it can be looked back at once the match is over."
-        case DayNotOver(game=game, seconds_left=seconds_left, yours_first=True):
+        case NoFinishedGame():
+            return f"You have no finished game to look back on yet: play one with {voice.command('play')}."
+        case StillPlaying(game_id=game_id):
+            return f"Game {game_id} is still in play: you can look back on it once it has ended."
+        case DayNotOver(seconds_left=seconds_left):
+            return f"A daily can be looked back on once its day is over: in {duration_text(seconds_left)}."
+        case MatchNotOver(match_id=match_id):
+            return f"A match's round can be looked back on once the match is over (match #{match_id})."
+        case PlayYourDailyFirst(game=game, seconds_left=seconds_left):
             return (f"Finish today's {TITLES.get(game, game)} daily first ({voice.command('daily')}): then you can "
                     f"replay other players' (or in {duration_text(seconds_left)}, when the day is over).")
-        case DayNotOver(game=game, seconds_left=seconds_left):
-            return (f"Today's {TITLES.get(game, game)} daily can be looked back at once the day is over, "
-                    f"in {duration_text(seconds_left)} (at 00:00 UTC).")
-        case NothingFinished(player_id=None):
-            return f"You have no finished game yet: play one with {voice.command('play')}."
-        case NothingFinished():
+        case NoFinishedDaily():
             return "That player has no finished daily yet."
     return ""
 

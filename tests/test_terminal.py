@@ -165,7 +165,7 @@ async def test_replay_writes_a_finished_game_as_an_animated_gif_and_says_where(t
     reply = await play_in_terminal("canfield", 1, {}, stdin=io.StringIO(f"d\nreplay\nd\nresign\nwhat\nreplay {replay}\n"
                                                                         "replay\nq\n"), stdout=out, boards=tmp_path)
     text = out.getvalue()
-    assert f"Game {reply.game_id} is still in play: it can be looked back at once it has ended." in text
+    assert f"Game {reply.game_id} is still in play: you can look back on it once it has ended." in text
     assert "replay [file.gif] writes this game as an animated GIF; q quits." in text
     assert f"Replay of terminal's Canfield #1 (game {reply.game_id}): 2 moves, resigned, score -12." in text
     assert f"Wrote {replay} (" in text and f"Wrote {tmp_path / f'replay-{reply.game_id}.gif'} (" in text

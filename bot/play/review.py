@@ -16,93 +16,91 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.play.daily import seconds_to_next_day, utc_day
-from bot.play.solo import NoGameHere, Player, PlayError, check_limit, record_of
+from bot.play.solo import GameStatus, NoGameHere, NotYourGame, Player, PlayError, check_limit, record_of
 from bot.play.watch import OPEN_MATCH
 from bot.play.work import RateLimiter
 from bot.store import Store, StoredGame
 
 
-class NotFinished(PlayError):
-    """Game `game_id` is still in play: it can be looked back at once it has ended."""
+class NoFinishedGame(PlayError):
+    """The player has no finished game to look back on."""
+
+
+class StillPlaying(PlayError):
+    """Game `game_id` is still in play: it can be looked back on once it has ended."""
 
     def __init__(self, game_id: int) -> None:
         super().__init__(game_id)
         self.game_id = game_id
-
-
-class NotYours(PlayError):
-    """Game `game_id` is another player's (and not a daily they may see)."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(game_id)
-        self.game_id = game_id
-
-
-class MatchNotOver(PlayError):
-    """Game `game_id` is a round of match `match_id`, which is still on."""
-
-    def __init__(self, game_id: int, match_id: int) -> None:
-        super().__init__(game_id, match_id)
-        self.game_id = game_id
-        self.match_id = match_id
 
 
 class DayNotOver(PlayError):
-    """Game `game_id` is the daily of `game` of `day`, which ends in `seconds_left` (00:00 UTC).
-    `yours_first`: it is another player's, which can be replayed once the viewer has finished their
-    own daily of that day and game."""
+    """A daily game can be looked back on once its day is over: in `seconds_left`."""
 
-    def __init__(self, game_id: int, game: str, day: str, seconds_left: float, *, yours_first: bool = False) -> None:
-        super().__init__(game_id, game, day, seconds_left, yours_first)
-        self.game_id = game_id
-        self.game = game
-        self.day = day
+    def __init__(self, seconds_left: float) -> None:
+        super().__init__(seconds_left)
         self.seconds_left = seconds_left
-        self.yours_first = yours_first
 
 
-class NothingFinished(PlayError):
-    """No finished game to look back at: of the viewer's own (`player_id` None), or no finished
-    daily of player `player_id`."""
+class MatchNotOver(PlayError):
+    """A match's round can be looked back on once match `match_id` is over."""
 
-    def __init__(self, player_id: int | None = None) -> None:
+    def __init__(self, match_id: int) -> None:
+        super().__init__(match_id)
+        self.match_id = match_id
+
+
+class PlayYourDailyFirst(PlayError):
+    """Another player's daily of `game`, still to be played by the viewer today: it can be replayed
+    once the viewer's own has ended, or once the day is over (in `seconds_left`)."""
+
+    def __init__(self, game: str, seconds_left: float) -> None:
+        super().__init__(game, seconds_left)
+        self.game = game
+        self.seconds_left = seconds_left
+
+
+class NoFinishedDaily(PlayError):
+    """Player `player_id` has no finished daily to replay."""
+
+    def __init__(self, player_id: int) -> None:
         super().__init__(player_id)
         self.player_id = player_id
 
 
-async def finished_game_for_review(store: Store, game_id: int, viewer_id: int, *, replay: bool = False,
-                                   clock: Callable[[], float] = time.time) -> StoredGame:
-    """Stored game `game_id` if member `viewer_id` may look back at it (see the module's docstring;
-    `replay`: to see its moves, not what the solver finds), else the PlayError that says why:
-    NoGameHere, NotFinished, NotYours, MatchNotOver or DayNotOver."""
-    stored = await store.games.get_game(game_id)
-    if stored is None:
-        raise NoGameHere(game_id)
-    if stored.status == "playing":
-        raise NotFinished(game_id)
-    own = stored.user_id == viewer_id
-    attempt = await store.stats.daily_of_game(game_id) if stored.kind == "daily" else None
+async def finished_game_for_review(store: Store, game_id: int | None, player: Player,
+                                   clock: Callable[[], float] = time.time, *, replay: bool = False) -> StoredGame:
+    """The finished game that `player` may look back on: game `game_id`, or their own that ended
+    last (see the module's docstring; `replay`: to see its moves, not what the solver finds). A
+    PlayError says why not: NoGameHere, NoFinishedGame, NotYourGame, StillPlaying, DayNotOver,
+    PlayYourDailyFirst or MatchNotOver."""
+    if game_id is None:
+        stored = await store.games.last_finished_game(player.id)
+        if stored is None:
+            raise NoFinishedGame()
+    else:
+        found = await store.games.get_game(game_id)
+        if found is None:
+            raise NoGameHere(game_id)
+        stored = found
+    own = stored.user_id == player.id
+    attempt = await store.stats.daily_of_game(stored.id) if stored.kind == "daily" else None
     if not own and not (replay and attempt is not None):
-        raise NotYours(game_id)
+        raise NotYourGame()
+    if stored.status == GameStatus.PLAYING:
+        raise StillPlaying(stored.id)
     now = clock()
     if attempt is not None and attempt.day >= utc_day(now):  # the day is not over
         if not replay:
-            raise DayNotOver(game_id, attempt.game, attempt.day, seconds_to_next_day(now))
+            raise DayNotOver(seconds_to_next_day(now))
         if not own:
-            mine = await store.stats.daily_attempt(attempt.day, attempt.game, viewer_id)
-            if mine is None or mine.status == "playing":
-                raise DayNotOver(game_id, attempt.game, attempt.day, seconds_to_next_day(now), yours_first=True)
+            mine = await store.stats.daily_attempt(attempt.day, attempt.game, player.id)
+            if mine is None or mine.status == GameStatus.PLAYING:
+                raise PlayYourDailyFirst(attempt.game, seconds_to_next_day(now))
     if stored.kind == "match" and stored.match_id is not None:
         match = await store.matches.get_match(stored.match_id)
         if match is not None and match.status in OPEN_MATCH:
-            raise MatchNotOver(game_id, stored.match_id)
-    return stored
-    if not own:
-        raise NotYours(game_id)
-    if stored.kind == "match" and stored.match_id is not None:
-        match = await store.matches.get_match(stored.match_id)
-        if match is not None and match.status in OPEN_MATCH:
-            raise MatchNotOver(game_id, stored.match_id)
+            raise MatchNotOver(stored.match_id)
     return stored
 
 
@@ -141,14 +139,9 @@ class Reviews:
         if game_id is None and player_id is not None and player_id != viewer.id:
             attempt = await self.store.stats.last_finished_daily(player_id)
             if attempt is None:
-                raise NothingFinished(player_id)
+                raise NoFinishedDaily(player_id)
             game_id = attempt.game_id
-        elif game_id is None:
-            last = await self.store.games.last_finished_game(viewer.id)
-            if last is None:
-                raise NothingFinished()
-            game_id = last.id
-        stored = await finished_game_for_review(self.store, game_id, viewer.id, replay=True, clock=self.clock)
+        stored = await finished_game_for_review(self.store, game_id, viewer, self.clock, replay=True)
         check_limit(self.limits, viewer.id, "replay")
         name = (await self.store.games.player_names([stored.user_id])).get(stored.user_id, str(stored.user_id))
         return Replay(game_id=stored.id, player=Player(stored.user_id, name), name=stored.name, deal=stored.deal,

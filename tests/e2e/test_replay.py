@@ -20,14 +20,14 @@ async def test_replay_of_a_finished_game_is_an_animated_gif_in_the_message(fake:
     await start(bots, tmp_path)
     assert "replay" in fake.command_names()
     refused = await (await fake.slash_command("alice", "replay", {})).wait_response()
-    assert refused.ephemeral and said(refused) == "You have no finished game yet: play one with /play."
+    assert refused.ephemeral and said(refused) == "You have no finished game to look back on yet: play one with /play."
     board = await play(fake, deal=1)
     board = await (await fake.click("alice", board, label="Draw (34)")).wait_response()
     await (await fake.click("alice", board, label="Draw (31)")).wait_response()
     with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
         (game_id,) = db.execute("SELECT id FROM games").fetchone()
     in_play = await (await fake.slash_command("alice", "replay", {"game": game_id})).wait_response()
-    assert said(in_play) == f"Game {game_id} is still in play: it can be looked back at once it has ended."
+    assert said(in_play) == f"Game {game_id} is still in play: you can look back on it once it has ended."
     await (await fake.slash_command("alice", "resign", {})).wait_response(timeout=SOLVER_WAIT)
 
     message = await (await fake.slash_command("alice", "replay", {})).wait_response(timeout=SOLVER_WAIT)
@@ -46,6 +46,6 @@ async def test_replay_of_a_finished_game_is_an_animated_gif_in_the_message(fake:
 
     # Bob may not watch Alice's own game; he has no finished game, and she has no daily.
     bobs = await (await fake.slash_command("bob", "replay", {"game": game_id})).wait_response()
-    assert bobs.ephemeral and said(bobs).startswith(f"Game {game_id} is another player's")
+    assert bobs.ephemeral and said(bobs) == "That is not your game: start your own with /play."
     daily = await (await fake.slash_command("bob", "replay", {"player": "alice"})).wait_response()
     assert said(daily) == "That player has no finished daily yet."

@@ -6,14 +6,15 @@ from __future__ import annotations
 import pytest
 
 from bot.game import from_record
-from bot.play import NoGameHere, Player
+from bot.play import NoGameHere, NotYourGame, Player
 from bot.play.review import (
     DayNotOver,
     MatchNotOver,
-    NotFinished,
-    NothingFinished,
-    NotYours,
+    NoFinishedDaily,
+    NoFinishedGame,
+    PlayYourDailyFirst,
     Reviews,
+    StillPlaying,
     finished_game_for_review,
 )
 from bot.play.solo import RateLimited
@@ -56,14 +57,17 @@ async def test_your_own_finished_game_yes_in_play_or_anothers_no(store: Store) -
     mine = await a_game(store, ALICE, "resigned")
     playing = await a_game(store, ALICE, "playing")
     bobs = await a_game(store, BOB, "won")
-    assert (await finished_game_for_review(store, mine, ALICE.id)).id == mine
-    with pytest.raises(NotFinished):
-        await finished_game_for_review(store, playing, ALICE.id, replay=True)
+    assert (await finished_game_for_review(store, mine, ALICE)).id == mine
+    assert (await finished_game_for_review(store, None, ALICE)).id == mine  # the one that ended last
+    with pytest.raises(NoFinishedGame):
+        await finished_game_for_review(store, None, CAROL)
+    with pytest.raises(StillPlaying):
+        await finished_game_for_review(store, playing, ALICE, replay=True)
     for replay in (False, True):
-        with pytest.raises(NotYours):
-            await finished_game_for_review(store, bobs, ALICE.id, replay=replay)
+        with pytest.raises(NotYourGame):
+            await finished_game_for_review(store, bobs, ALICE, replay=replay)
     with pytest.raises(NoGameHere):
-        await finished_game_for_review(store, 9999, ALICE.id)
+        await finished_game_for_review(store, 9999, ALICE)
 
 
 async def test_a_match_round_once_the_match_is_over(store: Store) -> None:
@@ -72,11 +76,11 @@ async def test_a_match_round_once_the_match_is_over(store: Store) -> None:
     assert await store.matches.change_match_status(match.id, "lobby", "running", 1.0)
     round_id = await a_game(store, ALICE, "blocked", kind="match", match_id=match.id)
     with pytest.raises(MatchNotOver):
-        await finished_game_for_review(store, round_id, ALICE.id, replay=True)
+        await finished_game_for_review(store, round_id, ALICE, replay=True)
     assert await store.matches.change_match_status(match.id, "running", "finished", 2.0)
-    assert (await finished_game_for_review(store, round_id, ALICE.id, replay=True)).id == round_id
-    with pytest.raises(NotYours):  # someone else's round stays theirs
-        await finished_game_for_review(store, round_id, BOB.id, replay=True)
+    assert (await finished_game_for_review(store, round_id, ALICE, replay=True)).id == round_id
+    with pytest.raises(NotYourGame):  # someone else's round stays theirs
+        await finished_game_for_review(store, round_id, BOB, replay=True)
 
 
 async def test_a_daily_is_replayed_by_whoever_finished_theirs_and_analysed_once_the_day_is_over(store: Store) -> None:
@@ -84,34 +88,33 @@ async def test_a_daily_is_replayed_by_whoever_finished_theirs_and_analysed_once_
     alices = await a_daily(store, ALICE, "won")
     bobs = await a_daily(store, BOB, "playing")
     # Alice replays her own at once; the solver's look at it waits for the end of the day.
-    assert (await finished_game_for_review(store, alices, ALICE.id, replay=True, clock=clock)).id == alices
+    assert (await finished_game_for_review(store, alices, ALICE, replay=True, clock=clock)).id == alices
     with pytest.raises(DayNotOver) as not_over:
-        await finished_game_for_review(store, alices, ALICE.id, clock=clock)
-    assert not not_over.value.yours_first and not_over.value.seconds_left == 12 * 3600
+        await finished_game_for_review(store, alices, ALICE, clock=clock)
+    assert not_over.value.seconds_left == 12 * 3600
     # Bob, still playing his, and Carol, who has none, cannot watch hers yet.
     for viewer in (BOB, CAROL):
-        with pytest.raises(DayNotOver) as first:
-            await finished_game_for_review(store, alices, viewer.id, replay=True, clock=clock)
-        assert first.value.yours_first and first.value.game == "canfield"
-    with pytest.raises(NotYours):  # and never analyse it
-        await finished_game_for_review(store, alices, BOB.id, clock=clock)
+        with pytest.raises(PlayYourDailyFirst) as first:
+            await finished_game_for_review(store, alices, viewer, replay=True, clock=clock)
+        assert first.value.game == "canfield" and first.value.seconds_left == 12 * 3600
+    with pytest.raises(NotYourGame):  # and never analyse it
+        await finished_game_for_review(store, alices, BOB, clock=clock)
     await store.games.save_game(bobs, expected_version=1, moves=["d", "d"], snapshot=None, status="blocked",
                                 score=-12)
-    assert (await finished_game_for_review(store, alices, BOB.id, replay=True, clock=clock)).id == alices
+    assert (await finished_game_for_review(store, alices, BOB, replay=True, clock=clock)).id == alices
     carols_yesterday = await a_daily(store, CAROL, "won", "2026-03-09")  # a day that is over: anyone may
-    assert (await finished_game_for_review(store, carols_yesterday, BOB.id, replay=True, clock=clock)).id == (
+    assert (await finished_game_for_review(store, carols_yesterday, BOB, replay=True, clock=clock)).id == (
         carols_yesterday)
     clock.set("2026-03-11 00:00")  # the day is over: anyone may replay it, and Alice analyse hers
-    assert (await finished_game_for_review(store, alices, CAROL.id, replay=True, clock=clock)).id == alices
-    assert (await finished_game_for_review(store, alices, ALICE.id, clock=clock)).id == alices
+    assert (await finished_game_for_review(store, alices, CAROL, replay=True, clock=clock)).id == alices
+    assert (await finished_game_for_review(store, alices, ALICE, clock=clock)).id == alices
 
 
 async def test_replays_by_default_by_player_and_refused_without_counting(store: Store) -> None:
     clock = FakeClock(at(f"{DAY} 12:00"))
     reviews = Reviews(store, RateLimiter(), clock)
-    with pytest.raises(NothingFinished) as none:
+    with pytest.raises(NoFinishedGame):
         await reviews.replay(ALICE)
-    assert none.value.player_id is None
     older = await a_game(store, ALICE, "resigned", moves=("d",))
     newer = await a_game(store, ALICE, "blocked", moves=("d", "d", "d"))
     await a_game(store, ALICE, "playing")
@@ -119,11 +122,11 @@ async def test_replays_by_default_by_player_and_refused_without_counting(store: 
     assert (replay.game_id, replay.player, replay.status, replay.moves) == (newer, ALICE, "blocked", 3)
     assert [str(m) for m in from_record(replay.record).moves] == ["d", "d", "d"]
     assert (await reviews.replay(ALICE, game_id=older)).moves == 1
-    with pytest.raises(NothingFinished) as no_daily:
+    with pytest.raises(NoFinishedDaily) as no_daily:
         await reviews.replay(ALICE, player_id=BOB.id)
     assert no_daily.value.player_id == BOB.id
     bobs = await a_daily(store, BOB, "won")
-    with pytest.raises(DayNotOver):
+    with pytest.raises(PlayYourDailyFirst):
         await reviews.replay(ALICE, player_id=BOB.id)
     await a_daily(store, ALICE, "resigned")
     replay = await reviews.replay(ALICE, player_id=BOB.id)
@@ -133,11 +136,10 @@ async def test_replays_by_default_by_player_and_refused_without_counting(store: 
     for _ in range(limit - 3):
         await reviews.replay(ALICE)
     for _ in range(3):
-        with pytest.raises(NotYours):
+        with pytest.raises(NotYourGame):
             await reviews.replay(CAROL, game_id=newer)
     with pytest.raises(RateLimited) as limited:
         await reviews.replay(ALICE)
     assert limited.value.action == "replay"
-    with pytest.raises(DayNotOver) as carol_first:  # Carol has not played hers
+    with pytest.raises(PlayYourDailyFirst):  # Carol has not played hers
         await reviews.replay(CAROL, player_id=BOB.id)
-    assert carol_first.value.yours_first
