@@ -27,7 +27,7 @@ from bot.play.daily import DailyPlay, daily_deal, today
 from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
 from bot.play.race import RacePlay
-from bot.play.review import Reviews
+from bot.play.review import ReviewPlay
 from bot.play.settings import ServerLacksApp
 from bot.play.watch import WatchPlay
 from bot.store import Store, StoreError, open_store
@@ -70,8 +70,8 @@ class PatientExorcismBot(commands.AutoShardedBot):
     daily: DailyPlay
     races: RacePlay
     leaderboards: Leaderboards
+    review: ReviewPlay
     watching: WatchPlay
-    reviews: Reviews
 
     def __init__(self, config: Config) -> None:
         intents = discord.Intents.default()
@@ -103,7 +103,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
         from bot.cogs.competition import CompetitionCog
         from bot.cogs.matches import MatchesCog
         from bot.cogs.race import RaceCog
-        from bot.cogs.replay import ReplayCog
+        from bot.cogs.review import ReviewCog
         from bot.cogs.solo import SoloCog
         from bot.views import dynamic_items
 
@@ -117,15 +117,15 @@ class PatientExorcismBot(commands.AutoShardedBot):
         self.matches = MatchPlay(self.store, self.solo)
         self.teams = TeamPlay(self.store)
         self.daily = DailyPlay(self.store, self.solo)
+        self.review = ReviewPlay(self.store, self.solo)
         self.races = RacePlay(self.store, time.time, work=self.solo.work, limits=self.solo.limits)
         self.leaderboards = Leaderboards(self.store)
         self.watching = WatchPlay(self.store, self.solo)
-        self.reviews = Reviews(self.store, self.solo.limits)
         await self.add_cog(SoloCog(self))
         await self.add_cog(MatchesCog(self))
         await self.add_cog(CompetitionCog(self))
         await self.add_cog(RaceCog(self))
-        await self.add_cog(ReplayCog(self))
+        await self.add_cog(ReviewCog(self))
         self.add_dynamic_items(*dynamic_items())
         log.info("this process runs %s", self.describe_shards())
         await self._sync_commands()

@@ -1,9 +1,11 @@
 """Play in the terminal: `python -m bot play [game]`, through the same play layer as Discord.
 
 Type moves as in Discord; `h` for a hint, `save [file]` writes the board as a PNG (by default
-into ~/patient-exorcism-boards), `replay [file]` a finished game as an animated GIF (there too),
-`q` or Ctrl-C quits. Games are kept in an in-memory store unless
-`--db` names a file (then an unfinished game resumes next time, unless another game is asked for).
+into ~/patient-exorcism-boards), `analyse` tells where the last finished game was lost (as it
+is told by itself when a game is lost) and writes its board there too, `replay [file]` writes the
+last finished game as an animated GIF (there too, by default), `q` or Ctrl-C quits.
+Games are kept in an in-memory store unless `--db` names a file (then an unfinished game resumes
+next time, unless another game is asked for).
 """
 
 from __future__ import annotations
@@ -18,15 +20,17 @@ from typing import TextIO
 from bot.game import TITLES
 from bot.game.notation import Word, read_word
 from bot.play import GameStatus, Player, PlayError, Reply, SoloPlay
-from bot.play.review import Reviews
+from bot.play.review import Analysing, ReviewPlay
 from bot.store import StoredGame, open_store
-from bot.words import TERMINAL, error_text, replay_text, reply_text, rules_text
+from bot.words import TERMINAL, analysis_text, error_text, replay_text, reply_text, rules_text
 
 HELP = """Type moves and press Enter; {examples}.
 Piles: s stock, w waste, r reserve (r1-r9 in Patriarchs), f1-f8 foundations, t1-t9 columns.
 Words: draw, auto, undo, hint, board, resign, rules, help (or ?); save [file.png] writes the board
-as an image, and once the game is over replay [file.gif] writes it as an animation; q or Ctrl-C
-quits (an unfinished game stays stored)."""
+as an image; analyse tells where your last finished game was lost; replay [file.gif] writes it
+as an animation; q or Ctrl-C quits (an unfinished game stays stored)."""
+ANALYSE_WORDS = ("analyse", "analyze")
+REPLAY_WORD = "replay"
 AFTER_THE_END = "replay [file.gif] writes this game as an animated GIF; q quits."
 TERMINAL_PLAYER = Player(0, "terminal")
 DEFAULT_GAME = "canfield"
@@ -79,19 +83,43 @@ async def save_board(reply: Reply, player: Player, named: str | None, folder: Pa
     return f"wrote {path.resolve()} ({len(png):,} bytes)"
 
 
-async def save_replay(reviews: Reviews, player: Player, game_id: int, named: str | None, folder: Path) -> str:
-    """Write the finished game as an animated GIF: to the file named, or into `folder` as
-    replay-<game>.gif; what happened, in a sentence (a refusal worded, when the game cannot be
-    replayed yet)."""
+async def analysis_report(review: ReviewPlay, game_id: int | None, player: Player, folder: Path) -> str:
+    """Where the player's finished game (`game_id`, or the one that ended last) was lost, and,
+    when there is such a place, its board with the losing and the better move outlined, written
+    into `folder` as analysis-<game>.png; what a PlayError says instead."""
+    from render import render, workers
+
+    try:
+        analysed = await review.analyse(game_id, player)
+    except PlayError as error:
+        return error_text(error, TERMINAL)
+    text = analysis_text(analysed, TERMINAL)
+    if analysed.board is None:
+        return text
+    analysis = analysed.analysis
+    png = await workers.draw(render, analysed.board, highlight=analysis.better_move, losing=analysis.losing_move,
+                             player=player.name)
+    path = folder / f"analysis-{analysed.game_id}.png"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(png)
+    except OSError as error:
+        return f"{text}\ncannot save to {path}: {error.strerror or error}"
+    return f"{text}\nwrote {path.resolve()} (the board then: the move played outlined in pink, the better one in green)"
+
+
+async def save_replay(review: ReviewPlay, player: Player, named: str | None, folder: Path) -> str:
+    """Write the player's last finished game as an animated GIF: to the file named, or into
+    `folder` as replay-<game>.gif; what happened, in a sentence (what a PlayError says instead)."""
     from render import workers
     from render.replay import replay_gif
 
     try:
-        replay = await reviews.replay(player, game_id=game_id)
+        replay = await review.replay(player)
     except PlayError as error:
         return error_text(error, TERMINAL)
     if named is None:
-        path = folder / f"replay-{game_id}.gif"
+        path = folder / f"replay-{replay.game_id}.gif"
         path.parent.mkdir(parents=True, exist_ok=True)
     else:
         path = Path(named).expanduser()
@@ -106,9 +134,12 @@ async def save_replay(reviews: Reviews, player: Player, game_id: int, named: str
 
 
 async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
-                           player: Player = TERMINAL_PLAYER, boards: Path | None = None) -> Reply:
+                           player: Player = TERMINAL_PLAYER, boards: Path | None = None,
+                           review: ReviewPlay | None = None) -> Reply:
     """Read lines from `stdin` and play them until the game ends, the input ends or `q`;
-    return the last reply. `save` without a file name writes into `boards` (`boards_folder()`)."""
+    return the last reply. `save` without a file name writes into `boards` (`boards_folder()`),
+    and so do `analyse`, the analysis that follows a lost game and `replay` (with `review`; once
+    the game is over, `replay` is read until `q` or the input's end)."""
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
 
@@ -116,8 +147,6 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
     if text := reply_text(reply, TERMINAL):
         say(text)
     say(f"\n{reply.game}")
-    reviews = Reviews(solo.store, solo.limits)
-    folder = boards or boards_folder()
     while not reply.finished:
         print("> ", end="", file=stdout, flush=True)
         line = await read_line(stdin)
@@ -136,12 +165,14 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
         if word is Word.BOARD:
             say(f"\n{reply.game}")
             continue
-        if text.split()[0].lower() == "save":
-            named = _file_named(text)
-            say(await save_board(reply, player, named, folder))
+        if text.lower() in ANALYSE_WORDS and review is not None:
+            say(await analysis_report(review, None, player, boards or boards_folder()))
             continue
-        if text.split()[0].lower() == "replay":
-            say(await save_replay(reviews, player, reply.game_id, _file_named(text), folder))
+        if text.split()[0].lower() == "save":
+            say(await save_board(reply, player, _file_named(text), boards or boards_folder()))
+            continue
+        if text.split()[0].lower() == REPLAY_WORD and review is not None:
+            say(await save_replay(review, player, _file_named(text), boards or boards_folder()))
             continue
         try:
             if word is Word.RESIGN:
@@ -159,18 +190,30 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
         say(f"The demon is exorcised! You won. Score {reply.game.score}.")
     elif reply.finished:
         say(f"Game over ({reply.status}). Score {reply.game.score}.")
+        if review is not None and any(isinstance(event, Analysing) for event in reply.events):
+            say(await analysis_report(review, reply.game_id, player, boards or boards_folder()))
     else:
         say(f"Stopped. Score {reply.game.score}.")
         return reply
+    if review is not None:
+        await _after_the_end(review, stdin, stdout, player, boards or boards_folder())
+    return reply
+
+
+async def _after_the_end(review: ReviewPlay, stdin: TextIO, stdout: TextIO, player: Player, folder: Path) -> None:
+    """Once the game is over: `replay [file]` writes it, until `q` or the input's end."""
+    def say(text: str) -> None:
+        print(text, file=stdout, flush=True)
+
     say(AFTER_THE_END)
-    while True:  # the game is over: it can be replayed
+    while True:
         print("> ", end="", file=stdout, flush=True)
         line = await read_line(stdin)
         text = line.strip()
         if not line or text.lower() in ("q", "quit", "exit"):
-            return reply
-        if text and text.split()[0].lower() == "replay":
-            say(await save_replay(reviews, player, reply.game_id, _file_named(text), folder))
+            return
+        if text and text.split()[0].lower() == REPLAY_WORD:
+            say(await save_replay(review, player, _file_named(text), folder))
         elif text:
             say(AFTER_THE_END)
 
@@ -191,6 +234,7 @@ async def play_in_terminal(name: str | None, deal: int | None, options: dict[str
     store = await open_store(database)
     try:
         solo = SoloPlay(store)
+        review = ReviewPlay(store, solo)
         damaged = await solo.abandon_damaged(TERMINAL_PLAYER, None)
         if damaged is not None:
             print(f"{database} held game #{damaged}, damaged and impossible to rebuild: it is set aside.",
@@ -207,7 +251,7 @@ async def play_in_terminal(name: str | None, deal: int | None, options: dict[str
                 name, deal = running.name, running.deal
         reply = await solo.start(TERMINAL_PLAYER, guild_id=None, channel_id=None, name=name or DEFAULT_GAME,
                                  deal=deal, **options)
-        return await terminal_session(solo, reply, stdin, stdout, boards=boards)
+        return await terminal_session(solo, reply, stdin, stdout, boards=boards, review=review)
     finally:
         await store.close()
 

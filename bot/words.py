@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.game import GAMES, TITLES, Move, Phrase, PhrasedError, Sentences, describe_game
+from bot.game.analysis import Verdict as AnalysisVerdict
 from bot.game.patience import Game
 from bot.game.race import RACE_LAYOUTS, RaceGame
 from bot.play.daily import (
@@ -65,10 +66,13 @@ from bot.play.race import (
     UnknownLayout,
 )
 from bot.play.review import (
+    Analysed,
+    Analysing,
     DayNotOver,
     MatchNotOver,
     NoFinishedDaily,
     NoFinishedGame,
+    NotAnalysable,
     PlayYourDailyFirst,
     Replay,
     StillPlaying,
@@ -151,7 +155,7 @@ DISCORD = Voice(command_prefix="/", bold_mark="**", channel_format="<#{}>")
 TERMINAL = Voice(command_prefix="", bold_mark="", channel_format="channel {}")
 # What a rate limit limits (bot.play.work.LIMITS), as a player says it.
 LIMITED = {"new-game": "new games", "hint": "hints", "verdict": "verdicts", "lobby": "new lobbies",
-           "replay": "replays"}
+           "analysis": "analyses", "replay": "replays"}
 PLAYED_SHOWN = 12  # moves named in full when a text plays many
 # A foundation on a daily's share card: a square coloured by how far it got, from empty to complete.
 EMPTY_SQUARE, FULL_SQUARE = "⬛", "🟩"
@@ -207,6 +211,8 @@ def event_text(event: Event, reply: Reply, voice: Voice) -> str:
             return "Even with every card known, this deal could not have been won."
         case NoVerdict():
             return "No verdict on this deal this time: you have had many lately."
+        case Analysing():
+            return "Looking for where it was lost…"
         case RoundDealt(match_id=match_id, round=round_number, deal=deal, resumed=resumed):
             where = f"deal #{deal}" if deal is not None else "a fixed deck"
             if resumed:
@@ -230,6 +236,27 @@ def event_text(event: Event, reply: Reply, voice: Voice) -> str:
         case DailyResumed(day=day):
             return f"Your daily game, in play: {game.title} of {day}, deal #{game.deal}. One attempt, no undo."
     return ""
+
+
+def analysis_text(analysed: Analysed, voice: Voice) -> str:
+    """Where a game was lost, in a sentence or two: "After move 37 (wt2) the deal could no
+    longer be won; t3t1 instead still wins"."""
+    analysis = analysed.analysis
+    head = f"Game {analysed.game_id}, {analysed.moves} moves: "
+    match analysis.verdict:
+        case AnalysisVerdict.WON:
+            return head + "you won it, so nothing was lost."
+        case AnalysisVerdict.NEVER:
+            return head + "even with every card known, this deal could never have been won: no move of yours lost it."
+        case AnalysisVerdict.UNKNOWN:
+            return head + "the solver gave up before it could tell where this game was lost."
+    after, better = analysis.lost_after, voice.bold(str(analysis.better_move))
+    if analysis.losing_move is None and not after:
+        return head + f"you resigned at the deal, though it could be won: {better} starts a winning line."
+    if analysis.losing_move is None:
+        return head + f"when you resigned after move {after}, the deal could still be won: {better} still wins."
+    return head + (f"after move {after} ({voice.bold(str(analysis.losing_move))}) the deal could no longer be won; "
+                   f"{better} instead still wins.")
 
 
 def watched_text(reply: Reply, name: str, voice: Voice) -> str:
@@ -329,6 +356,21 @@ def error_text(error: PlayError, voice: Voice) -> str:
             return f"Unknown leaderboard {ranking!r}; leaderboards: {', '.join(choices)}."
         case UnknownPeriod(period=period, choices=choices):
             return f"Unknown period {period!r}; periods: {', '.join(choices)}."
+        case NoFinishedGame():
+            return f"You have no finished game to look back on yet: play one with {voice.command('play')}."
+        case StillPlaying(game_id=game_id):
+            return f"Game {game_id} is still in play: you can look back on it once it has ended."
+        case DayNotOver(seconds_left=seconds_left):
+            return f"A daily can be looked back on once its day is over: in {duration_text(seconds_left)}."
+        case MatchNotOver(match_id=match_id):
+            return f"A match's round can be looked back on once the match is over (match #{match_id})."
+        case NotAnalysable(name=name):
+            return f"The solver knows only one-deck games: {TITLES.get(name, name)} cannot be analysed."
+        case PlayYourDailyFirst(game=game, seconds_left=seconds_left):
+            return (f"Finish today's {TITLES.get(game, game)} daily first ({voice.command('daily')}): then you can "
+                    f"replay other players' (or in {duration_text(seconds_left)}, when the day is over).")
+        case NoFinishedDaily():
+            return "That player has no finished daily yet."
         case DailyNotOver():
             return "A daily's result can be shared once its game has ended."
         case AlreadyShared():
@@ -350,27 +392,7 @@ def error_text(error: PlayError, voice: Voice) -> str:
         case DailyPlayed(game=game, status=status, score=score, seconds_left=seconds_left):
             return (f"You have played today's {TITLES.get(game, game)} daily already: {status}, score {score}. "
                     f"The next one comes in {duration_text(seconds_left)} (at 00:00 UTC).")
-    return (match_error_text(error, voice) or race_error_text(error, voice) or review_error_text(error, voice)
-            or str(error))
-
-
-def review_error_text(error: PlayError, voice: Voice) -> str:
-    """What a player reads when a finished game cannot be looked back on ("" for another PlayError)."""
-    match error:
-        case NoFinishedGame():
-            return f"You have no finished game to look back on yet: play one with {voice.command('play')}."
-        case StillPlaying(game_id=game_id):
-            return f"Game {game_id} is still in play: you can look back on it once it has ended."
-        case DayNotOver(seconds_left=seconds_left):
-            return f"A daily can be looked back on once its day is over: in {duration_text(seconds_left)}."
-        case MatchNotOver(match_id=match_id):
-            return f"A match's round can be looked back on once the match is over (match #{match_id})."
-        case PlayYourDailyFirst(game=game, seconds_left=seconds_left):
-            return (f"Finish today's {TITLES.get(game, game)} daily first ({voice.command('daily')}): then you can "
-                    f"replay other players' (or in {duration_text(seconds_left)}, when the day is over).")
-        case NoFinishedDaily():
-            return "That player has no finished daily yet."
-    return ""
+    return match_error_text(error, voice) or race_error_text(error, voice) or str(error)
 
 
 def replay_text(replay: Replay, voice: Voice) -> str:

@@ -16,6 +16,7 @@ import functools
 import io
 import struct
 import zlib
+from collections import Counter
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -40,6 +41,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # the deflating), large enough that the GIL is let go of and taken back only ~10 times a board.
 PNG_BAND_BYTES = 120 * 1024
 TEXT_CACHE = 4096  # text masks kept (labels, scores, deal numbers, player names: a few KB each)
+RING_SPACING = 6  # pixels between two rings around one pile
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,11 +84,13 @@ class Placed:
     text: str  # the card as in game.piles(), "??" face down, "" an empty pile
 
 
-def render(game: Game, *, theme: str = "classic", highlight: Move | None = None,
+def render(game: Game, *, theme: str = "classic", highlight: Move | None = None, losing: Move | None = None,
            player: str | None = None) -> bytes:
-    """The board as PNG bytes. The last move is always outlined (source and target);
-    `highlight` outlines another move too, such as a hint; `player` names the player."""
-    return encode_png(render_image(game, theme=theme, highlight=highlight, player=player))
+    """The board as PNG bytes. The last move is outlined (source and target), unless `losing`
+    is given; `highlight` outlines another move too, such as a hint; `losing`, in a colour of
+    its own, a move not to play (an analysis shows the move that lost a game beside a better
+    one); `player` names the player."""
+    return encode_png(render_image(game, theme=theme, highlight=highlight, losing=losing, player=player))
 
 
 def encode_png(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
@@ -120,11 +124,11 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
 
 
-def render_image(game: Game, *, theme: str = "classic", highlight: Move | None = None,
+def render_image(game: Game, *, theme: str = "classic", highlight: Move | None = None, losing: Move | None = None,
                  player: str | None = None, geometry: Geometry = GEOMETRY, in_play: bool = False) -> Image.Image:
     """The board as a Pillow RGB image (what `render` encodes). `in_play`: the position is known
     not to be over (a replay's earlier positions), so no search is made for its outcome banner."""
-    return _Painter(game, get_theme(theme), geometry).paint(highlight, player, in_play=in_play)
+    return _Painter(game, get_theme(theme), geometry).paint(highlight, losing, player, in_play=in_play)
 
 
 def board_size(game: Game, geometry: Geometry = GEOMETRY) -> tuple[int, int]:
@@ -148,8 +152,10 @@ class _Painter:
         self.fan = self._column_fan()
         self.placed: dict[str, list[Placed]] = {}
         self.size = (geometry.width(self.board), self._height())
+        self.ringed: Counter[tuple[int, int, int, int]] = Counter()  # the areas ringed, and how often
 
-    def paint(self, highlight: Move | None, player: str | None, in_play: bool = False) -> Image.Image:
+    def paint(self, highlight: Move | None, losing: Move | None, player: str | None,
+              in_play: bool = False) -> Image.Image:
         """Everything, bottom layer first."""
         self.image = Image.new("RGB", self.size, self.theme.felt)
         self.draw = ImageDraw.Draw(self.image, "RGBA")
@@ -157,7 +163,9 @@ class _Painter:
         for spot in self.board.spots:
             self._label(spot)
             self._pile(spot)
-        if self.game.last_move is not None:
+        if losing is not None:
+            self._outline(losing, self.theme.losing, self.theme.losing, played=False)
+        elif self.game.last_move is not None:
             self._outline(self.game.last_move, self.theme.moved_from, self.theme.moved_to, played=True)
         if highlight is not None:
             self._outline(highlight, self.theme.hinted, self.theme.hinted, played=False)
@@ -310,9 +318,13 @@ class _Painter:
         return first.x, first.y, last.x + self.geo.card.width, last.y + self.geo.card.height
 
     def _ring(self, area: tuple[int, int, int, int] | None, colour: tuple[int, int, int], width: int) -> None:
+        """Ring an area; an area ringed already (two moves through one pile) gets a wider ring
+        around the first, so that both show."""
         if area is None:
             return
-        x0, y0, x1, y1 = area
+        outside = RING_SPACING * self.ringed[area]
+        self.ringed[area] += 1
+        x0, y0, x1, y1 = area[0] - outside, area[1] - outside, area[2] + outside, area[3] + outside
         radius = self.geo.card.radius + 3
         self.draw.rounded_rectangle((x0 - 5, y0 - 5, x1 + 4, y1 + 4), radius=radius + 2, outline=(*colour, 90),
                                     width=width + 3)

@@ -12,6 +12,7 @@ is being played (the engine's own questions, `finished` included, only read the 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
@@ -278,6 +279,7 @@ class _BoardPainter(_Painter):
         self.geo = replace(GEOMETRY, header=GEOMETRY.header + self.band.height)
         self.fan = self._column_fan()
         self.placed = {}
+        self.ringed = Counter()
         self.image = Image.new("RGB", (width, self._height()), theme.felt)
         self.draw = ImageDraw.Draw(self.image, "RGBA")
 

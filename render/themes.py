@@ -28,6 +28,7 @@ class Theme:
     moved_to: RGB
     moved_from: RGB
     hinted: RGB
+    losing: RGB  # the move that lost a game (an analysis), beside the better one in `hinted`
     won: RGB
     blocked: RGB
 
@@ -44,7 +45,7 @@ CLASSIC = Theme(
     face=(253, 252, 246), face_edge=(150, 144, 130), suits=_TWO_COLOURS,
     back=(140, 28, 36), back_pattern=(214, 170, 72),
     moved_to=(255, 212, 64), moved_from=(150, 225, 255), hinted=(120, 240, 120),
-    won=(214, 162, 36), blocked=(150, 36, 40),
+    losing=(255, 84, 200), won=(214, 162, 36), blocked=(150, 36, 40),
 )
 DARK = Theme(
     name="dark",
@@ -55,7 +56,7 @@ DARK = Theme(
            Suit.DIAMONDS: (190, 30, 38)},
     back=(40, 62, 112), back_pattern=(140, 168, 222),
     moved_to=(255, 200, 60), moved_from=(120, 200, 255), hinted=(110, 230, 110),
-    won=(190, 146, 30), blocked=(140, 34, 40),
+    losing=(255, 90, 200), won=(190, 146, 30), blocked=(140, 34, 40),
 )
 FOUR_COLOUR = replace(CLASSIC, name="four-colour", suits=_FOUR_COLOURS)
 DARK_FOUR_COLOUR = replace(DARK, name="dark-four-colour", suits={**_FOUR_COLOURS, Suit.SPADES: DARK.suits[Suit.SPADES]})

@@ -33,6 +33,32 @@ async def test_a_won_game_typed_in_the_terminal_exorcises_the_demon(tmp_path) ->
     await store.close()
 
 
+async def test_a_lost_game_is_told_where_it_was_lost_and_analyse_tells_it_again(tmp_path) -> None:
+    from bot.play.review import ReviewPlay
+    from tests.game.test_analysis import LOSING, PREFIX, WINNABLE, reference_game, winning_line
+
+    database = str(tmp_path / "t.sqlite3")
+    deal = reference_game(WINNABLE)
+    store = await open_store(database)
+    stored = await store.games.create_game(NewGame(
+        guild_id=None, channel_id=None, user_id=TERMINAL_PLAYER.id, name="canfield", options=deal.options,
+        deal=None, cards="".join(map(str, deal.cards)), snapshot=None, score=-12))
+    solo = SoloPlay(store)
+    reply = await solo.board(stored.id, TERMINAL_PLAYER)
+    typed = " ".join(map(str, [*winning_line()[:PREFIX], LOSING, "d"])) + "\nresign\n"
+    out = io.StringIO()
+    await terminal_session(solo, reply, io.StringIO(typed), out, boards=tmp_path, review=ReviewPlay(store, solo))
+    await store.close()
+    told = "after move 11 (wf2) the deal could no longer be won; d instead still wins."
+    assert told in out.getvalue()
+    board = Image.open(tmp_path / f"analysis-{stored.id}.png")
+    assert board.size[0] == 658
+    # Later, in a new game: `analyse` tells the last finished game's again (from the store).
+    again = io.StringIO()
+    await play_in_terminal("canfield", 1, {}, database, io.StringIO("analyse\nq\n"), again, boards=tmp_path)
+    assert told in again.getvalue()
+
+
 async def test_bad_input_is_answered_and_changes_nothing_and_save_writes_a_png(tmp_path) -> None:
     out = io.StringIO()
     board = tmp_path / "board.png"
@@ -165,7 +191,7 @@ async def test_replay_writes_a_finished_game_as_an_animated_gif_and_says_where(t
     reply = await play_in_terminal("canfield", 1, {}, stdin=io.StringIO(f"d\nreplay\nd\nresign\nwhat\nreplay {replay}\n"
                                                                         "replay\nq\n"), stdout=out, boards=tmp_path)
     text = out.getvalue()
-    assert f"Game {reply.game_id} is still in play: you can look back on it once it has ended." in text
+    assert "You have no finished game to look back on yet: play one with play." in text  # while the first is on
     assert "replay [file.gif] writes this game as an animated GIF; q quits." in text
     assert f"Replay of terminal's Canfield #1 (game {reply.game_id}): 2 moves, resigned, score -12." in text
     assert f"Wrote {replay} (" in text and f"Wrote {tmp_path / f'replay-{reply.game_id}.gif'} (" in text

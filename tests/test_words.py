@@ -8,6 +8,8 @@ from random import Random
 import pytest
 
 from bot.game import GAMES, TITLES, IllegalMoveError, Move, NotationError, describe_game, new_game
+from bot.game.analysis import Analysis
+from bot.game.analysis import Verdict as AnalysisVerdict
 from bot.game.race import RACE_LAYOUTS
 from bot.play.daily import (
     AlreadyShared,
@@ -60,10 +62,13 @@ from bot.play.race import (
     UnknownLayout,
 )
 from bot.play.review import (
+    Analysed,
+    Analysing,
     DayNotOver,
     MatchNotOver,
     NoFinishedDaily,
     NoFinishedGame,
+    NotAnalysable,
     PlayYourDailyFirst,
     Replay,
     StillPlaying,
@@ -103,6 +108,7 @@ from bot.words import (
     ALT_TEXT_LIMIT,
     DISCORD,
     TERMINAL,
+    analysis_text,
     board_alt_text,
     card_words,
     duration_text,
@@ -262,10 +268,6 @@ def test_rounds_of_matches_and_dailies() -> None:
                                                   "until then its deal stays hidden from you."),
     (RoundNotFinished(7, 2), "Finish your own game of round 2 of match #7 first: until then its deal stays hidden "
                              "from you."),
-    (NoFinishedGame(), "You have no finished game to look back on yet: play one with /play."),
-    (StillPlaying(4), "Game 4 is still in play: you can look back on it once it has ended."),
-    (DayNotOver(3 * 3600 + 60), "A daily can be looked back on once its day is over: in 3 h 01 min."),
-    (MatchNotOver(7), "A match's round can be looked back on once the match is over (match #7)."),
     (PlayYourDailyFirst("canfield", 600), "Finish today's Canfield daily first (/daily): then you can replay other "
                                           "players' (or in 10 min, when the day is over)."),
     (NoFinishedDaily(2), "That player has no finished daily yet."),
@@ -274,6 +276,38 @@ def test_rounds_of_matches_and_dailies() -> None:
 ])
 def test_errors_are_worded_from_their_data(error: PlayError, text: str) -> None:
     assert error_text(error, DISCORD) == text
+
+
+@pytest.mark.parametrize(("error", "text"), [
+    (NoFinishedGame(), "You have no finished game to look back on yet: play one with /play."),
+    (StillPlaying(12), "Game 12 is still in play: you can look back on it once it has ended."),
+    (DayNotOver(5 * 3600 + 60), "A daily can be looked back on once its day is over: in 5 h 01 min."),
+    (MatchNotOver(7), "A match's round can be looked back on once the match is over (match #7)."),
+    (NotAnalysable("patriarchs"), "The solver knows only one-deck games: Patriarchs cannot be analysed."),
+    (RateLimited("analysis", 12.2), "Slow down: you have asked for analyses too often. Try again in 13 s."),
+])
+def test_looking_back_is_refused_in_words_from_the_data(error: PlayError, text: str) -> None:
+    assert error_text(error, DISCORD) == text
+
+
+@pytest.mark.parametrize(("analysis", "text"), [
+    (Analysis(AnalysisVerdict.LOST, 37, Move("w", "t2"), Move("t3", "t1")),
+     "Game 9, 52 moves: after move 37 (**wt2**) the deal could no longer be won; **t3t1** instead still wins."),
+    (Analysis(AnalysisVerdict.LOST, 52, None, Move("s", "w")),
+     "Game 9, 52 moves: when you resigned after move 52, the deal could still be won: **d** still wins."),
+    (Analysis(AnalysisVerdict.LOST, 0, None, Move("r", "t1")),
+     "Game 9, 52 moves: you resigned at the deal, though it could be won: **rt1** starts a winning line."),
+    (Analysis(AnalysisVerdict.NEVER),
+     "Game 9, 52 moves: even with every card known, this deal could never have been won: no move of yours lost it."),
+    (Analysis(AnalysisVerdict.WON), "Game 9, 52 moves: you won it, so nothing was lost."),
+    (Analysis(AnalysisVerdict.UNKNOWN),
+     "Game 9, 52 moves: the solver gave up before it could tell where this game was lost."),
+])
+def test_where_a_game_was_lost_is_said_plainly(analysis: Analysis, text: str) -> None:
+    analysed = Analysed(9, analysis, 52, None)
+    assert analysis_text(analysed, DISCORD) == text
+    assert analysis_text(analysed, TERMINAL) == text.replace("**", "")
+    assert said(Analysing(9)) == "Looking for where it was lost…"
 
 
 def test_the_terminal_shows_no_discord_syntax() -> None:

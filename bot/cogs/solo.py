@@ -19,6 +19,7 @@ from bot.play.solo import UnknownGame
 from bot.views import answers_custom_id
 from bot.views.board import board_answer, player_of
 from bot.views.respond import ERROR_LIMIT, Answer, answer, error_text, in_turn, shorten, shown
+from bot.views.review import reply_with_analysis
 from bot.views.watch import watch_answer
 from bot.words import DISCORD, rules_text
 
@@ -203,6 +204,8 @@ class SoloCog(commands.Cog):
         reply = shown(result)
         await message.reply(reply.content, files=reply.files, view=reply.view or discord.utils.MISSING,
                             mention_author=False)
+        if result.analysing is not None:
+            reply_with_analysis(self.bot.review, message, result.analysing)
 
     async def _text_for_us(self, message: discord.Message) -> str | None:
         content = message.content.strip()

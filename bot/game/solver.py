@@ -399,9 +399,14 @@ def solve(game: CanfieldGame, *, limit: int = 1_000_000, seconds: float | None =
         raise ValueError(f"the solver does not cover {game.name}: it knows the one-deck Canfield family")
     start = time.perf_counter()
     search = Search(game, tuple(card_index(c) for c in game.reserve), reference=reference)
+    state = Search.state_of(game)
+    if search.redeals is None and search.rolls is None:
+        # With unlimited redeals and no die, the passes made so far do not matter: a game
+        # redealt MAX_PASSES times or more is searched as if in its first pass.
+        state = (*state[:5], 0)
     if native and _solver_core is not None:
-        return _solve_native(search, Search.state_of(game), limit, seconds, start)
-    root, opening = search.auto(Search.state_of(game))
+        return _solve_native(search, state, limit, seconds, start)
+    root, opening = search.auto(state)
     visited: set[tuple] = set()
     deadline = None if seconds is None else start + seconds
     path: list[SearchStep] = list(opening)

@@ -38,6 +38,7 @@ from bot.store import NewGame, Store, StoredGame, VersionConflict
 if TYPE_CHECKING:
     from bot.play.daily import DailyEvent
     from bot.play.matches import MatchEvent
+    from bot.play.review import Analysing
     from bot.play.watch import WatchEvent
 
 # Games kept in memory, most recently used first. It must hold every game in play at once: a
@@ -273,11 +274,12 @@ class NoVerdict:
 
 
 # What a solo game itself tells. A Reply carries these, and those of a match's round
-# (bot.play.matches.MatchEvent) or a daily (bot.play.daily.DailyEvent), or that a watcher sees it
-# (bot.play.watch.WatchEvent): `Event`, every one of them.
+# (bot.play.matches.MatchEvent), a daily (bot.play.daily.DailyEvent) or a game's analysis
+# starting (bot.play.review.Analysing), or that a watcher sees it (bot.play.watch.WatchEvent):
+# `Event`, every one of them.
 SoloEvent = (Started | AlreadyPlaying | Moved | Refused | NothingToDo | HintNotAlone | Hinted | Ended | Verdict
              | NoVerdict)
-Event: TypeAlias = "SoloEvent | MatchEvent | DailyEvent | WatchEvent"
+Event: TypeAlias = "SoloEvent | MatchEvent | DailyEvent | Analysing | WatchEvent"
 
 
 @dataclass(slots=True)
@@ -337,8 +339,9 @@ class SoloPlay:
         self.work = work or Work()
         self.limits = limits or RateLimiter()
         # Called once when a game ends (won, blocked or resigned), after it is stored; each
-        # returns events to add to the player's answer (matches use it to score rounds).
-        self.finish_hooks: list[Callable[[Table], Awaitable[tuple[MatchEvent, ...]]]] = []
+        # returns events to add to the player's answer (matches use it to score rounds, reviews
+        # to start the analysis of a lost game).
+        self.finish_hooks: list[Callable[[Table], Awaitable[tuple[Event, ...]]]] = []
         self._tables: OrderedDict[int, Table] = OrderedDict()
         self._sizes: dict[int, int] = {}  # estimated bytes of each cached game
         self._cached_bytes = 0

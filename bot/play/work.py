@@ -67,6 +67,7 @@ LIMITS = {
     "new-game": Limit(8, 60.0),  # solo games, match rounds, dailies
     "hint": Limit(20, 60.0),
     "verdict": Limit(6, 60.0),
+    "analysis": Limit(6, 300.0),  # where a game was lost: some searches each (bot.play.review)
     "lobby": Limit(4, 300.0),  # match and race lobbies opened
     "replay": Limit(5, 300.0),  # animated replays: some 3 s of drawing each for a 300-move game
 }

@@ -44,6 +44,17 @@ class StoredGame:
 
 
 @dataclass(frozen=True, slots=True)
+class StoredAnalysis:
+    """Where a finished game was lost, as stored (bot.game.analysis.Analysis, moves as text)."""
+
+    game_id: int
+    verdict: str
+    lost_after: int | None
+    losing_move: str | None
+    better_move: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class NewGame:
     """What it takes to store a new game."""
 

@@ -8,9 +8,9 @@ from typing import Any
 
 from sqlalchemy import bindparam, func, select, update
 
-from bot.store.base import STATUSES, NewGame, StoredGame, StoreError, VersionConflict
+from bot.store.base import STATUSES, NewGame, StoredAnalysis, StoredGame, StoreError, VersionConflict
 from bot.store.databases import Database
-from bot.store.tables import games, players
+from bot.store.tables import analyses, games, players
 
 _GAME_COLUMNS = (games.c.id, games.c.guild_id, games.c.channel_id, games.c.user_id, games.c.name, games.c.options,
                  games.c.deal, games.c.cards, games.c.moves, games.c.snapshot, games.c.version, games.c.status,
@@ -64,13 +64,6 @@ class GameStore:
         row = await self.db.fetch_one(query.order_by(games.c.updated_at.desc(), games.c.id.desc()).limit(1))
         return _game(row) if row else None
 
-    async def last_finished_game(self, user_id: int) -> StoredGame | None:
-        """The player's game that ended last (won, blocked or resigned), of any kind, or None."""
-        row = await self.db.fetch_one(
-            select(*_GAME_COLUMNS).where(games.c.user_id == user_id, games.c.status != "playing")
-            .order_by(games.c.finished_at.desc(), games.c.id.desc()).limit(1))
-        return _game(row) if row else None
-
     async def save_game(self, game_id: int, *, expected_version: int, moves: list[str], snapshot: str | None,
                         status: str, score: int) -> StoredGame:
         """Store the game's new moves and state, one version on (and when it ends, the time);
@@ -85,6 +78,27 @@ class GameStore:
         if row is None:
             raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
         return _game(row)
+
+    async def finished_games(self, user_id: int, *, limit: int) -> list[StoredGame]:
+        """The player's `limit` games that ended last, the last first (a game's last change is its end)."""
+        rows = await self.db.fetch_all(select(*_GAME_COLUMNS).where(
+            games.c.user_id == user_id, games.c.status != "playing")
+            .order_by(games.c.updated_at.desc(), games.c.id.desc()).limit(limit))
+        return [_game(row) for row in rows]
+
+    async def get_analysis(self, game_id: int) -> StoredAnalysis | None:
+        """Where the game was lost, if it has been worked out; else None."""
+        row = await self.db.fetch_one(select(analyses.c.game_id, analyses.c.verdict, analyses.c.lost_after,
+                                             analyses.c.losing_move, analyses.c.better_move)
+                                      .where(analyses.c.game_id == game_id))
+        return StoredAnalysis(*row) if row else None
+
+    async def save_analysis(self, analysis: StoredAnalysis) -> None:
+        """Keep where a game was lost (the first one worked out stays: it is the same every time)."""
+        insert = self.db.upsert(analyses).values(
+            game_id=analysis.game_id, verdict=analysis.verdict, lost_after=analysis.lost_after,
+            losing_move=analysis.losing_move, better_move=analysis.better_move, created_at=self.clock())
+        await self.db.execute(insert.on_conflict_do_nothing(index_elements=[analyses.c.game_id]))
 
     async def count_hint(self, game_id: int) -> None:
         """Count one hint shown to the player of game `game_id` (its version stays: no move was played)."""

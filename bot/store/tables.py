@@ -1,5 +1,5 @@
-"""The store's tables, declared once for SQLite and PostgreSQL: the schema of migration 0006, which
-Alembic's baseline revision (bot/store/alembic) creates in an empty database."""
+"""The store's tables, declared once for SQLite and PostgreSQL: the schema that Alembic's revisions
+(bot/store/alembic) create in an empty database, the baseline (migration 0006's) and those after it."""
 
 from __future__ import annotations
 
@@ -117,6 +117,18 @@ games = Table(
 Index("games_running", games.c.user_id, games.c.channel_id, games.c.status)
 Index("games_finished", games.c.guild_id, games.c.status, games.c.finished_at)
 Index("games_by_match", games.c.match_id, games.c.user_id)
+
+# Where a finished game was lost (bot.game.analysis), worked out once per game.
+analyses = Table(
+    "analyses", metadata,
+    Column("game_id", Id, ForeignKey("games.id"), primary_key=True, autoincrement=False),
+    Column("verdict", Text, nullable=False),
+    Column("lost_after", Integer),  # moves of the line after which the deal could no longer be won
+    Column("losing_move", Text),  # canonical moves
+    Column("better_move", Text),
+    Column("created_at", Time, nullable=False),
+    CheckConstraint("verdict IN ('lost', 'never', 'won', 'unknown')"),
+)
 
 guild_settings = Table(
     "guild_settings", metadata,

@@ -16,6 +16,7 @@ import discord
 
 from bot.game import Move
 from bot.play import Player, Reply
+from bot.play.review import Analysing
 from bot.views.respond import Answer, answer, shorten
 from bot.words import DISCORD, board_alt_text, board_status, reply_text
 from render import render, workers
@@ -63,7 +64,9 @@ async def board_answer(reply: Reply, player: Player, *, picked: Picked | None = 
     with its alt text, buttons."""
     file = await board_file(reply, player.name)
     text = shorten(reply_text(reply, DISCORD) if message is None else message)  # an error may quote a long input
-    return Answer(text=text, file=file, view=board_view(reply, picked), status=board_status(reply.game, DISCORD))
+    analysing = next((event.game_id for event in reply.events if isinstance(event, Analysing)), None)
+    return Answer(text=text, file=file, view=board_view(reply, picked), status=board_status(reply.game, DISCORD),
+                  analysing=analysing)
 
 
 async def board_file(reply: Reply, name: str) -> discord.File:

@@ -67,12 +67,14 @@ _last_answers: dict[int, float] = {}  # member -> loop time their last answer wa
 @dataclass(slots=True)
 class Answer:
     """What to show: text, and a board image with its buttons (both or neither), and a board's
-    status line. A board is shown in a Components V2 layout (`bot.views.layout`)."""
+    status line. A board is shown in a Components V2 layout (`bot.views.layout`). `analysing`:
+    the game whose analysis (where it was lost) follows once ready (bot.views.review)."""
 
     text: str
     file: discord.File | None = None
     view: discord.ui.View | None = None
     status: str = ""
+    analysing: int | None = None
     private: bool = False  # shown to the member who asked alone, even where the command answers publicly
 
 
@@ -124,6 +126,11 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
             await _say(interaction, SORRY, edit=edit)
             return
         await _show(interaction, result, edit=edit, ephemeral=ephemeral)
+        if result.analysing is not None:
+            from bot.views.review import follow_up_with_analysis  # the review views build on this module
+
+            follow_up_with_analysis(interaction.client.review, interaction, result.analysing,  # type: ignore[attr-defined]
+                                    ephemeral=ephemeral)
     finally:
         _load.in_progress -= 1
         _load.finished.append(loop.time())

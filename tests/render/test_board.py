@@ -59,6 +59,27 @@ def test_the_last_move_and_a_hint_are_outlined() -> None:
     assert difference(plain, moved)[1] > 0.002
 
 
+def colour_count(image: Image.Image, colour: tuple[int, int, int], box: tuple[int, int, int, int] | None = None) -> int:
+    """How many pixels of the image (or of `box` in it) are exactly `colour`."""
+    counts = dict((pixel, count) for count, pixel in (image.crop(box) if box else image).getcolors(1 << 20))
+    return counts.get(colour, 0)
+
+
+def test_an_analysis_outlines_the_losing_and_the_better_move_in_their_own_colours() -> None:
+    theme = THEMES["classic"]
+    game = new_game("canfield", deal=1)
+    game.play("d")
+    plain = render_image(game)
+    assert colour_count(plain, theme.moved_to) > 100 and colour_count(plain, theme.losing) == 0
+    # Both moves go through the waste: its two rings, one around the other, both show.
+    analysed = render_image(game, highlight=Move("s", "w"), losing=Move("w", "t2"))
+    assert colour_count(analysed, theme.losing) > 300 and colour_count(analysed, theme.hinted) > 300
+    assert colour_count(analysed, theme.moved_to) == 0  # the last move is not outlined beside them
+    x, y = GEOMETRY.margin, GEOMETRY.y(1)  # the waste, below the stock
+    waste = (x - 20, y - 20, x + GEOMETRY.card.width + 20, y + 3 * GEOMETRY.card.height)
+    assert colour_count(analysed, theme.losing, waste) > 100 and colour_count(analysed, theme.hinted, waste) > 100
+
+
 def test_an_unknown_theme_is_refused() -> None:
     with pytest.raises(ValueError, match="'neon'"):
         render(new_game("canfield", deal=1), theme="neon")

@@ -1,0 +1,54 @@
+"""Looking back on finished games in Discord: /analyse and /replay, thin adapters onto bot.play.review."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.checks import anywhere
+from bot.views.board import player_of
+from bot.views.replay import replay_answer
+from bot.views.respond import Answer, answer
+from bot.views.review import analysis_answer
+
+if TYPE_CHECKING:
+    from bot.app import PatientExorcismBot
+
+MAX_ID = 2**53 - 1  # Discord's largest integer option
+
+
+class ReviewCog(commands.Cog):
+    """/analyse, /replay."""
+
+    def __init__(self, bot: PatientExorcismBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="analyse", description="Where your finished game was lost, and a move that still won")
+    @app_commands.describe(game="the game's number (default: your game that ended last)",
+                           public="show it to the whole channel")
+    @anywhere
+    async def analyse(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, MAX_ID] | None = None,
+                      public: bool = False) -> None:
+        """Where the game was lost."""
+        async def work() -> Answer:
+            return await analysis_answer(self.bot.review, game, player_of(interaction.user))
+
+        await answer(interaction, work(), ephemeral=not public)
+
+    @app_commands.command(name="replay", description="Watch a finished game again, move by move")
+    @app_commands.describe(game="a game's number (default: your game that ended last)",
+                           player="a player whose last finished daily to watch (once you have played yours)",
+                           public="show the replay to the whole channel")
+    @anywhere
+    async def replay(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, MAX_ID] | None = None,
+                     player: discord.User | None = None, public: bool = False) -> None:
+        """Send a finished game as an animated image."""
+        async def work() -> Answer:
+            chosen = await self.bot.review.replay(player_of(interaction.user), game_id=game,
+                                                  player_id=None if player is None else player.id)
+            return await replay_answer(chosen)
+
+        await answer(interaction, work(), ephemeral=not public)
