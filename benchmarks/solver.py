@@ -6,6 +6,10 @@ every verdict agrees): the share of deals decided within the time limit, the
 winnable share among the decided with its 95% confidence interval (Wilson), agreement with the
 reference, and the time per deal (median, 90th percentile, max); then the time of is_dead and
 hint on positions along random playouts (DESIGN budgets: median 100 ms, worst 1 s).
+First, the short winning lines (bot.game.lines, as /solution makes them) on Wolter's 70 won
+deals against his lines: moves besides draws (his fills of an empty column from the reserve
+count as moves, as he prints them; our engine makes them by itself), each line replayed to a
+win in the engine. `--lines-only` prints that table alone.
 """
 
 from __future__ import annotations
@@ -16,8 +20,10 @@ import random
 import statistics
 import time
 
-from bot.game import new_game
+from bot.game import Outcome, new_game
+from bot.game.lines import non_draw_count, short_line
 from bot.game.solver import NATIVE, hint, is_dead, solve
+from bot.play.solution import SOLUTION_LIMIT
 from tests.game.wolter import read_deals
 
 
@@ -55,6 +61,44 @@ def run(label: str, games: list, seconds: float, expected: list[str] | None = No
           f"{max(times):>7.2f}", flush=True)
 
 
+def line_lengths(deals: list) -> None:
+    """Print the short lines' lengths against Wolter's on his won deals, with the solver's raw
+    depth-first lines for comparison, whether each replays to a win, and the time per deal."""
+    won = [deal for deal in deals if deal.verdict == "won"]
+    raw, ours, his, ratios, seconds, wins, found = [], [], [], [], [], 0, 0
+    for deal in won:
+        game = new_game("canfield", cards=deal.cards(), groups="any")
+        raw.append(non_draw_count(solve(game, limit=10**9).moves))
+        start = time.perf_counter()
+        line = short_line(game, limit=SOLUTION_LIMIT)
+        seconds.append(time.perf_counter() - start)
+        if line.status != "winnable":
+            print(f"  deal {deal.seed}: {line.status}")
+            continue
+        found += 1
+        for move in line.moves:
+            game.play(move)
+        wins += game.outcome is Outcome.WON
+        ours.append(non_draw_count(line.moves))
+        his.append(len(deal.moves))
+        ratios.append(ours[-1] / his[-1])
+
+    def row(label: str, values: list) -> str:
+        return f"{label:<42} {statistics.median(values):>7g} {percentile(values, 0.9):>7g} {max(values):>8g}"
+
+    print(f"Short winning lines on Wolter's {len(won)} won deals (moves besides draws), limit {SOLUTION_LIMIT:,} "
+          "positions a search")
+    print(f"{'':<42} {'median':>7} {'p90':>7} {'max':>8}")
+    print(row("the solver's depth-first lines (no limit)", raw))
+    print(row("short lines (bot.game.lines)", ours))
+    print(row("Wolter's lines", his))
+    print(f"found {found}/{len(won)}, replayed to a win {wins}/{found}; ours over his by more than 20%: "
+          f"{sum(r > 1.2 for r in ratios)}, worst {max(ratios):.2f} of his; over 200 moves: "
+          f"{sum(n > 200 for n in ours)}")
+    print(f"time a deal (solve and shorten): median {statistics.median(seconds):.2f} s, "
+          f"p90 {percentile(seconds, 0.9):.2f} s, max {max(seconds):.2f} s\n", flush=True)
+
+
 def visible_times(games: list, seed: int = 1, moves: int = 60) -> tuple[list[float], list[float]]:
     """Milliseconds of is_dead and of hint at each position of random playouts."""
     rng = random.Random(seed)
@@ -83,8 +127,12 @@ def main() -> None:
     parser.add_argument("--reference-seconds", type=float, default=300.0,
                         help="the long time limit per reference deal (0: leave that row out)")
     parser.add_argument("--groups", default="top-or-whole,any", help="rule sets for PySolFC's games")
+    parser.add_argument("--lines-only", action="store_true", help="print the short lines' table alone")
     args = parser.parse_args()
     deals = read_deals()
+    line_lengths(deals)
+    if args.lines_only:
+        return
     expected = ["winnable" if deal.verdict == "won" else "unwinnable" for deal in deals]
 
     def reference(groups: str) -> list:

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from bot.game import GAMES
+from bot.i18n import ENGLISH, LANGUAGE_CHOICES
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -22,6 +23,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     play.add_argument("--groups", choices=["top-or-whole", "any"])
     play.add_argument("--die", choices=["off", "game", "pass"], help="the Die of Justice")
     play.add_argument("--db", default=":memory:", help="keep games in this SQLite file (default: in memory)")
+    play.add_argument("--lang", choices=LANGUAGE_CHOICES, default=ENGLISH, help="the language to play in")
     return parser.parse_args(argv)
 
 
@@ -47,10 +49,11 @@ def main(argv: list[str] | None = None) -> int:
     options: dict[str, object] = {k: v for k in ("draw", "groups", "die") if (v := getattr(args, k)) is not None}
     if args.redeals is not None:
         options["redeals"] = None if args.redeals == "unlimited" else int(args.redeals)
+    voice = TERMINAL.speaking(args.lang)
     try:
-        return play_main(args.game, args.deal, options, args.db)
+        return play_main(args.game, args.deal, options, args.db, voice)
     except PlayError as error:
-        print(f"cannot start the game: {error_text(error, TERMINAL)}", file=sys.stderr)
+        print(f"cannot start the game: {error_text(error, voice)}", file=sys.stderr)
         return 2
     except ValueError as error:
         print(f"cannot start the game: {error}", file=sys.stderr)

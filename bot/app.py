@@ -22,6 +22,7 @@ from discord.gateway import DiscordWebSocket
 
 from bot.cogs.checks import SERVER_CONTEXTS, SERVER_INSTALLS, NeedsServerApp
 from bot.config import Config, shard_ranges
+from bot.i18n import CommandTranslator, choose_language
 from bot.play import SoloPlay
 from bot.play.daily import DailyPlay, daily_deal, today
 from bot.play.leaderboards import Leaderboards
@@ -29,6 +30,7 @@ from bot.play.matches import MatchPlay, TeamPlay
 from bot.play.race import RacePlay
 from bot.play.review import ReviewPlay
 from bot.play.settings import ServerLacksApp
+from bot.play.solution import SolutionPlay
 from bot.play.watch import WatchPlay
 from bot.store import Store, StoreError, open_store
 from bot.views.mentions import NO_PINGS
@@ -55,7 +57,8 @@ class CommandTree(app_commands.CommandTree):
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
         """Refuse NeedsServerApp privately; log anything else, as discord.py does."""
         if isinstance(error, NeedsServerApp):
-            await interaction.response.send_message(error_text(ServerLacksApp(), DISCORD), ephemeral=True)
+            voice = DISCORD.speaking(choose_language(interaction.locale, None))  # no server settings to read here
+            await interaction.response.send_message(error_text(ServerLacksApp(), voice), ephemeral=True)
             return
         await super().on_error(interaction, error)
 
@@ -71,6 +74,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
     races: RacePlay
     leaderboards: Leaderboards
     review: ReviewPlay
+    solutions: SolutionPlay
     watching: WatchPlay
 
     def __init__(self, config: Config) -> None:
@@ -100,11 +104,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Open the store, register cogs and the buttons that survive restarts, sync commands."""
-        from bot.cogs.competition import CompetitionCog
-        from bot.cogs.matches import MatchesCog
-        from bot.cogs.race import RaceCog
-        from bot.cogs.review import ReviewCog
-        from bot.cogs.solo import SoloCog
+        from bot.cogs import cog_classes
         from bot.views import dynamic_items
 
         if self.config.api_base:
@@ -120,13 +120,12 @@ class PatientExorcismBot(commands.AutoShardedBot):
         self.review = ReviewPlay(self.store, self.solo)
         self.races = RacePlay(self.store, time.time, work=self.solo.work, limits=self.solo.limits)
         self.leaderboards = Leaderboards(self.store)
+        self.solutions = SolutionPlay(self.store, self.solo)
         self.watching = WatchPlay(self.store, self.solo)
-        await self.add_cog(SoloCog(self))
-        await self.add_cog(MatchesCog(self))
-        await self.add_cog(CompetitionCog(self))
-        await self.add_cog(RaceCog(self))
-        await self.add_cog(ReviewCog(self))
+        for cog in cog_classes():
+            await self.add_cog(cog(self))
         self.add_dynamic_items(*dynamic_items())
+        await self.tree.set_translator(CommandTranslator())
         log.info("this process runs %s", self.describe_shards())
         await self._sync_commands()
         self._heartbeat_task = asyncio.create_task(self._heartbeat())

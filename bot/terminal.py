@@ -2,10 +2,11 @@
 
 Type moves as in Discord; `h` for a hint, `save [file]` writes the board as a PNG (by default
 into ~/patient-exorcism-boards), `analyse` tells where the last finished game was lost (as it
-is told by itself when a game is lost) and writes its board there too, `replay [file]` writes the
-last finished game as an animated GIF (there too, by default), `q` or Ctrl-C quits.
-Games are kept in an in-memory store unless `--db` names a file (then an unfinished game resumes
-next time, unless another game is asked for).
+is told by itself when a game is lost) and writes its board there too, `solution [game]` shows a
+short winning line for the deal of a finished game (by default the one that ended last), `replay
+[file]` writes the last finished game as an animated GIF (by default into the boards' folder too),
+`q` or Ctrl-C quits. Games are kept in an in-memory store unless `--db` names a file (then an
+unfinished game resumes next time, unless another game is asked for).
 """
 
 from __future__ import annotations
@@ -19,19 +20,31 @@ from typing import TextIO
 
 from bot.game import TITLES
 from bot.game.notation import Word, read_word
+from bot.i18n import N_
 from bot.play import GameStatus, Player, PlayError, Reply, SoloPlay
 from bot.play.review import Analysing, ReviewPlay
+from bot.play.solution import SolutionPlay
 from bot.store import StoredGame, open_store
-from bot.words import TERMINAL, analysis_text, error_text, replay_text, reply_text, rules_text
+from bot.words import (
+    TERMINAL,
+    Voice,
+    analysis_text,
+    error_text,
+    replay_text,
+    reply_text,
+    rules_text,
+    solution_text,
+    status_text,
+)
 
-HELP = """Type moves and press Enter; {examples}.
+HELP = N_("""Type moves and press Enter; {examples}.
 Piles: s stock, w waste, r reserve (r1-r9 in Patriarchs), f1-f8 foundations, t1-t9 columns.
 Words: draw, auto, undo, hint, board, resign, rules, help (or ?); save [file.png] writes the board
-as an image; analyse tells where your last finished game was lost; replay [file.gif] writes it
-as an animation; q or Ctrl-C quits (an unfinished game stays stored)."""
+as an image; analyse tells where your last finished game was lost; solution [game] shows a short
+winning line for a finished game's deal; q or Ctrl-C quits (an unfinished game stays stored).""")
 ANALYSE_WORDS = ("analyse", "analyze")
 REPLAY_WORD = "replay"
-AFTER_THE_END = "replay [file.gif] writes this game as an animated GIF; q quits."
+AFTER_THE_END = N_("replay [file.gif] writes this game as an animated GIF; q quits.")
 TERMINAL_PLAYER = Player(0, "terminal")
 DEFAULT_GAME = "canfield"
 
@@ -63,7 +76,7 @@ async def read_line(stdin: TextIO) -> str:
     return await line
 
 
-async def save_board(reply: Reply, player: Player, named: str | None, folder: Path) -> str:
+async def save_board(reply: Reply, player: Player, named: str | None, folder: Path, voice: Voice = TERMINAL) -> str:
     """Write the board as a PNG: to the file named, or into `folder` as board-<game>-<moves>.png;
     what happened, in a sentence."""
     from render import render, workers
@@ -74,16 +87,17 @@ async def save_board(reply: Reply, player: Player, named: str | None, folder: Pa
     else:
         path = Path(named).expanduser()
         if not path.parent.is_dir():
-            return f"cannot save to {path}: there is no folder {path.parent}"
+            return voice.gettext("cannot save to {path}: there is no folder {folder}", path=path, folder=path.parent)
     png = await workers.draw(render, reply.game, highlight=reply.highlight, player=player.name)
     try:
         path.write_bytes(png)
     except OSError as error:
-        return f"cannot save to {path}: {error.strerror or error}"
-    return f"wrote {path.resolve()} ({len(png):,} bytes)"
+        return voice.gettext("cannot save to {path}: {problem}", path=path, problem=error.strerror or error)
+    return voice.gettext("wrote {path} ({size} bytes)", path=path.resolve(), size=f"{len(png):,}")
 
 
-async def analysis_report(review: ReviewPlay, game_id: int | None, player: Player, folder: Path) -> str:
+async def analysis_report(review: ReviewPlay, game_id: int | None, player: Player, folder: Path,
+                          voice: Voice = TERMINAL) -> str:
     """Where the player's finished game (`game_id`, or the one that ended last) was lost, and,
     when there is such a place, its board with the losing and the better move outlined, written
     into `folder` as analysis-<game>.png; what a PlayError says instead."""
@@ -92,8 +106,8 @@ async def analysis_report(review: ReviewPlay, game_id: int | None, player: Playe
     try:
         analysed = await review.analyse(game_id, player)
     except PlayError as error:
-        return error_text(error, TERMINAL)
-    text = analysis_text(analysed, TERMINAL)
+        return error_text(error, voice)
+    text = analysis_text(analysed, voice)
     if analysed.board is None:
         return text
     analysis = analysed.analysis
@@ -104,11 +118,27 @@ async def analysis_report(review: ReviewPlay, game_id: int | None, player: Playe
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(png)
     except OSError as error:
-        return f"{text}\ncannot save to {path}: {error.strerror or error}"
-    return f"{text}\nwrote {path.resolve()} (the board then: the move played outlined in pink, the better one in green)"
+        return text + "\n" + voice.gettext("cannot save to {path}: {problem}", path=path,
+                                           problem=error.strerror or error)
+    return text + "\n" + voice.gettext("wrote {path} (the board then: the move played outlined in pink, the better "
+                                       "one in green)", path=path.resolve())
 
 
-async def save_replay(review: ReviewPlay, player: Player, named: str | None, folder: Path) -> str:
+async def solution_report(solutions: SolutionPlay, words: list[str], player: Player,
+                          voice: Voice = TERMINAL) -> str:
+    """The winning line for the player's finished game: `solution` names the one that ended
+    last, `solution N` game N; what a PlayError says instead."""
+    if len(words) > 2 or (len(words) == 2 and not words[1].isdigit()):
+        return voice.gettext("Type solution, or solution and a game's number, such as solution 12.")
+    try:
+        line = await solutions.solution(int(words[1]) if len(words) == 2 else None, player)
+    except PlayError as error:
+        return error_text(error, voice)
+    return solution_text(line, voice)
+
+
+async def save_replay(review: ReviewPlay, player: Player, named: str | None, folder: Path,
+                      voice: Voice = TERMINAL) -> str:
     """Write the player's last finished game as an animated GIF: to the file named, or into
     `folder` as replay-<game>.gif; what happened, in a sentence (what a PlayError says instead)."""
     from render import workers
@@ -117,34 +147,39 @@ async def save_replay(review: ReviewPlay, player: Player, named: str | None, fol
     try:
         replay = await review.replay(player)
     except PlayError as error:
-        return error_text(error, TERMINAL)
+        return error_text(error, voice)
     if named is None:
         path = folder / f"replay-{replay.game_id}.gif"
         path.parent.mkdir(parents=True, exist_ok=True)
     else:
         path = Path(named).expanduser()
         if not path.parent.is_dir():
-            return f"cannot save to {path}: there is no folder {path.parent}"
+            return voice.gettext("cannot save to {path}: there is no folder {folder}", path=path, folder=path.parent)
     gif = await workers.draw(replay_gif, replay.record, player=replay.player.name)
     try:
         path.write_bytes(gif)
     except OSError as error:
-        return f"cannot save to {path}: {error.strerror or error}"
-    return f"{replay_text(replay, TERMINAL)} Wrote {path.resolve()} ({len(gif):,} bytes)."
+        return voice.gettext("cannot save to {path}: {problem}", path=path, problem=error.strerror or error)
+    wrote = voice.gettext("wrote {path} ({size} bytes)", path=path.resolve(), size=f"{len(gif):,}")
+    return f"{replay_text(replay, voice)} {wrote}"
 
 
 async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
                            player: Player = TERMINAL_PLAYER, boards: Path | None = None,
-                           review: ReviewPlay | None = None) -> Reply:
+                           review: ReviewPlay | None = None, solutions: SolutionPlay | None = None,
+                           voice: Voice = TERMINAL) -> Reply:
     """Read lines from `stdin` and play them until the game ends, the input ends or `q`;
-    return the last reply. `save` without a file name writes into `boards` (`boards_folder()`),
-    and so do `analyse`, the analysis that follows a lost game and `replay` (with `review`; once
-    the game is over, `replay` is read until `q` or the input's end)."""
+    return the last reply, all said in the voice. `save` without a file name writes into
+    `boards` (`boards_folder()`), and so do `analyse` and the analysis that follows a lost game
+    (with `review`); `solution` asks `solutions` (one of its own over `solo` when None);
+    `replay` writes the last finished game (with `review`; once the game is over, `replay` is read
+    until `q` or the input's end)."""
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
 
-    say(HELP.format(examples=reply.game.examples))
-    if text := reply_text(reply, TERMINAL):
+    help_text = voice.gettext(HELP, examples=voice.engine(reply.game.examples))
+    say(help_text)
+    if text := reply_text(reply, voice):
         say(text)
     say(f"\n{reply.game}")
     while not reply.finished:
@@ -157,22 +192,27 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
             continue
         word = read_word(text)
         if word is Word.HELP:
-            say(HELP.format(examples=reply.game.examples))
+            say(help_text)
             continue
         if word is Word.RULES:
-            say(rules_text(reply.game.name, TERMINAL))
+            say(rules_text(reply.game.name, voice))
             continue
         if word is Word.BOARD:
             say(f"\n{reply.game}")
             continue
         if text.lower() in ANALYSE_WORDS and review is not None:
-            say(await analysis_report(review, None, player, boards or boards_folder()))
+            say(await analysis_report(review, None, player, boards or boards_folder(), voice))
+            continue
+        if text.split()[0].lower() == "solution":
+            solutions = solutions or SolutionPlay(solo.store, solo)
+            say(await solution_report(solutions, text.lower().split(), player, voice))
             continue
         if text.split()[0].lower() == "save":
-            say(await save_board(reply, player, _file_named(text), boards or boards_folder()))
+            named = text.split(maxsplit=1)[1] if len(text.split()) > 1 else None
+            say(await save_board(reply, player, named, boards or boards_folder(), voice))
             continue
         if text.split()[0].lower() == REPLAY_WORD and review is not None:
-            say(await save_replay(review, player, _file_named(text), boards or boards_folder()))
+            say(await save_replay(review, player, _file_named(text), boards or boards_folder(), voice))
             continue
         try:
             if word is Word.RESIGN:
@@ -180,32 +220,34 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
             else:
                 reply = await solo.move(reply.game_id, player, text)
         except PlayError as error:
-            say(error_text(error, TERMINAL))
+            say(error_text(error, voice))
             continue
-        if said := reply_text(reply, TERMINAL):
+        if said := reply_text(reply, voice):
             say(said)
         if reply.ok or reply.played:
             say(f"\n{reply.game}")
     if reply.status == GameStatus.WON:
-        say(f"The demon is exorcised! You won. Score {reply.game.score}.")
+        say(voice.gettext("The demon is exorcised! You won. Score {score}.", score=reply.game.score))
     elif reply.finished:
-        say(f"Game over ({reply.status}). Score {reply.game.score}.")
+        say(voice.gettext("Game over ({status}). Score {score}.", status=status_text(reply.status, voice),
+                          score=reply.game.score))
         if review is not None and any(isinstance(event, Analysing) for event in reply.events):
-            say(await analysis_report(review, reply.game_id, player, boards or boards_folder()))
+            say(await analysis_report(review, reply.game_id, player, boards or boards_folder(), voice))
     else:
-        say(f"Stopped. Score {reply.game.score}.")
+        say(voice.gettext("Stopped. Score {score}.", score=reply.game.score))
         return reply
     if review is not None:
-        await _after_the_end(review, stdin, stdout, player, boards or boards_folder())
+        await _after_the_end(review, stdin, stdout, player, boards or boards_folder(), voice)
     return reply
 
 
-async def _after_the_end(review: ReviewPlay, stdin: TextIO, stdout: TextIO, player: Player, folder: Path) -> None:
+async def _after_the_end(review: ReviewPlay, stdin: TextIO, stdout: TextIO, player: Player, folder: Path,
+                         voice: Voice) -> None:
     """Once the game is over: `replay [file]` writes it, until `q` or the input's end."""
     def say(text: str) -> None:
         print(text, file=stdout, flush=True)
 
-    say(AFTER_THE_END)
+    say(voice.gettext(AFTER_THE_END))
     while True:
         print("> ", end="", file=stdout, flush=True)
         line = await read_line(stdin)
@@ -213,9 +255,9 @@ async def _after_the_end(review: ReviewPlay, stdin: TextIO, stdout: TextIO, play
         if not line or text.lower() in ("q", "quit", "exit"):
             return
         if text and text.split()[0].lower() == REPLAY_WORD:
-            say(await save_replay(review, player, _file_named(text), folder))
+            say(await save_replay(review, player, _file_named(text), folder, voice))
         elif text:
-            say(AFTER_THE_END)
+            say(voice.gettext(AFTER_THE_END))
 
 
 def _file_named(text: str) -> str | None:
@@ -226,8 +268,8 @@ def _file_named(text: str) -> str | None:
 
 async def play_in_terminal(name: str | None, deal: int | None, options: dict[str, object],
                            database: str = ":memory:", stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
-                           boards: Path | None = None) -> Reply:
-    """Start (or resume) a game in a store and play it from the terminal. `name` None: the
+                           boards: Path | None = None, voice: Voice = TERMINAL) -> Reply:
+    """Start (or resume) a game in a store and play it from the terminal, speaking in the voice. `name` None: the
     unfinished game in the store, else canfield. When the store holds an unfinished game other
     than the one asked for, the player chooses: set it aside (resigned) and start the new one, or
     resume it."""
@@ -237,21 +279,23 @@ async def play_in_terminal(name: str | None, deal: int | None, options: dict[str
         review = ReviewPlay(store, solo)
         damaged = await solo.abandon_damaged(TERMINAL_PLAYER, None)
         if damaged is not None:
-            print(f"{database} held game #{damaged}, damaged and impossible to rebuild: it is set aside.",
-                  file=stdout, flush=True)
+            print(voice.gettext("{database} held game #{game}, damaged and impossible to rebuild: it is set aside.",
+                                database=database, game=damaged), file=stdout, flush=True)
         running = await store.games.running_game(TERMINAL_PLAYER.id, None, kind="solo")
         if running is not None and _another_game(running, name, deal):
-            print(f"{database} holds an unfinished game of {TITLES.get(running.name, running.name)}, deal "
-                  f"#{running.deal}. Set it aside (resign it) and start {TITLES[name or DEFAULT_GAME]} instead? "
-                  "[y/N] ", end="", file=stdout, flush=True)
-            if (await read_line(stdin)).strip().lower() in ("y", "yes"):
+            question = voice.gettext(
+                "{database} holds an unfinished game of {title}, deal #{deal}. Set it aside (resign it) and start "
+                "{new} instead? [y/N] ", database=database, title=TITLES.get(running.name, running.name),
+                deal=running.deal, new=TITLES[name or DEFAULT_GAME])
+            print(question, end="", file=stdout, flush=True)
+            if (await read_line(stdin)).strip().lower() in ("y", "yes", voice.gettext("y"), voice.gettext("yes")):
                 await solo.resign(running.id, TERMINAL_PLAYER)
-                print(f"Game #{running.id} set aside.", file=stdout, flush=True)
+                print(voice.gettext("Game #{game} set aside.", game=running.id), file=stdout, flush=True)
             else:
                 name, deal = running.name, running.deal
         reply = await solo.start(TERMINAL_PLAYER, guild_id=None, channel_id=None, name=name or DEFAULT_GAME,
                                  deal=deal, **options)
-        return await terminal_session(solo, reply, stdin, stdout, boards=boards, review=review)
+        return await terminal_session(solo, reply, stdin, stdout, boards=boards, review=review, voice=voice)
     finally:
         await store.close()
 
@@ -261,11 +305,13 @@ def _another_game(running: StoredGame, name: str | None, deal: int | None) -> bo
     return (name is not None and name != running.name) or (deal is not None and deal != running.deal)
 
 
-def main(name: str | None, deal: int | None, options: dict[str, object], database: str = ":memory:") -> int:
-    """Command-line entry: play one game. Ctrl-C stops it (every move played is already stored)."""
+def main(name: str | None, deal: int | None, options: dict[str, object], database: str = ":memory:",
+         voice: Voice = TERMINAL) -> int:
+    """Command-line entry: play one game in the voice's language. Ctrl-C stops it (every move
+    played is already stored)."""
     try:
-        asyncio.run(play_in_terminal(name, deal, options, database))
+        asyncio.run(play_in_terminal(name, deal, options, database, voice=voice))
     except KeyboardInterrupt:
-        print("\nStopped.", flush=True)
+        print("\n" + voice.gettext("Stopped."), flush=True)
         return 130
     return 0

@@ -1,20 +1,22 @@
-"""The English a player reads, for every presenter: what bot.play's events and errors say.
+"""What a player reads, for every presenter, in their language: what bot.play's events and errors say.
 
 bot.play returns data; the presenters (bot.views for Discord, bot.terminal) word it here, each
 in its own Voice: how it writes a command (Discord's `/play`, the terminal's `play`) and bold
-text. A new language is a new catalog like this one.
+text, and the language it speaks. Every sentence is an English msgid of the `bot` catalogs
+(bot/locales), translated through the voice: `voice.gettext("Score {score}.", score=score)`.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.game import GAMES, TITLES, Move, Phrase, PhrasedError, Sentences, describe_game
 from bot.game.analysis import Verdict as AnalysisVerdict
 from bot.game.patience import Game
 from bot.game.race import RACE_LAYOUTS, RaceGame
+from bot.i18n import COMMAND, ENGLISH, LANGUAGE_CHOICES, N_, translations
 from bot.play.daily import (
     AlreadyShared,
     DailyDealt,
@@ -72,7 +74,7 @@ from bot.play.review import (
     MatchNotOver,
     NoFinishedDaily,
     NoFinishedGame,
-    NotAnalysable,
+    NoSolver,
     PlayYourDailyFirst,
     Replay,
     StillPlaying,
@@ -113,20 +115,55 @@ from bot.play.solo import (
     UnknownGame,
     Verdict,
 )
+from bot.play.solution import NoPages, NoWinningLine, WinningLine
 from bot.play.watch import DailyNotPlayedYet, NothingToWatch, RoundNotFinished
 from bot.store.base import TeamProblem
 
 
 @dataclass(frozen=True, slots=True)
 class Voice:
-    """How a front end writes a command, bold text and a channel."""
+    """How a front end writes a command and bold text, and the language it speaks (bot.i18n)."""
 
     command_prefix: str
     bold_mark: str
-    channel_format: str  # a channel's id in {}
+    channel_format: str  # a channel, its id as {channel}
+    localized_commands: bool = False  # whether commands have names in each language (Discord's do)
+    language: str = ENGLISH
+
+    def speaking(self, language: str) -> Voice:
+        """The same front end speaking another language (a catalog name such as `es_ES`)."""
+        return replace(self, language=language)
+
+    def gettext(self, message: str, **values: object) -> str:
+        """A sentence in this voice's language, its `{placeholders}` filled in from `values`."""
+        text = translations(self.language).gettext(message)
+        return text.format(**values) if values else text
+
+    def ngettext(self, singular: str, plural: str, count: int, **values: object) -> str:
+        """A sentence whose words follow `count` (the language's plural rules); `{count}` and
+        the other placeholders filled in."""
+        return translations(self.language).ngettext(singular, plural, count).format(count=count, **values)
+
+    def pgettext(self, context: str, message: str) -> str:
+        """A word in this voice's language, told apart by its context (such as a slash command's
+        option name, bot.i18n.OPTION)."""
+        return translations(self.language).pgettext(context, message)
+
+    def engine(self, text: object) -> str:
+        """What the engine says (bot/game/phrases.py) in this voice's language: a Phrase or
+        Sentences (`describe_game`, `game.describe(move)`, `game.examples`) or an engine error's
+        phrase, rendered through the `engine` catalog of the language (its templates translated,
+        plural forms by its rules, then filled with their values, notation as it is); any other
+        text as it is."""
+        said = text.phrase if isinstance(text, PhrasedError) else text
+        if isinstance(said, Phrase | Sentences):
+            return said.render(translations(self.language, "engine"))
+        return str(said)
 
     def command(self, name: str) -> str:
-        """A command as the player types it, such as `/play`."""
+        """A command as the player types it, such as `/play`, named in this voice's language."""
+        if self.localized_commands:
+            name = " ".join(translations(self.language).pgettext(COMMAND, word) for word in name.split())
         return f"{self.command_prefix}{name}"
 
     def bold(self, text: str) -> str:
@@ -135,32 +172,34 @@ class Voice:
 
     def channel(self, channel_id: int) -> str:
         """A channel as the front end shows it (in Discord, a link to it)."""
-        return self.channel_format.format(channel_id)
+        return self.gettext(self.channel_format, channel=channel_id)
 
-    def engine(self, text: object) -> str:
-        """What the engine says (bot/game/phrases.py) in this voice's language: a Phrase or
-        Sentences (`describe_game`, `game.describe(move)`, `game.examples`) or an engine error's
-        phrase; any other text as it is.
-
-        For now the engine's own English. In a language, with its `engine` catalog's gettext
-        translations: `said.render(translations)`, which translates each template (plural forms
-        by `ngettext`), then fills in the values, translating the phrases among them. A game's
-        title (`TITLES[name]`, marked with N_) is a msgid of that catalog: `translations.gettext`.
-        """
-        said = text.phrase if isinstance(text, PhrasedError) else text
-        return said.render() if isinstance(said, Phrase | Sentences) else str(said)
-
-
-DISCORD = Voice(command_prefix="/", bold_mark="**", channel_format="<#{}>")
-TERMINAL = Voice(command_prefix="", bold_mark="", channel_format="channel {}")
+DISCORD = Voice(command_prefix="/", bold_mark="**", channel_format="<#{channel}>", localized_commands=True)
+TERMINAL = Voice(command_prefix="", bold_mark="", channel_format=N_("channel {channel}"))
 # What a rate limit limits (bot.play.work.LIMITS), as a player says it.
-LIMITED = {"new-game": "new games", "hint": "hints", "verdict": "verdicts", "lobby": "new lobbies",
-           "analysis": "analyses", "replay": "replays"}
+LIMITED = {"new-game": N_("new games"), "hint": N_("hints"), "verdict": N_("verdicts"), "lobby": N_("new lobbies"),
+           "analysis": N_("analyses"), "solution": N_("solutions"), "replay": N_("replays")}
+# Where a game or a match stands (GameStatus, MatchStatus), as a player says it.
+STATUSES = {"playing": N_("in play"), "won": N_("won"), "blocked": N_("blocked"), "resigned": N_("resigned"),
+            "lobby": N_("in its lobby"), "running": N_("running"), "finished": N_("finished"),
+            "cancelled": N_("cancelled"), "expired": N_("expired")}
+# The Die of Justice's settings (bot.game.rules.Die), as a player reads them.
+DIE_WORDS = {"off": N_("off"), "game": N_("game"), "pass": N_("pass")}
+SOLUTION_PAGE_MOVES = 20  # the moves (besides draws) a page of a winning line shows
 PLAYED_SHOWN = 12  # moves named in full when a text plays many
 # A foundation on a daily's share card: a square coloured by how far it got, from empty to complete.
 EMPTY_SQUARE, FULL_SQUARE = "⬛", "🟩"
 PROGRESS_SQUARES = ("🟥", "🟧", "🟨")  # less than a third of the way, less than two thirds, further
-ENDINGS = {GameStatus.WON: "won", GameStatus.BLOCKED: "blocked", GameStatus.RESIGNED: "resigned"}
+
+
+def status_text(status: str, voice: Voice) -> str:
+    """A game's or match's status as a word or two, such as "won"."""
+    return voice.gettext(STATUSES[status]) if status in STATUSES else status
+
+
+def die_text(die: str, voice: Voice) -> str:
+    """A Die of Justice setting as a word, such as "off"."""
+    return voice.gettext(DIE_WORDS[die]) if die in DIE_WORDS else die
 
 
 def rules_text(name: str, voice: Voice) -> str:
@@ -173,115 +212,134 @@ def rules_text(name: str, voice: Voice) -> str:
 def reply_text(reply: Reply, voice: Voice) -> str:
     """What a player reads for a Reply: its events in order, one sentence or two each."""
     if reply.stale:
-        return "That board was out of date: here is the current one."
+        return voice.gettext("That board was out of date: here is the current one.")
     return " ".join(text for event in reply.events if (text := event_text(event, reply, voice)))
 
 
 def event_text(event: Event, reply: Reply, voice: Voice) -> str:
     """What one event of a Reply says ("" for none this presenter words)."""
 
-    game = reply.game
+    game, _ = reply.game, voice.gettext
     match event:
         case Started():
-            return f"New game of {game.title}, deal #{game.deal}. Good luck!"
+            return _("New game of {title}, deal #{deal}. Good luck!", title=game.title, deal=game.deal)
         case AlreadyPlaying():
-            return f"You already have a game here: here it is. {voice.command('resign')} ends it."
+            return _("You already have a game here: here it is. {resign} ends it.", resign=voice.command("resign"))
         case Moved(took_back=took_back, played=played):
-            back = "Took back " + " ".join(map(str, took_back)) + "." if took_back else ""
-            return f"{back} {played_text(played)}".strip()
+            back = _("Took back {moves}.", moves=" ".join(map(str, took_back))) if took_back else ""
+            return f"{back} {played_text(played, voice)}".strip()
         case Refused(error=error):
             return voice.engine(error)
         case NothingToDo(auto=auto):
-            return "Nothing can go to a foundation now." if auto else "Nothing to do."
+            return _("Nothing can go to a foundation now.") if auto else _("Nothing to do.")
         case HintNotAlone():
-            return "Ask for a hint on its own: h"
+            return _("Ask for a hint on its own: h")
         case Hinted(move=None):
-            return "No move left to suggest."
+            return _("No move left to suggest.")
         case Hinted(move=move):
-            return f"Hint: {move} ({voice.engine(game.describe(move))})"
+            return _("Hint: {move} ({meaning})", move=move, meaning=voice.engine(game.describe(move)))
         case Ended(status=GameStatus.WON, score=score):
-            return f"You won! Score {score}."
+            return _("You won! Score {score}.", score=score)
         case Ended(status=GameStatus.BLOCKED, score=score):
-            return f"No move can help now: the game is over. Score {score}."
+            return _("No move can help now: the game is over. Score {score}.", score=score)
         case Ended(score=score):
-            return f"You resigned. Score {score}."
+            return _("You resigned. Score {score}.", score=score)
         case Verdict(winnable=True):
-            return "With every card known, this deal could have been won."
+            return _("With every card known, this deal could have been won.")
         case Verdict():
-            return "Even with every card known, this deal could not have been won."
+            return _("Even with every card known, this deal could not have been won.")
         case NoVerdict():
-            return "No verdict on this deal this time: you have had many lately."
+            return _("No verdict on this deal this time: you have had many lately.")
         case Analysing():
-            return "Looking for where it was lost…"
+            return _("Looking for where it was lost…")
         case RoundDealt(match_id=match_id, round=round_number, deal=deal, resumed=resumed):
-            where = f"deal #{deal}" if deal is not None else "a fixed deck"
             if resumed:
-                return f"Match #{match_id}, round {round_number}: {where}."
-            return f"Match #{match_id}, round {round_number}: {where}, the same for every player."
+                return (_("Match #{match}, round {round}: deal #{deal}.", match=match_id, round=round_number, deal=deal)
+                        if deal is not None else
+                        _("Match #{match}, round {round}: a fixed deck.", match=match_id, round=round_number))
+            if deal is not None:
+                return _("Match #{match}, round {round}: deal #{deal}, the same for every player.",
+                         match=match_id, round=round_number, deal=deal)
+            return _("Match #{match}, round {round}: a fixed deck, the same for every player.",
+                     match=match_id, round=round_number)
         case RoundScored():
-            text = f"Round {event.round} over: {event.score:+d} points, {event.total} in all."
+            text = _("Round {round} over: {points} points, {total} in all.", round=event.round,
+                     points=f"{event.score:+d}", total=event.total)
             if event.team is not None:
-                text += f" Team {event.team}: {event.team_points} of {event.target}."
+                text += " " + _("Team {team}: {points} of {target}.", team=event.team, points=event.team_points,
+                                target=event.target)
             if event.next_round is not None:
-                text += f" Round {event.next_round} is dealt: press {voice.bold('Next round')}."
+                button = voice.bold(_("Next round"))
+                text += " " + _("Round {round} is dealt: press {button}.", round=event.next_round, button=button)
             return text
         case MatchWon(teams=teams):
-            return voice.bold("The demon is exorcised!") + " You " + ("and your team " if teams else "") + \
-                "win the match."
+            return voice.bold(_("The demon is exorcised!")) + " " + (
+                _("You and your team win the match.") if teams else _("You win the match."))
         case MatchEnded(match_id=match_id, status=status):
-            return f"Match #{match_id} is {status}."
+            return _("Match #{match} is {status}.", match=match_id, status=status_text(status, voice))
         case DailyDealt(day=day, deal=deal):
-            return f"Daily {game.title} of {day}: deal #{deal}, the same for everyone today. " \
-                "One attempt, no undo. Good luck!"
+            return _("Daily {title} of {day}: deal #{deal}, the same for everyone today. One attempt, no undo. "
+                     "Good luck!", title=game.title, day=day, deal=deal)
         case DailyResumed(day=day):
-            return f"Your daily game, in play: {game.title} of {day}, deal #{game.deal}. One attempt, no undo."
+            return _("Your daily game, in play: {title} of {day}, deal #{deal}. One attempt, no undo.",
+                     title=game.title, day=day, deal=game.deal)
     return ""
 
 
 def analysis_text(analysed: Analysed, voice: Voice) -> str:
     """Where a game was lost, in a sentence or two: "After move 37 (wt2) the deal could no
     longer be won; t3t1 instead still wins"."""
-    analysis = analysed.analysis
-    head = f"Game {analysed.game_id}, {analysed.moves} moves: "
+    analysis, _ = analysed.analysis, voice.gettext
+    head = _("Game {game}, {moves} moves:", game=analysed.game_id, moves=analysed.moves) + " "
     match analysis.verdict:
         case AnalysisVerdict.WON:
-            return head + "you won it, so nothing was lost."
+            return head + _("you won it, so nothing was lost.")
         case AnalysisVerdict.NEVER:
-            return head + "even with every card known, this deal could never have been won: no move of yours lost it."
+            return head + _("even with every card known, this deal could never have been won: no move of yours "
+                            "lost it.")
         case AnalysisVerdict.UNKNOWN:
-            return head + "the solver gave up before it could tell where this game was lost."
+            return head + _("the solver gave up before it could tell where this game was lost.")
     after, better = analysis.lost_after, voice.bold(str(analysis.better_move))
     if analysis.losing_move is None and not after:
-        return head + f"you resigned at the deal, though it could be won: {better} starts a winning line."
+        return head + _("you resigned at the deal, though it could be won: {better} starts a winning line.",
+                        better=better)
     if analysis.losing_move is None:
-        return head + f"when you resigned after move {after}, the deal could still be won: {better} still wins."
-    return head + (f"after move {after} ({voice.bold(str(analysis.losing_move))}) the deal could no longer be won; "
-                   f"{better} instead still wins.")
+        return head + _("when you resigned after move {after}, the deal could still be won: {better} still wins.",
+                        after=after, better=better)
+    losing = voice.bold(str(analysis.losing_move))
+    return head + _("after move {after} ({losing}) the deal could no longer be won; {better} instead still wins.",
+                    after=after, losing=losing, better=better)
 
 
 def watched_text(reply: Reply, name: str, voice: Voice) -> str:
     """The words over a watched board: whose game (`name`, as the front end names its player),
     which deal, how it stands; read-only."""
-    game = reply.game
-    deal = f"deal #{game.deal}" if game.deal is not None else "a fixed deck"
-    moves = len(game.moves)
-    state = f"score {game.score}, {moves} move{'' if moves == 1 else 's'}"
+    game, _ = reply.game, voice.gettext
+    deal = _("deal #{deal}", deal=game.deal) if game.deal is not None else _("a fixed deck")
+    state = voice.ngettext("score {score}, {count} move", "score {score}, {count} moves", len(game.moves),
+                           score=game.score)
     if reply.finished:
-        state += f", {ENDINGS.get(reply.status, reply.status)}"
-    return f"Watching {name}'s {game.title}, {deal}: {state}. {voice.bold('Refresh')} shows it as it stands."
+        state += ", " + status_text(reply.status, voice)
+    refresh = voice.bold(_("Refresh"))
+    return _("Watching {name}'s {title}, {deal}: {state}. {refresh} shows it as it stands.", name=name,
+             title=game.title, deal=deal, state=state, refresh=refresh)
 
 
 def share_text(share: DailyShare, name: str, voice: Voice) -> str:
     """A finished daily's result card, without a spoiler: the day, who (`name`), how it ended, the
     score and moves, each foundation as a square (see foundation_square), and whether hints helped."""
+    _ = voice.gettext
     squares = "".join(foundation_square(cards, share.foundation_size) for cards in share.foundations)
     home, total = sum(share.foundations), share.foundation_size * len(share.foundations)
-    hints = "no hints" if share.hints == 0 else f"{share.hints} hint{'s' if share.hints != 1 else ''}"
-    return (f"{voice.bold('Patient Exorcism')} · daily {TITLES.get(share.game, share.game)} · {share.day}\n"
-            f"{name}: {ENDINGS.get(GameStatus(share.status), share.status)}, score {share.score} "
-            f"in {share.moves} moves\n"
-            f"{squares} {home}/{total} cards home\n"
-            f"No undo, {hints}.")
+    hints = _("no hints") if share.hints == 0 else voice.ngettext("{count} hint", "{count} hints", share.hints)
+    daily = _("daily {title} · {day}", title=TITLES.get(share.game, share.game), day=share.day)
+    return "\n".join([
+        f"{voice.bold('Patient Exorcism')} · {daily}",
+        _("{name}: {status}, score {score} in {moves} moves", name=name, status=status_text(share.status, voice),
+          score=share.score, moves=share.moves),
+        _("{squares} {home}/{total} cards home", squares=squares, home=home, total=total),
+        _("No undo, {hints}.", hints=hints),
+    ])
 
 
 def foundation_square(cards: int, size: int) -> str:
@@ -294,221 +352,296 @@ def foundation_square(cards: int, size: int) -> str:
     return PROGRESS_SQUARES[min(3 * cards // size, len(PROGRESS_SQUARES) - 1)]
 
 
-def played_text(played: tuple[Move, ...] | list[Move]) -> str:
+def played_text(played: tuple[Move, ...] | list[Move], voice: Voice) -> str:
     """The moves played, such as "Played rt2 d.", the middle left out when there are many."""
     if not played:
         return ""
     if len(played) <= PLAYED_SHOWN:
-        return "Played " + " ".join(str(move) for move in played) + "."
+        return voice.gettext("Played {moves}.", moves=" ".join(str(move) for move in played))
     first, last = " ".join(str(move) for move in played[:PLAYED_SHOWN - 2]), str(played[-1])
-    return f"Played {len(played)} moves: {first} … {last}."
+    return voice.gettext("Played {count} moves: {first} … {last}.", count=len(played), first=first, last=last)
 
 
 def error_text(error: PlayError, voice: Voice) -> str:
     """What a player reads for a PlayError: what it carries, worded; a PlayError of a part not
     yet speaking data says its own message."""
+    _, play = voice.gettext, voice.command("play")
     match error:
         case NoGameHere(game_id=None):
-            return f"You have no game in this channel: start one with {voice.command('play')}."
+            return _("You have no game in this channel: start one with {play}.", play=play)
         case NoGameHere(game_id=game_id):
-            return f"There is no game {game_id}."
+            return _("There is no game {game}.", game=game_id)
         case NotYourGame():
-            return f"That is not your game: start your own with {voice.command('play')}."
+            return _("That is not your game: start your own with {play}.", play=play)
         case GameOver(status=status, score=score):
-            return f"This game is over ({status}, score {score}): start another with {voice.command('play')}."
+            return _("This game is over ({status}, score {score}): start another with {play}.",
+                     status=status_text(status, voice), score=score, play=play)
         case DamagedGame(game_id=game_id, problem=problem):
-            return (f"Game {game_id} is damaged in storage and cannot be rebuilt ({problem}). "
-                    f"{voice.command('resign')} sets it aside; then {voice.command('play')} starts a new one.")
+            return _("Game {game} is damaged in storage and cannot be rebuilt ({problem}). {resign} sets it aside; "
+                     "then {play} starts a new one.", game=game_id, problem=problem,
+                     resign=voice.command("resign"), play=play)
         case NotASoloGame():
-            return f"A demon race is played together: open one with {voice.command('race open')}."
+            return _("A demon race is played together: open one with {race_open}.",
+                     race_open=voice.command("race open"))
         case UndoOff(in_text=True):
-            return "Undo is off in this game (fair play): nothing was played."
+            return _("Undo is off in this game (fair play): nothing was played.")
         case UndoOff():
-            return "Undo is off in this game (fair play)."
+            return _("Undo is off in this game (fair play).")
         case DealTooLarge(deal=deal, largest=largest):
-            return f"Deal {deal} is too large: deals here go up to {largest}."
+            return _("Deal {deal} is too large: deals here go up to {largest}.", deal=deal, largest=largest)
         case ChangedElsewhere(setting_aside=True):
-            return "This game changed elsewhere at the same moment: try again."
+            return _("This game changed elsewhere at the same moment: try again.")
         case ChangedElsewhere():
-            return "This game changed elsewhere at the same moment: look at the board again."
+            return _("This game changed elsewhere at the same moment: look at the board again.")
         case RateLimited(action=action, retry_after=retry_after):
-            what = LIMITED.get(action, action)
-            return f"Slow down: you have asked for {what} too often. Try again in {math.ceil(retry_after)} s."
+            what = _(LIMITED[action]) if action in LIMITED else action
+            return _("Slow down: you have asked for {what} too often. Try again in {seconds} s.", what=what,
+                     seconds=math.ceil(retry_after))
         case MoveCapReached(cap=cap):
-            return f"That would take this game past its cap of {cap} moves: nothing was played."
+            return _("That would take this game past its cap of {cap} moves: nothing was played.", cap=cap)
         case BadSetting(name="target", value=value):
-            return f"The target must be between 1 and {MAX_TARGET}, not {value}."
+            return _("The target must be between 1 and {largest}, not {value}.", largest=MAX_TARGET, value=value)
         case BadSetting(name="team_target", value=value):
-            return f"The team target must be between 1 and {MAX_TARGET}, not {value}."
+            return _("The team target must be between 1 and {largest}, not {value}.", largest=MAX_TARGET,
+                     value=value)
         case BadSetting(name="die", value=value):
-            return f"The die rule is off, game or pass, not {value!r}."
+            return _("The die rule is off, game or pass, not {value}.", value=repr(value))
         case BadSetting(name="prefix"):
-            return f"A prefix is 1 to {PREFIX_LENGTH} characters, without spaces."
-        case ManageServerNeeded(what=what):
-            return f"Only members with Manage Server can change the {what}."
+            return _("A prefix is 1 to {longest} characters, without spaces.", longest=PREFIX_LENGTH)
+        case BadSetting(name="language", value=value):
+            return _("Unknown language {value}; languages: {languages}.", value=repr(value),
+                     languages=", ".join(LANGUAGE_CHOICES))
+        case ManageServerNeeded(what="prefix"):
+            return _("Only members with Manage Server can change the prefix.")
+        case ManageServerNeeded():
+            return _("Only members with Manage Server can change the settings.")
         case NotAPlayChannel(channel_ids=channel_ids):
-            return f"Games are played in {', '.join(map(voice.channel, channel_ids))} on this server."
+            return _("Games are played in {channels} on this server.",
+                     channels=", ".join(map(voice.channel, channel_ids)))
         case NoSuchDaily(game=game):
-            return f"There is no daily of {game!r}. Games: {', '.join(GAMES)}."
+            return _("There is no daily of {game}. Games: {games}.", game=repr(game), games=", ".join(GAMES))
         case NotADay(day=day):
-            return f"{day!r} is not a day: write it YYYY-MM-DD."
+            return _("{day} is not a day: write it YYYY-MM-DD.", day=repr(day))
         case UnknownRanking(ranking=ranking, choices=choices):
-            return f"Unknown leaderboard {ranking!r}; leaderboards: {', '.join(choices)}."
+            return _("Unknown leaderboard {ranking}; leaderboards: {choices}.", ranking=repr(ranking),
+                     choices=", ".join(choices))
         case UnknownPeriod(period=period, choices=choices):
-            return f"Unknown period {period!r}; periods: {', '.join(choices)}."
+            return _("Unknown period {period}; periods: {choices}.", period=repr(period), choices=", ".join(choices))
         case NoFinishedGame():
-            return f"You have no finished game to look back on yet: play one with {voice.command('play')}."
+            return _("You have no finished game to look back on yet: play one with {play}.", play=play)
         case StillPlaying(game_id=game_id):
-            return f"Game {game_id} is still in play: you can look back on it once it has ended."
+            return _("Game {game} is still in play: you can look back on it once it has ended.", game=game_id)
         case DayNotOver(seconds_left=seconds_left):
-            return f"A daily can be looked back on once its day is over: in {duration_text(seconds_left)}."
+            return _("A daily can be looked back on once its day is over: in {wait}.",
+                     wait=duration_text(seconds_left, voice))
         case MatchNotOver(match_id=match_id):
-            return f"A match's round can be looked back on once the match is over (match #{match_id})."
-        case NotAnalysable(name=name):
-            return f"The solver knows only one-deck games: {TITLES.get(name, name)} cannot be analysed."
+            return _("A match's round can be looked back on once the match is over (match #{match}).", match=match_id)
+        case NoPages(game_id=game_id):
+            return _("Game {game}'s deal has no winning line to turn the pages of.", game=game_id)
+        case NoSolver(name=name):
+            return _("No solver for {title}: it knows the one-deck Canfield games.", title=TITLES.get(name, name))
         case PlayYourDailyFirst(game=game, seconds_left=seconds_left):
-            return (f"Finish today's {TITLES.get(game, game)} daily first ({voice.command('daily')}): then you can "
-                    f"replay other players' (or in {duration_text(seconds_left)}, when the day is over).")
+            return _("Finish today's {title} daily first ({daily}): then you can replay other players' (or in "
+                     "{wait}, when the day is over).", title=TITLES.get(game, game), daily=voice.command("daily"),
+                     wait=duration_text(seconds_left, voice))
         case NoFinishedDaily():
-            return "That player has no finished daily yet."
+            return _("That player has no finished daily yet.")
         case DailyNotOver():
-            return "A daily's result can be shared once its game has ended."
+            return _("A daily's result can be shared once its game has ended.")
         case AlreadyShared():
-            return "You have shared this daily's result already."
+            return _("You have shared this daily's result already.")
         case ShareWouldBePrivate():
-            return ("This server shows members' own apps to them alone: the card would reach nobody here, so it "
-                    "was not posted.")
+            return _("This server shows members' own apps to them alone: the card would reach nobody here, so it "
+                     "was not posted.")
         case NothingToWatch():
-            return "That member has no game in play in this channel."
+            return _("That member has no game in play in this channel.")
         case DailyNotPlayedYet(game=game, day=day):
-            return (f"Play your own {TITLES.get(game, game)} daily of {day} first ({voice.command('daily')}): "
-                    "until then its deal stays hidden from you.")
+            return _("Play your own {title} daily of {day} first ({daily}): until then its deal stays hidden from "
+                     "you.", title=TITLES.get(game, game), day=day, daily=voice.command("daily"))
         case RoundNotFinished(match_id=match_id, round=round_number):
-            return (f"Finish your own game of round {round_number} of match #{match_id} first: until then "
-                    "its deal stays hidden from you.")
+            return _("Finish your own game of round {round} of match #{match} first: until then its deal stays "
+                     "hidden from you.", round=round_number, match=match_id)
         case ServerLacksApp():
-            return ("This works on a server that has added Patient Exorcism: ask its admins to add the bot. "
-                    f"Solo games ({voice.command('play')}) and the daily work anywhere.")
+            return _("This works on a server that has added Patient Exorcism: ask its admins to add the bot. Solo "
+                     "games ({play}) and the daily work anywhere.", play=play)
         case DailyPlayed(game=game, status=status, score=score, seconds_left=seconds_left):
-            return (f"You have played today's {TITLES.get(game, game)} daily already: {status}, score {score}. "
-                    f"The next one comes in {duration_text(seconds_left)} (at 00:00 UTC).")
-    return match_error_text(error, voice) or race_error_text(error, voice) or str(error)
+            return _("You have played today's {title} daily already: {status}, score {score}. The next one comes "
+                     "in {wait} (at 00:00 UTC).", title=TITLES.get(game, game), status=status_text(status, voice),
+                     score=score, wait=duration_text(seconds_left, voice))
+    return match_error_text(error, voice) or race_error_text(error, voice) or voice.engine(error)
+
+
+def solution_pages(line: WinningLine) -> int:
+    """How many pages of SOLUTION_PAGE_MOVES moves a winning line takes."""
+    return max(1, -(-len(line.moves) // SOLUTION_PAGE_MOVES))
+
+
+def solution_text(line: WinningLine | NoWinningLine, voice: Voice, page: int | None = None) -> str:
+    """A short winning line in words: its heading, then its moves one a line, numbered, with
+    the draws before each; only page `page` (from 0) of them when given, with where it is."""
+    _ = voice.gettext
+    title = TITLES.get(line.name, line.name)
+    if isinstance(line, NoWinningLine):
+        if line.gave_up:
+            return _("Game {game} ({title}): the solver gave up before it found a win for this deal.",
+                     game=line.game_id, title=title)
+        return _("Game {game} ({title}): even with every card known, this deal cannot be won.",
+                 game=line.game_id, title=title)
+    first, last = 0, len(line.moves)
+    if page is not None:
+        first = min(max(page, 0), solution_pages(line) - 1) * SOLUTION_PAGE_MOVES
+        last = min(last, first + SOLUTION_PAGE_MOVES)
+    head = _("Game {game} ({title}): a winning line from the deal's start, {moves} moves besides {draws} draws "
+             "({help} explains the notation).", game=line.game_id, title=title, moves=len(line.moves),
+             draws=line.draws, help=voice.command("help"))
+    rows = [f"{number:>3}. {_drawn_first(step.draws)}{step.move} ({step.card})"
+            for number, step in enumerate(line.moves[first:last], start=first + 1)]
+    foot = [] if page is None else [_("Page {page} of {pages}", page=first // SOLUTION_PAGE_MOVES + 1,
+                                      pages=solution_pages(line))]
+    return "\n".join([head, *rows, *foot])
+
+
+def _drawn_first(draws: int) -> str:
+    """The draws before a move, such as "draw ×3, " ("" for none): `draw` is the typed move, the
+    same in every language."""
+    return "" if draws == 0 else "draw, " if draws == 1 else f"draw ×{draws}, "
 
 
 def replay_text(replay: Replay, voice: Voice) -> str:
     """What a replay's message says: whose game, which, and how it ended."""
-    title = TITLES.get(replay.name, replay.name)
-    deal = f" #{replay.deal}" if replay.deal is not None else ""
-    moves = f"{replay.moves} move{'s' if replay.moves != 1 else ''}"
-    return (f"Replay of {voice.bold(replay.player.name)}'s {title}{deal} (game {replay.game_id}): {moves}, "
-            f"{replay.status}, score {replay.score}.")
+    moves = voice.ngettext("{count} move", "{count} moves", replay.moves)
+    details = {"player": voice.bold(replay.player.name), "title": TITLES.get(replay.name, replay.name),
+               "game": replay.game_id, "moves": moves, "status": status_text(replay.status, voice),
+               "score": replay.score}
+    if replay.deal is None:
+        return voice.gettext("Replay of {player}'s {title} (game {game}): {moves}, {status}, score {score}.",
+                             **details)
+    return voice.gettext("Replay of {player}'s {title} #{deal} (game {game}): {moves}, {status}, score {score}.",
+                         deal=replay.deal, **details)
 
 
 def race_error_text(error: PlayError, voice: Voice) -> str:
     """What a player reads for a refusal of races ("" for another PlayError)."""
+    _ = voice.gettext
     match error:
         case DamagedRace(race_id=race_id, entry=entry, problem=problem):
-            return f"Race #{race_id} is damaged in storage and cannot be replayed (move {entry!r}: {problem})."
+            return _("Race #{race} is damaged in storage and cannot be replayed (move {entry}: {problem}).",
+                     race=race_id, entry=repr(entry), problem=problem)
         case UnknownLayout(layout=layout):
-            return f"Unknown layout {layout!r}; layouts: {', '.join(RACE_LAYOUTS)}."
+            return _("Unknown layout {layout}; layouts: {layouts}.", layout=repr(layout),
+                     layouts=", ".join(RACE_LAYOUTS))
         case AlreadyRacing(race_id=None):
-            return "You are already in a race in this channel."
+            return _("You are already in a race in this channel.")
         case AlreadyRacing(race_id=race_id):
-            return f"You are already in race #{race_id} in this channel."
+            return _("You are already in race #{race} in this channel.", race=race_id)
         case RaceFull(full=True, seats=seats):
-            return f"That race is full: {seats} players at most."
+            return _("That race is full: {seats} players at most.", seats=seats)
         case RaceFull():
-            return "That race is not taking players any more."
-        case NotRaceHost(action=action):
-            return f"Only the race's host can {action} it."
+            return _("That race is not taking players any more.")
+        case NotRaceHost(action="start"):
+            return _("Only the race's host can start it.")
+        case NotRaceHost(action="cancel"):
+            return _("Only the race's host can cancel it.")
         case RaceUnderWay():
-            return "That race has already started."
+            return _("That race has already started.")
         case TooFewRacers(least=least):
-            return f"A race needs {least} players at least: wait for someone to join."
+            return _("A race needs {least} players at least: wait for someone to join.", least=least)
         case ElsewhereRace(race_id=race_id):
-            return f"Race #{race_id} is run in another channel: its buttons work there."
+            return _("Race #{race} is run in another channel: its buttons work there.", race=race_id)
         case NoRaceHere():
-            return f"You are in no race here: {voice.command('race open')} starts one."
+            return _("You are in no race here: {race_open} starts one.", race_open=voice.command("race open"))
         case RaceChanged():
-            return "The race changed meanwhile: try again."
+            return _("The race changed meanwhile: try again.")
         case NotInRace():
-            return "You are not in that race."
+            return _("You are not in that race.")
         case RaceNotRunning(status="finished"):
-            return "That race is over."
+            return _("That race is over.")
         case RaceNotRunning(status="lobby"):
-            return "That race has not started yet."
+            return _("That race has not started yet.")
         case RaceNotRunning():
-            return "That race is not running."
+            return _("That race is not running.")
         case NoSuchRace(race_id=race_id):
-            return f"There is no race #{race_id}."
+            return _("There is no race #{race}.", race=race_id)
     return ""
 
 
-def duration_text(seconds: float) -> str:
+def duration_text(seconds: float, voice: Voice) -> str:
     """A wait in hours and minutes, such as "12 h 00 min", "5 min" or "less than a minute"."""
     minutes = int(seconds // 60)
     if minutes < 1:
-        return "less than a minute"
+        return voice.gettext("less than a minute")
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
 
 
 def match_error_text(error: PlayError, voice: Voice) -> str:
     """What a player reads for a refusal of matches and teams ("" for another PlayError)."""
+    _ = voice.gettext
     match error:
+        case AlreadyHosting(match_id=None):
+            return _("You already have a match waiting in its lobby here: start or cancel it first.")
         case AlreadyHosting(match_id=match_id):
-            where = f" (#{match_id})" if match_id is not None else ""
-            return f"You already have a match waiting in its lobby here{where}: start or cancel it first."
+            return _("You already have a match waiting in its lobby here (#{match}): start or cancel it first.",
+                     match=match_id)
         case UnknownGame(name=name):
-            return f"Unknown game {name!r}; games: {', '.join(GAMES)}."
+            return _("Unknown game {name}; games: {games}.", name=repr(name), games=", ".join(GAMES))
         case TeamMatchOffServer():
-            return "Team matches are played on a server."
+            return _("Team matches are played on a server.")
         case TargetOutOfRange(target=target, largest=largest):
-            return f"The target must be between 1 and {largest}, not {target}."
+            return _("The target must be between 1 and {largest}, not {value}.", largest=largest, value=target)
         case BadOptions(problem=problem):
             return voice.engine(problem)
         case NoSuchMatch(match_id=match_id):
-            return f"There is no match #{match_id}."
+            return _("There is no match #{match}.", match=match_id)
         case MatchClosed(match_id=match_id, status=status, action=action):
-            return f"Match #{match_id} is {status}" + {
-                MatchAction.JOIN: f": open a new one with {voice.command('match open')}.",
-                MatchAction.LEAVE: ": its scoreboard stays as it ended.",
-                MatchAction.START: " already.",
-                MatchAction.CANCEL: ": nothing to cancel.",
-                MatchAction.PLAY: ": its rounds in play ended with it, unscored.",
+            values = {"match": match_id, "status": status_text(status, voice)}
+            return {
+                MatchAction.JOIN: _("Match #{match} is {status}: open a new one with {match_open}.",
+                                    match_open=voice.command("match open"), **values),
+                MatchAction.LEAVE: _("Match #{match} is {status}: its scoreboard stays as it ended.", **values),
+                MatchAction.START: _("Match #{match} is {status} already.", **values),
+                MatchAction.CANCEL: _("Match #{match} is {status}: nothing to cancel.", **values),
+                MatchAction.PLAY: _("Match #{match} is {status}: its rounds in play ended with it, unscored.",
+                                    **values),
             }[action]
         case NotInMatch(action=MatchAction.PLAY):
-            return "You are not in this match: press Join first."
+            return _("You are not in this match: press Join first.")
         case NotInMatch():
-            return "You are not in this match."
-        case NotTheHost(action=action):
-            return f"Only the host, or a member with Manage Server, can {action} the match."
+            return _("You are not in this match.")
+        case NotTheHost(action=MatchAction.START):
+            return _("Only the host, or a member with Manage Server, can start the match.")
+        case NotTheHost():
+            return _("Only the host, or a member with Manage Server, can cancel the match.")
         case NobodyJoined():
-            return "Nobody has joined yet."
+            return _("Nobody has joined yet.")
         case MatchChanged():
-            return "The match changed meanwhile: look again."
+            return _("The match changed meanwhile: look again.")
         case NotStarted():
-            return "The match has not started yet: the host presses Start."
+            return _("The match has not started yet: the host presses Start.")
         case ElsewhereMatch(match_id=match_id):
-            return f"Match #{match_id} is played in another channel: its buttons work there."
+            return _("Match #{match} is played in another channel: its buttons work there.", match=match_id)
         case NotATeamMatch(match_id=match_id):
-            return f"Match #{match_id} is not a team match: join it with its Join button."
+            return _("Match #{match} is not a team match: join it with its Join button.", match=match_id)
         case NoTeamChosen():
-            return f"This is a team match: choose your team in the menu, or {voice.command('team create')} one."
+            return _("This is a team match: choose your team in the menu, or {team_create} one.",
+                     team_create=voice.command("team create"))
         case BadTeamName(shortest=shortest, longest=longest):
-            return f"A team name has {shortest} to {longest} characters."
+            return _("A team name has {shortest} to {longest} characters.", shortest=shortest, longest=longest)
         case NotInATeam():
-            return "You are not in a team on this server."
+            return _("You are not in a team on this server.")
         case TeamRefused(problem=TeamProblem.IN_A_TEAM, name=None):
-            return f"You are already in a team on this server: {voice.command('team leave')} first."
+            return _("You are already in a team on this server: {team_leave} first.",
+                     team_leave=voice.command("team leave"))
         case TeamRefused(problem=TeamProblem.IN_A_TEAM, name=name):
-            return f"You are in team {name!r}: {voice.command('team leave')} first."
+            return _("You are in team {name}: {team_leave} first.", name=repr(name),
+                     team_leave=voice.command("team leave"))
         case TeamRefused(problem=TeamProblem.NAME_TAKEN, name=name):
-            return f"There is already a team called {name!r} here, or you joined one meanwhile."
+            return _("There is already a team called {name} here, or you joined one meanwhile.", name=repr(name))
         case TeamRefused(problem=TeamProblem.NO_SUCH_TEAM, name=name):
-            return f"There is no team called {name!r} here: {voice.command('team list')} shows them."
+            return _("There is no team called {name} here: {team_list} shows them.", name=repr(name),
+                     team_list=voice.command("team list"))
         case TeamRefused(problem=TeamProblem.JOINED_MEANWHILE):
-            return "You joined another team meanwhile."
+            return _("You joined another team meanwhile.")
     return ""
 
 
@@ -516,118 +649,138 @@ def match_error_text(error: PlayError, voice: Voice) -> str:
 
 def board_status(game: Game, voice: Voice) -> str:
     """A solo board's status line: the game, its deal, score, stock and redeals."""
-    return (f"{voice.bold(game.title)} · deal #{game.deal} · score {game.score} · "
-            f"stock {len(game.stock)} · {_redeals_words(game.redeals_left)}")
+    return voice.bold(game.title) + " · " + voice.gettext(
+        "deal #{deal} · score {score} · stock {stock} · {redeals}", deal=game.deal, score=game.score,
+        stock=len(game.stock), redeals=_redeals_words(game.redeals_left, voice))
 
 
 def race_status(race_id: int, game: RaceGame, seat: int, voice: Voice) -> str:
     """A racer's own board's status line: the race and the cards they have left."""
-    return f"{voice.bold(f'Demon race #{race_id}')} · your board · {game.cards_left(seat)} cards left"
+    return voice.bold(voice.gettext("Demon race #{race}", race=race_id)) + " · " + voice.gettext(
+        "your board · {cards} cards left", cards=game.cards_left(seat))
 
 
-def _redeals_words(redeals_left: int | None) -> str:
+def _redeals_words(redeals_left: int | None, voice: Voice) -> str:
     """"unlimited redeals", "1 redeal left", "0 redeals left"."""
     if redeals_left is None:
-        return "unlimited redeals"
-    return f"{redeals_left} redeal{'' if redeals_left == 1 else 's'} left"
+        return voice.gettext("unlimited redeals")
+    return voice.ngettext("{count} redeal left", "{count} redeals left", redeals_left)
 
 
 # --- alt text: a board image in words, for screen readers -------------------------------------
 
 ALT_TEXT_LIMIT = 1024  # characters of Discord's attachment description
-RANK_WORDS = {"A": "ace", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
-SUIT_WORDS = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
+RANK_WORDS = {"A": N_("ace"), "T": "10", "J": N_("jack"), "Q": N_("queen"), "K": N_("king")}
+SUIT_WORDS = {"C": N_("clubs"), "S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds")}
 PILE_WORDS = {"s": "stock", "w": "waste", "r": "reserve"}
 COLUMN_CAPS = (None, 6, 3, 1)  # the face-up cards named a column, tried in turn until the text fits
 
 
-def card_words(card: str) -> str:
+def card_words(card: str, voice: Voice) -> str:
     """A card as a screen reader should say it: `JD` is "jack of diamonds"."""
-    return f"{RANK_WORDS.get(card[:-1], card[:-1])} of {SUIT_WORDS[card[-1]]}"
+    rank = card[:-1]
+    return voice.gettext("{rank} of {suit}", rank=voice.gettext(RANK_WORDS[rank]) if rank in RANK_WORDS else rank,
+                         suit=voice.gettext(SUIT_WORDS[card[-1]]))
 
 
-def board_alt_text(game: Game, limit: int = ALT_TEXT_LIMIT) -> str:
+def board_alt_text(game: Game, voice: Voice, limit: int = ALT_TEXT_LIMIT) -> str:
     """A solo board's image in words, pile by pile, within `limit` characters: the game, the
     foundations' tops, the reserve's top and count, the waste's top, the stock, each column
     (its face-up cards, fewer when the text would be too long)."""
-    head = f"{game.title} board, deal #{game.deal}, score {game.score}, {_redeals_words(game.redeals_left)}."
-    return _alt_text(head, game.piles(), limit, base=lambda pile: str(game.foundation_base(pile)))
+    head = voice.gettext("{title} board, deal #{deal}, score {score}, {redeals}.", title=game.title, deal=game.deal,
+                         score=game.score, redeals=_redeals_words(game.redeals_left, voice))
+    return _alt_text(head, game.piles(), limit, voice, base=lambda pile: str(game.foundation_base(pile)))
 
 
-def race_board_alt_text(game: RaceGame, seat: int, name: str, limit: int = ALT_TEXT_LIMIT) -> str:
+def race_board_alt_text(game: RaceGame, seat: int, name: str, voice: Voice, limit: int = ALT_TEXT_LIMIT) -> str:
     """A racer's own board in words (their piles, and the shared foundations' tops), within `limit`."""
-    tops = ", ".join(card_words(str(top.card)) for top in game.foundation_tops()) or "none yet"
-    head = f"Race board of {name}: {game.cards_left(seat)} cards left. Shared foundations' tops: {tops}."
-    return _alt_text(head, game.piles(seat), limit)
+    head = voice.gettext("Race board of {name}: {cards} cards left. Shared foundations' tops: {tops}.", name=name,
+                         cards=game.cards_left(seat), tops=_foundation_tops(game, voice))
+    return _alt_text(head, game.piles(seat), limit, voice)
 
 
-def race_table_alt_text(game: RaceGame, names: list[str], limit: int = ALT_TEXT_LIMIT) -> str:
+def race_table_alt_text(game: RaceGame, names: list[str], voice: Voice, limit: int = ALT_TEXT_LIMIT) -> str:
     """A race's public table in words: the shared foundations' tops and each racer's cards left."""
-    tops = ", ".join(card_words(str(top.card)) for top in game.foundation_tops()) or "none yet"
-    racers = "; ".join(f"{name}: {game.cards_left(seat)} cards left, {game.on_foundations(seat)} on the foundations"
+    racers = "; ".join(f"{name}: " + voice.gettext("{cards} cards left, {founded} on the foundations",
+                                                   cards=game.cards_left(seat), founded=game.on_foundations(seat))
                        for seat, name in enumerate(names))
-    return _cut_text(f"Race table. Shared foundations' tops: {tops}. {racers}.", limit)
+    return _cut_text(voice.gettext("Race table. Shared foundations' tops: {tops}. {racers}.",
+                                   tops=_foundation_tops(game, voice), racers=racers), limit)
 
 
-def _alt_text(head: str, layout: dict[str, list[str]], limit: int,
+def _foundation_tops(game: RaceGame, voice: Voice) -> str:
+    """The shared foundations' top cards in words, or "none yet"."""
+    return ", ".join(card_words(str(top.card), voice) for top in game.foundation_tops()) or voice.gettext("none yet")
+
+
+def _alt_text(head: str, layout: dict[str, list[str]], limit: int, voice: Voice,
               base: Callable[[str], str] | None = None) -> str:
     """`head`, then the piles of `layout` in words, naming fewer column cards until it fits;
     `base` names the card an empty foundation starts with."""
     text = head
     for cap in COLUMN_CAPS:
-        text = " ".join([head, *_piles_in_words(layout, cap, base)])
+        text = " ".join([head, *_piles_in_words(layout, cap, voice, base)])
         if len(text) <= limit:
             return text
     return _cut_text(text, limit)
 
 
-def _piles_in_words(layout: dict[str, list[str]], cap: int | None,
+def _piles_in_words(layout: dict[str, list[str]], cap: int | None, voice: Voice,
                     base: Callable[[str], str] | None = None) -> list[str]:
     """One sentence a group of piles: foundations, reserve(s), waste, stock, columns."""
+    _ = voice.gettext
     foundations = [pile for pile in layout if pile.startswith("f")]
     reserves = [pile for pile in layout if pile.startswith("r")]
     columns = [pile for pile in layout if pile.startswith("t")]
     sentences = []
+
+    def named(pile: str) -> str:
+        return f"{pile} {_top_words(layout[pile], voice)}"
+
+    def foundation(pile: str) -> str:
+        if base is None or layout[pile]:
+            return named(pile)
+        return named(pile) + " " + _("(from the {card})", card=card_words(base(pile), voice))
+
     if foundations:
-        sentences.append("Foundations: " + ", ".join(
-            f"{pile} {_top_words(layout[pile])}" + (f" (from the {card_words(base(pile))})"
-                                                    if base is not None and not layout[pile] else "")
-            for pile in foundations) + ".")
+        sentences.append(_("Foundations: {piles}.", piles=", ".join(map(foundation, foundations))))
     if reserves == ["r"]:
         cards = layout["r"]
-        sentences.append(f"Reserve: {_top_words(cards)}" + (f", {len(cards)} cards." if cards else "."))
+        sentences.append(_("Reserve: {top}, {count} cards.", top=_top_words(cards, voice), count=len(cards))
+                         if cards else _("Reserve: {top}.", top=_top_words(cards, voice)))
     elif reserves:
-        sentences.append("Reserve piles: " + ", ".join(f"{pile} {_top_words(layout[pile])}" for pile in reserves)
-                         + ".")
+        sentences.append(_("Reserve piles: {piles}.", piles=", ".join(named(pile) for pile in reserves)))
     if "w" in layout:
-        sentences.append(f"Waste: {_top_words(layout['w'])}.")
+        sentences.append(_("Waste: {top}.", top=_top_words(layout["w"], voice)))
     if "s" in layout:
-        sentences.append(f"Stock: {len(layout['s'])} cards.")
+        sentences.append(_("Stock: {count} cards.", count=len(layout["s"])))
     for pile in columns:
-        sentences.append(f"Column {pile}: {_column_words(layout[pile], cap)}.")
+        sentences.append(_("Column {pile}: {cards}.", pile=pile, cards=_column_words(layout[pile], cap, voice)))
     return sentences
 
 
-def _top_words(cards: list[str]) -> str:
+def _top_words(cards: list[str], voice: Voice) -> str:
     """A pile's top card in words, "face down" or "empty"."""
     if not cards:
-        return "empty"
-    return "face down" if cards[-1] == "??" else card_words(cards[-1])
+        return voice.gettext("empty")
+    return voice.gettext("face down") if cards[-1] == "??" else card_words(cards[-1], voice)
 
 
-def _column_words(cards: list[str], cap: int | None) -> str:
+def _column_words(cards: list[str], cap: int | None, voice: Voice) -> str:
     """A column from the bottom: its face-down count, then its face-up cards (the top `cap`)."""
+    _ = voice.gettext
     if not cards:
-        return "empty"
+        return _("empty")
     face_up = [card for card in cards if card != "??"]
     hidden = len(cards) - len(face_up)
     shown = face_up if cap is None else face_up[-cap:]
-    named = ", ".join(card_words(card) for card in shown)
+    named = ", ".join(card_words(card, voice) for card in shown)
     if len(shown) < len(face_up):
-        named = f"{len(face_up)} face up, the top ones {named}"
+        named = _("{count} face up, the top ones {cards}", count=len(face_up), cards=named)
     if not hidden:
         return named
-    return f"{hidden} face down, then {named}" if face_up else f"{hidden} face down"
+    return _("{hidden} face down, then {cards}", hidden=hidden, cards=named) if face_up else \
+        _("{hidden} face down", hidden=hidden)
 
 
 def _cut_text(text: str, limit: int) -> str:

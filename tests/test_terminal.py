@@ -14,6 +14,7 @@ from PIL import Image
 from bot.play import Player, SoloPlay
 from bot.store import NewGame, open_store
 from bot.terminal import TERMINAL_PLAYER, play_in_terminal, terminal_session
+from bot.words import TERMINAL
 from tests.samples import won_game
 
 
@@ -70,6 +71,16 @@ async def test_bad_input_is_answered_and_changes_nothing_and_save_writes_a_png(t
     assert "Hint: " in text and "Stopped. Score -12." in text
     assert reply.game.moves == []
     assert Image.open(board).size[0] == 658
+
+
+async def test_the_terminal_speaks_the_language_asked_for(tmp_path) -> None:
+    out = io.StringIO()
+    await play_in_terminal("canfield", 1, {}, stdin=io.StringIO("d\nq\n"), stdout=out,
+                           voice=TERMINAL.speaking("pt_BR"))
+    text = out.getvalue()
+    assert text.startswith("Digite jogadas e aperte Enter;")
+    assert "Nova partida de Canfield, distribuição #1. Boa sorte!" in text
+    assert "Jogado: d." in text and "Parado. Pontuação: -12." in text
 
 
 async def test_a_game_in_a_file_resumes(tmp_path) -> None:
@@ -185,6 +196,19 @@ async def test_a_damaged_game_in_the_file_is_set_aside_and_a_new_one_starts(tmp_
     assert reply.game_id != old.game_id and reply.game.moves == []
 
 
+async def test_solution_in_the_terminal_shows_the_line_of_the_game_that_ended_last(tmp_path) -> None:
+    database = str(tmp_path / "games.sqlite3")
+    early = io.StringIO()
+    await play_in_terminal("canfield", 1, {}, database, io.StringIO("solution\nresign\n"), early)
+    assert "You have no finished game to look back on yet: play one with play." in early.getvalue()
+    out = io.StringIO()
+    await play_in_terminal("canfield", 2, {}, database, io.StringIO("solution\nsolution 2\nsolution x\nq\n"), out)
+    said = out.getvalue()
+    assert "Game 1 (Canfield): a winning line from the deal's start" in said and "  1. " in said
+    assert "Game 2 is still in play: you can look back on it once it has ended." in said
+    assert "Type solution, or solution and a game's number, such as solution 12." in said
+
+
 async def test_replay_writes_a_finished_game_as_an_animated_gif_and_says_where(tmp_path) -> None:
     out = io.StringIO()
     replay = tmp_path / "game.gif"
@@ -194,6 +218,6 @@ async def test_replay_writes_a_finished_game_as_an_animated_gif_and_says_where(t
     assert "You have no finished game to look back on yet: play one with play." in text  # while the first is on
     assert "replay [file.gif] writes this game as an animated GIF; q quits." in text
     assert f"Replay of terminal's Canfield #1 (game {reply.game_id}): 2 moves, resigned, score -12." in text
-    assert f"Wrote {replay} (" in text and f"Wrote {tmp_path / f'replay-{reply.game_id}.gif'} (" in text
+    assert f"wrote {replay} (" in text and f"wrote {tmp_path / f'replay-{reply.game_id}.gif'} (" in text
     gif = Image.open(replay)
     assert gif.format == "GIF" and gif.n_frames == 3  # the deal and two draws

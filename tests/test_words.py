@@ -68,7 +68,7 @@ from bot.play.review import (
     MatchNotOver,
     NoFinishedDaily,
     NoFinishedGame,
-    NotAnalysable,
+    NoSolver,
     PlayYourDailyFirst,
     Replay,
     StillPlaying,
@@ -161,7 +161,7 @@ def test_the_end_of_a_game_and_the_verdict() -> None:
 
 
 def test_many_moves_are_told_with_the_middle_left_out() -> None:
-    assert played_text([DRAW] * 13) == "Played 13 moves: " + " ".join(["d"] * 10) + " … d."
+    assert played_text([DRAW] * 13, DISCORD) == "Played 13 moves: " + " ".join(["d"] * 10) + " … d."
 
 
 def test_rounds_of_matches_and_dailies() -> None:
@@ -283,7 +283,7 @@ def test_errors_are_worded_from_their_data(error: PlayError, text: str) -> None:
     (StillPlaying(12), "Game 12 is still in play: you can look back on it once it has ended."),
     (DayNotOver(5 * 3600 + 60), "A daily can be looked back on once its day is over: in 5 h 01 min."),
     (MatchNotOver(7), "A match's round can be looked back on once the match is over (match #7)."),
-    (NotAnalysable("patriarchs"), "The solver knows only one-deck games: Patriarchs cannot be analysed."),
+    (NoSolver("patriarchs"), "No solver for Patriarchs: it knows the one-deck Canfield games."),
     (RateLimited("analysis", 12.2), "Slow down: you have asked for analyses too often. Try again in 13 s."),
 ])
 def test_looking_back_is_refused_in_words_from_the_data(error: PlayError, text: str) -> None:
@@ -334,7 +334,7 @@ def test_the_terminal_names_a_channel_without_discord_marks() -> None:
 
 
 def test_a_wait_is_told_in_hours_and_minutes() -> None:
-    assert [duration_text(s) for s in (30, 300, 12 * 3600, 3600 + 61)] == [
+    assert [duration_text(s, DISCORD) for s in (30, 300, 12 * 3600, 3600 + 61)] == [
         "less than a minute", "5 min", "12 h 00 min", "1 h 01 min"]
 
 
@@ -374,12 +374,12 @@ def test_a_shared_daily_card_shows_each_foundation_as_a_square_and_no_deal() -> 
 # --- alt text ---------------------------------------------------------------------------------
 
 def test_a_board_in_words_names_every_pile_with_the_cards_that_matter() -> None:
-    assert board_alt_text(new_game("canfield", deal=1)) == (
+    assert board_alt_text(new_game("canfield", deal=1), DISCORD) == (
         "Canfield board, deal #1, score -12, unlimited redeals. Foundations: f1 empty (from the jack of clubs), "
         "f2 empty (from the jack of spades), f3 empty (from the jack of hearts), f4 jack of diamonds. "
         "Reserve: queen of clubs, 13 cards. Waste: empty. Stock: 34 cards. "
         "Column t1: king of spades. Column t2: 2 of spades. Column t3: 3 of hearts. Column t4: king of hearts.")
-    patriarchs = board_alt_text(new_game("patriarchs", deal=1))
+    patriarchs = board_alt_text(new_game("patriarchs", deal=1), DISCORD)
     assert "Reserve piles: r1 3 of diamonds" in patriarchs and "Waste: 8 of clubs. Stock: 86 cards." in patriarchs
 
 
@@ -391,21 +391,21 @@ def test_a_long_board_names_fewer_column_cards_to_fit_its_limit() -> None:
             if not moves:
                 break
             game.play(rng.choice(moves))
-        text = board_alt_text(game)
+        text = board_alt_text(game, DISCORD)
         assert len(text) <= ALT_TEXT_LIMIT and "Foundations:" in text and "Stock:" in text, (name, len(text))
         assert all(f"Column {pile}:" in text for pile in game.piles() if pile.startswith("t")), name
     game = new_game("demons-and-thieves", deal=1)
-    short = board_alt_text(game, limit=900)
+    short = board_alt_text(game, DISCORD, limit=900)
     assert len(short) <= 900 and "Column t9: 8 face up, the top ones" in short and short.endswith(".")
 
 
 def test_a_race_board_and_table_in_words() -> None:
     race = new_game("demon-race", deal=1, players=2)
-    mine = race_board_alt_text(race, 0, "Alice")
+    mine = race_board_alt_text(race, 0, "Alice", DISCORD)
     assert mine.startswith("Race board of Alice: 52 cards left. Shared foundations' tops: none yet.")
     columns = [sentence for sentence in mine.split(". ") if sentence.startswith("Column t")]
-    assert len(columns) == 7 and columns[0] == "Column t1: " + card_words(race.piles(0)["t1"][-1])
+    assert len(columns) == 7 and columns[0] == "Column t1: " + card_words(race.piles(0)["t1"][-1], DISCORD)
     assert columns[6].startswith("Column t7: 6 face down, then ")  # Klondike columns: face down, then the top
-    table = race_table_alt_text(race, ["Alice", "Bob"])
+    table = race_table_alt_text(race, ["Alice", "Bob"], DISCORD)
     assert table == ("Race table. Shared foundations' tops: none yet. Alice: 52 cards left, 0 on the "
                      "foundations; Bob: 52 cards left, 0 on the foundations.")

@@ -12,7 +12,7 @@ from bot.cogs.checks import anywhere, check_channel, server_command
 from bot.game import GAMES
 from bot.views.board import board_answer, player_of
 from bot.views.leaderboards import leaderboard_answer, stats_answer
-from bot.views.respond import Answer, answer
+from bot.views.respond import Answer, answer, voice_of
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -34,11 +34,12 @@ class CompetitionCog(commands.Cog):
     async def daily(self, interaction: discord.Interaction, game: str = "canfield") -> None:
         """Start or resume today's daily game."""
         async def work() -> Answer:
+            voice = await voice_of(interaction)
             await check_channel(self.bot, interaction)
             player = player_of(interaction.user)
             reply = await self.bot.daily.start(player, guild_id=interaction.guild_id,
                                                channel_id=interaction.channel_id, game=game)
-            return await board_answer(reply, player)
+            return await board_answer(reply, player, voice)
 
         await answer(interaction, work())
 
@@ -59,7 +60,7 @@ class CompetitionCog(commands.Cog):
         async def work() -> Answer:
             guild_id = interaction.guild_id if scope == "server" else None
             page = await self.bot.leaderboards.page(board, period, guild_id)  # the option names the ranking
-            return leaderboard_answer(page, board, period, scope)
+            return leaderboard_answer(page, board, period, scope, await voice_of(interaction))
 
         await answer(interaction, work(), ephemeral=False)
 
@@ -71,6 +72,6 @@ class CompetitionCog(commands.Cog):
         async def work() -> Answer:
             who = member or interaction.user
             stats = await self.bot.leaderboards.stats(who.id, interaction.guild_id)
-            return stats_answer(stats)
+            return stats_answer(stats, await voice_of(interaction))
 
         await answer(interaction, work())

@@ -17,12 +17,13 @@ from bot.cogs.checks import check_channel, server_app_only
 from bot.cogs.coalesce import CoalescedEdits
 from bot.cogs.expiry import ExpiryRound
 from bot.game import GAMES
+from bot.i18n import LANGUAGE_NAMES, N_, kept
 from bot.play.matches import MatchListener, Scoreboard
 from bot.play.settings import ManageServerNeeded, change_settings, load_settings
 from bot.views.board import player_of
 from bot.views.matches import scoreboard_layout, team_list_text
 from bot.views.mentions import pinging
-from bot.views.respond import Answer, answer
+from bot.views.respond import Answer, answer, server_voice, voice_of
 from bot.views.settings import settings_text
 
 if TYPE_CHECKING:
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 COALESCE_SECONDS = 1.0
 DIE_CHOICES = [app_commands.Choice(name=name, value=name) for name in ("off", "game", "pass")]
+# /settings language: each language named as its speakers name it.
+LANGUAGE_CHOICES = [app_commands.Choice(name=kept(name), value=code) for code, name in LANGUAGE_NAMES.items()]
 
 
 class ScoreboardMessages(MatchListener):
@@ -53,22 +56,26 @@ class ScoreboardMessages(MatchListener):
         if match.message_id is None:
             return
         message = self.bot.get_partial_messageable(match.channel_id).get_partial_message(match.message_id)
-        await message.edit(content=None, view=scoreboard_layout(board))  # content None: an old plain one turns V2
+        voice = await server_voice(self.bot, match.guild_id)
+        # content None: an old plain scoreboard turns V2
+        await message.edit(content=None, view=scoreboard_layout(board, voice))
 
     async def match_won(self, scoreboard: Scoreboard) -> None:
         """Post the announcement in the match's channel."""
         winner, match = scoreboard.winner, scoreboard.match
         if winner is None:
             return
-        if match.teams:
-            names = ", ".join(winner.members)
-            who, pinged = f"Team **{winner.name}** ({names})", []
-        else:
-            who, pinged = f"<@{winner.key}>", [winner.key]
-        text = (f"**The demon is exorcised!** {who} won match #{match.id} with {winner.points} points "
-                f"(target {match.target}).")
         channel = self.bot.get_partial_messageable(match.channel_id)
         try:
+            voice = await server_voice(self.bot, match.guild_id)
+            if match.teams:
+                who, pinged = voice.gettext("Team **{team}** ({members})", team=winner.name,
+                                            members=", ".join(winner.members)), []
+            else:
+                who, pinged = f"<@{winner.key}>", [winner.key]
+            text = voice.gettext("**The demon is exorcised!** {winner} won match #{match} with {points} points "
+                                 "(target {target}).", winner=who, match=match.id, points=winner.points,
+                                 target=match.target)
             await channel.send(text, allowed_mentions=pinging(pinged))
         except discord.HTTPException:
             log.exception("could not announce the winner of match %s", match.id)
@@ -111,14 +118,16 @@ class MatchesCog(commands.Cog):
         """Post a lobby: a message of the bot's own in the channel (interaction replies can only be
         edited for 15 minutes; a match's scoreboard lives longer)."""
         async def work() -> Answer:
+            voice = await voice_of(interaction)
             await check_channel(self.bot, interaction)
             board = await self.bot.matches.open(
                 player_of(interaction.user), guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id or 0, game=game, target=target, teams=teams, die=die, undo=undo)
             channel = self.bot.get_partial_messageable(board.match.channel_id)
-            message = await channel.send(view=scoreboard_layout(board))
+            public = await server_voice(self.bot, interaction.guild_id)  # the channel's, not the member's
+            message = await channel.send(view=scoreboard_layout(board, public))
             await self.bot.matches.attach_message(board.match.id, message.id)
-            return Answer(f"Match #{board.match.id} is open: its lobby is in the channel.")
+            return Answer(voice.gettext("Match #{match} is open: its lobby is in the channel.", match=board.match.id))
 
         await answer(interaction, work())
 
@@ -132,12 +141,14 @@ class MatchesCog(commands.Cog):
     @team.command(name="create", description="Create a team and join it")
     async def team_create(self, interaction: discord.Interaction, name: str) -> None:
         """Create a team."""
-        await self._team(interaction, lambda guild, player: self.bot.teams.create(guild, player, name), "created")
+        await self._team(interaction, lambda guild, player: self.bot.teams.create(guild, player, name),
+                         N_("You created team **{team}**."))
 
     @team.command(name="join", description="Join a team (one team per member per server)")
     async def team_join(self, interaction: discord.Interaction, name: str) -> None:
         """Join a team."""
-        await self._team(interaction, lambda guild, player: self.bot.teams.join(guild, player, name), "joined")
+        await self._team(interaction, lambda guild, player: self.bot.teams.join(guild, player, name),
+                         N_("You joined team **{team}**."))
 
     @team_join.autocomplete("name")
     async def team_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -151,48 +162,54 @@ class MatchesCog(commands.Cog):
     @team.command(name="leave", description="Leave your team")
     async def team_leave(self, interaction: discord.Interaction) -> None:
         """Leave your team."""
-        await self._team(interaction, lambda guild, player: self.bot.teams.leave(guild, player), "left")
+        await self._team(interaction, lambda guild, player: self.bot.teams.leave(guild, player),
+                         N_("You left team **{team}**."))
 
     @team.command(name="list", description="This server's teams")
     async def team_list(self, interaction: discord.Interaction) -> None:
         """List the teams."""
         async def work() -> Answer:
-            return Answer(team_list_text(await self.bot.teams.rosters(interaction.guild_id or 0)))
+            rosters = await self.bot.teams.rosters(interaction.guild_id or 0)
+            return Answer(team_list_text(rosters, await voice_of(interaction)))
 
         await answer(interaction, work())
 
-    async def _team(self, interaction: discord.Interaction, action, verb: str) -> None:
+    async def _team(self, interaction: discord.Interaction, action, done: str) -> None:
         async def work() -> Answer:
             team = await action(interaction.guild_id or 0, player_of(interaction.user))
-            return Answer(f"You {verb} team **{team.name}**.")
+            return Answer((await voice_of(interaction)).gettext(done, team=team.name))
 
         await answer(interaction, work())
 
     # --- settings ----------------------------------------------------------------------------
 
-    @app_commands.command(name="settings", description="This server's match defaults and play channels")
+    @app_commands.command(name="settings", description="This server's match defaults, play channels and language")
     @app_commands.describe(target="default match target", team_target="default team target (default: twice)",
                            die="default Die of Justice", undo="allow undo in matches",
                            channel="a channel to allow play in (or disallow, with allow: False)",
-                           allow="allow (default) or disallow play in that channel")
-    @app_commands.choices(die=DIE_CHOICES)
+                           allow="allow (default) or disallow play in that channel",
+                           language="the language for members whose Discord language the bot does not speak")
+    @app_commands.choices(die=DIE_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings(self, interaction: discord.Interaction,
                        target: app_commands.Range[int, 1, 100_000] | None = None,
                        team_target: app_commands.Range[int, 1, 100_000] | None = None, die: str | None = None,
                        undo: bool | None = None, channel: discord.TextChannel | None = None,
-                       allow: bool | None = None) -> None:
+                       allow: bool | None = None, language: str | None = None) -> None:
         """Show or change the settings (Manage Server only)."""
         async def work() -> Answer:
             guild_id = interaction.guild_id or 0
-            changing = any(v is not None for v in (target, team_target, die, undo, channel))
+            changing = any(v is not None for v in (target, team_target, die, undo, channel, language))
             if not changing:
-                return Answer(settings_text(await load_settings(self.bot.store, guild_id)))
+                voice = await voice_of(interaction)
+                return Answer(settings_text(await load_settings(self.bot.store, guild_id), voice))
             if not (interaction.permissions and interaction.permissions.manage_guild):
                 raise ManageServerNeeded("settings")
             new = await change_settings(self.bot.store, guild_id, target=target, team_target=team_target, die=die,
-                                        match_undo=undo, channel=channel.id if channel else None, allow=allow)
-            return Answer("Settings changed. " + settings_text(new))
+                                        match_undo=undo, channel=channel.id if channel else None, allow=allow,
+                                        language=language)
+            voice = await voice_of(interaction)  # in the new language, when the member's is not shipped
+            return Answer(voice.gettext("Settings changed.") + " " + settings_text(new, voice))
 
         await answer(interaction, work())

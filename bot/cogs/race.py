@@ -16,13 +16,14 @@ from bot.cogs.checks import check_channel, server_app_only
 from bot.cogs.coalesce import CoalescedEdits
 from bot.cogs.expiry import ExpiryRound
 from bot.game.race import RACE_LAYOUTS, RaceGame
+from bot.i18n import kept
 from bot.play import Player
 from bot.play.race import RaceEvent, RaceListener, RaceReply
 from bot.store.base import Race
 from bot.views.board import player_of
 from bot.views.mentions import pinging
 from bot.views.race import lobby_view, private_answer, public_png, public_text, race_text
-from bot.views.respond import Answer, answer, shown
+from bot.views.respond import Answer, answer, server_voice, shown, voice_of
 from bot.words import race_table_alt_text
 from render import workers
 
@@ -53,14 +54,14 @@ class PublicBoards(RaceListener):
         race = reply.race
         if race.message_id is None:
             return
-        names = await self.bot.races.names(race)
+        names, voice = await self.bot.races.names(race), await server_voice(self.bot, race.guild_id)
         file = None
         if reply.game is not None:
             png = await workers.draw(public_png, reply, names)
             file = discord.File(io.BytesIO(png), filename="race.png",
-                                description=race_table_alt_text(reply.game, names))
+                                description=race_table_alt_text(reply.game, names, voice))
         message = self.bot.get_partial_messageable(race.channel_id).get_partial_message(race.message_id)
-        board = shown(Answer(public_text(reply, names), file, lobby_view(reply)), v2=True)
+        board = shown(Answer(public_text(reply, names, voice), file, lobby_view(reply, voice)), v2=True)
         await message.edit(content=board.content, attachments=board.files, view=board.view)
 
     async def race_finished(self, race: Race, game: RaceGame, summary: tuple[RaceEvent, ...]) -> None:
@@ -68,7 +69,9 @@ class PublicBoards(RaceListener):
         totals and the next hand, or the series' winner."""
         channel = self.bot.get_partial_messageable(race.channel_id)
         try:
-            await channel.send(f"Race #{race.id}: {race_text(summary)}", allowed_mentions=pinging(race.players))
+            voice = await server_voice(self.bot, race.guild_id)
+            text = voice.gettext("Race #{race}: {summary}", race=race.id, summary=race_text(summary, voice))
+            await channel.send(text, allowed_mentions=pinging(race.players))
         except discord.HTTPException:
             log.exception("could not announce the end of race %s", race.id)
 
@@ -100,22 +103,24 @@ class RaceCog(commands.Cog):
     @app_commands.describe(layout="klondike (default) or demon: the traditional Racing Demon layout",
                            deal="the race's number, which deals every player's deck (default: random)",
                            target="play hands until someone has this many points (default: one hand)")
-    @app_commands.choices(layout=[app_commands.Choice(name=name, value=name) for name in RACE_LAYOUTS])
+    @app_commands.choices(layout=[app_commands.Choice(name=kept(name), value=name) for name in RACE_LAYOUTS])
     async def open(self, interaction: discord.Interaction, layout: str = "klondike",
                    deal: app_commands.Range[int, 1, 999_999_999] | None = None,
                    target: app_commands.Range[int, 1, 100_000] | None = None) -> None:
         """Post the race's public board, a message of the bot's own, with its lobby buttons."""
         async def work() -> Answer:
+            voice = await voice_of(interaction)
             await check_channel(self.bot, interaction)
             reply = await self.bot.races.open(player_of(interaction.user), guild_id=interaction.guild_id,
                                               channel_id=interaction.channel_id or 0, layout=layout, deal=deal,
                                               target=target)
             names = await self.bot.races.names(reply.race)
             channel = self.bot.get_partial_messageable(reply.race.channel_id)
-            board = shown(Answer(public_text(reply, names), view=lobby_view(reply)), v2=True)
+            public = await server_voice(self.bot, interaction.guild_id)  # the channel's, not the member's
+            board = shown(Answer(public_text(reply, names, public), view=lobby_view(reply, public)), v2=True)
             message = await channel.send(view=board.view)
             await self.bot.races.attach_message(reply.race.id, message.id)
-            return Answer(f"Race #{reply.race.id} is open: its board is in the channel.")
+            return Answer(voice.gettext("Race #{race} is open: its board is in the channel.", race=reply.race.id))
 
         await answer(interaction, work())
 
@@ -127,7 +132,7 @@ class RaceCog(commands.Cog):
             player = player_of(interaction.user)
             current = await self.bot.races.running(player, interaction.channel_id or 0)
             reply = await self.bot.races.move(current.race.id, player, moves, seen=current.seen)
-            return await private_answer(reply, await self.bot.races.names(reply.race))
+            return await private_answer(reply, await self.bot.races.names(reply.race), await voice_of(interaction))
 
         await answer(interaction, work())
 
@@ -136,6 +141,6 @@ class RaceCog(commands.Cog):
         """Show the player's private board."""
         async def work() -> Answer:
             reply = await self.bot.races.running(player_of(interaction.user), interaction.channel_id or 0)
-            return await private_answer(reply, await self.bot.races.names(reply.race))
+            return await private_answer(reply, await self.bot.races.names(reply.race), await voice_of(interaction))
 
         await answer(interaction, work())

@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.cogs.checks import anywhere
 from bot.views.board import player_of
 from bot.views.replay import replay_answer
-from bot.views.respond import Answer, answer
+from bot.views.respond import Answer, answer, voice_of
 from bot.views.review import analysis_answer
 
 if TYPE_CHECKING:
@@ -34,7 +34,8 @@ class ReviewCog(commands.Cog):
                       public: bool = False) -> None:
         """Where the game was lost."""
         async def work() -> Answer:
-            return await analysis_answer(self.bot.review, game, player_of(interaction.user))
+            voice = await voice_of(interaction)
+            return await analysis_answer(self.bot.review, game, player_of(interaction.user), voice)
 
         await answer(interaction, work(), ephemeral=not public)
 
@@ -47,8 +48,9 @@ class ReviewCog(commands.Cog):
                      player: discord.User | None = None, public: bool = False) -> None:
         """Send a finished game as an animated image."""
         async def work() -> Answer:
+            voice = await voice_of(interaction)
             chosen = await self.bot.review.replay(player_of(interaction.user), game_id=game,
                                                   player_id=None if player is None else player.id)
-            return await replay_answer(chosen)
+            return await replay_answer(chosen, voice)
 
         await answer(interaction, work(), ephemeral=not public)

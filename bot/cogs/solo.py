@@ -10,42 +10,64 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.checks import anywhere, check_channel, check_play_channel, server_command
+from bot.cogs.matches import DIE_CHOICES
 from bot.game import GAMES, TITLES
 from bot.game.notation import Word, read_word
 from bot.game.patience import Game
+from bot.i18n import N_, OPTION
 from bot.play import Player, PlayError, Reply
 from bot.play.settings import ManageServerNeeded, change_settings, load_settings
 from bot.play.solo import UnknownGame
 from bot.views import answers_custom_id
 from bot.views.board import board_answer, player_of
-from bot.views.respond import ERROR_LIMIT, Answer, answer, error_text, in_turn, shorten, shown
+from bot.views.respond import (
+    ERROR_LIMIT,
+    Answer,
+    answer,
+    channel_voice,
+    error_text,
+    in_turn,
+    server_voice,
+    shorten,
+    shown,
+    voice_of,
+)
 from bot.views.review import reply_with_analysis
 from bot.views.watch import watch_answer
-from bot.words import DISCORD, rules_text
+from bot.words import DISCORD, Voice, rules_text
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
 
 log = logging.getLogger(__name__)
 
-HELP = f"""**Patient Exorcism**: your own game of Canfield (Demon), right here.
-• `/play [game] [deal]` starts a game (or shows yours); `/board` shows it again.
+HELP = N_("""**Patient Exorcism**: your own game of Canfield (Demon), right here.
+• `{play} [{game}] [{deal}]` starts a game (or shows yours); `{board}` shows it again.
 • Move with the buttons: tap a pile to send its top card to its best place, or pick cards in the menu and then tap \
 where they go. Draw, Auto (all to the foundations), Undo, Hint, Resign.
-• Or type: `/move rt2 wf d`, or mention me: `@Patient Exorcism t1t3:2`. Canfield's {Game.examples}.
+• Or type: `{move} rt2 wf d`, or mention me: `@Patient Exorcism t1t3:2`. Canfield's {examples}.
 • Words work too, on their own: `draw`, `auto`, `undo`, `hint`, `board`, `resign`, `rules`, `help`, and `play [game]`.
 • Piles: `s` stock, `w` waste, `r` reserve (`r1`-`r9` in Patriarchs), `f1`-`f8` foundations, `t1`-`t9` columns. \
-`/rules` explains a game: Canfield and its family, Demons and Thieves, Demonthief, Patriarchs, Picture Patience.
-• `/replay` sends a finished game as an animation; `/replay player:@someone` their daily, once you have played yours.
-• `/match open` plays rounds to a target score; `/daily` is the day's deal; `/race open` starts a demon race, \
-everyone at once on shared foundations (`/race move t3f`); `/watch @member` shows a member's game here to all.
-Boards are private unless you ask for `public`. Install the app to your own account to play solo games and \
-the daily in DMs and on any server."""
+`{rules}` explains a game: Canfield and its family, Demons and Thieves, Demonthief, Patriarchs, Picture Patience.
+• `{match_open}` plays rounds to a target score; `{daily}` is the day's deal; `{race_open}` starts a demon race, \
+everyone at once on shared foundations (`{race_move} t3f`); `{watch} @member` shows a member's game here to all.
+Boards are private unless you ask for `{public}`. Install the app to your own account to play solo games and \
+the daily in DMs and on any server.""")
 
 # Discord takes integer options between -(2**53 - 1) and 2**53 - 1 (and the store's integers
 # end at 2**63 - 1), though PySolFC numbers deals up to 10**20.
 MAX_DEAL = 2**53 - 1
-NO_LONGER = "That button is no longer in use: ask for a new board (/board), match or race message."
+NO_LONGER = N_("That button is no longer in use: ask for a new board ({board}), match or race message.")
+
+
+
+def help_text(voice: Voice) -> str:
+    """The help, with the commands as the voice names them."""
+    names = ("play", "board", "move", "rules", "match open", "daily", "race open", "race move", "watch")
+    options = {option: voice.pgettext(OPTION, option) for option in ("game", "deal", "public")}
+    return voice.gettext(HELP, examples=voice.engine(Game.examples), **options,
+                         **{name.replace(" ", "_"): voice.command(name) for name in names})
+
 
 # Words that start a game, with an optional game name after them (`play storehouse`).
 START_WORDS = ("play", "new")
@@ -68,7 +90,7 @@ class SoloCog(commands.Cog):
     @app_commands.describe(game="which game (default canfield)", deal="a PySolFC game number (default: random)",
                            draw="cards turned by each draw, 1-6", die="the Die of Justice",
                            public="show the board to the whole channel")
-    @app_commands.choices(die=[app_commands.Choice(name=n, value=n) for n in ("off", "game", "pass")])
+    @app_commands.choices(die=DIE_CHOICES)
     @anywhere
     async def play(self, interaction: discord.Interaction, game: str = "canfield",
                    deal: app_commands.Range[int, 1, MAX_DEAL] | None = None,
@@ -78,11 +100,12 @@ class SoloCog(commands.Cog):
         options = {key: value for key, value in (("draw", draw), ("die", die)) if value is not None}
 
         async def work() -> Answer:
+            voice = await voice_of(interaction)
             await check_channel(self.bot, interaction)
             player = player_of(interaction.user)
             reply = await self.solo.start(player, guild_id=interaction.guild_id,
                                           channel_id=interaction.channel_id, name=game, deal=deal, **options)
-            return await board_answer(reply, player)
+            return await board_answer(reply, player, voice)
 
         await answer(interaction, work(), ephemeral=not public)
 
@@ -100,7 +123,7 @@ class SoloCog(commands.Cog):
         """Play typed moves, or one of the words (board, resign, rules, help, play)."""
         async def work() -> Answer:
             return await self._text_command(player_of(interaction.user), interaction.guild_id,
-                                            interaction.channel_id, moves)
+                                            interaction.channel_id, moves, await voice_of(interaction))
 
         await answer(interaction, work(), ephemeral=not public)
 
@@ -126,7 +149,8 @@ class SoloCog(commands.Cog):
     @anywhere
     async def resign(self, interaction: discord.Interaction) -> None:
         """Resign; a game damaged in storage is set aside instead, so that its player can play on."""
-        set_aside = await self._set_aside_damaged(player_of(interaction.user), interaction.channel_id)
+        set_aside = await self._set_aside_damaged(player_of(interaction.user), interaction.channel_id,
+                                                  await voice_of(interaction))
         if set_aside is not None:
             await interaction.response.send_message(set_aside.text, ephemeral=True)
             return
@@ -136,7 +160,8 @@ class SoloCog(commands.Cog):
     @anywhere
     async def rules(self, interaction: discord.Interaction, game: str = "canfield") -> None:
         """Explain the rules."""
-        text = rules_text(game, DISCORD) if game in GAMES else shorten(error_text(UnknownGame(game)), ERROR_LIMIT)
+        voice = await voice_of(interaction)
+        text = rules_text(game, voice) if game in GAMES else shorten(error_text(UnknownGame(game), voice), ERROR_LIMIT)
         await interaction.response.send_message(text, ephemeral=True)
 
     rules.autocomplete("game")(game_names)
@@ -148,7 +173,7 @@ class SoloCog(commands.Cog):
         """Post a read-only board of the member's game with a Refresh button; refused privately."""
         async def work() -> Answer:
             reply = await self.bot.watching.watch(player_of(interaction.user), member.id, interaction.channel_id)
-            return await watch_answer(reply)
+            return await watch_answer(reply, await channel_voice(interaction))
 
         await answer(interaction, work(), ephemeral=False)
 
@@ -156,7 +181,7 @@ class SoloCog(commands.Cog):
     @anywhere
     async def help(self, interaction: discord.Interaction) -> None:
         """Explain the bot."""
-        await interaction.response.send_message(HELP, ephemeral=True)
+        await interaction.response.send_message(help_text(await voice_of(interaction)), ephemeral=True)
 
     async def _on_running(self, interaction: discord.Interaction, action, public: bool = False) -> None:
         """Do `action` on the player's running game here and show the board."""
@@ -165,7 +190,7 @@ class SoloCog(commands.Cog):
             reply: Reply = await self.solo.running(player, interaction.channel_id)
             if action is not None:
                 reply = await action(reply, player)
-            return await board_answer(reply, player)
+            return await board_answer(reply, player, await voice_of(interaction))
 
         await answer(interaction, work(), ephemeral=not public)
 
@@ -178,7 +203,9 @@ class SoloCog(commands.Cog):
         if interaction.type is not discord.InteractionType.component:
             return
         if not answers_custom_id(str((interaction.data or {}).get("custom_id", ""))):
-            await interaction.response.send_message(NO_LONGER, ephemeral=True)
+            voice = await voice_of(interaction)
+            text = voice.gettext(NO_LONGER, board=voice.command("board"))
+            await interaction.response.send_message(text, ephemeral=True)
 
     # --- text: by mention, or by prefix with the message-content intent -----------------
 
@@ -190,22 +217,25 @@ class SoloCog(commands.Cog):
         text = await self._text_for_us(message)
         if text is None:
             return
-        player = player_of(message.author)
+        player, guild_id = player_of(message.author), message.guild.id if message.guild else None
+        voice = DISCORD
         try:
+            voice = await server_voice(self.bot, guild_id)  # a message has no locale: the server's language
             result = await in_turn(player.id, self._text_command(
-                player, message.guild.id if message.guild else None, message.channel.id, text or Word.HELP.value))
+                player, guild_id, message.channel.id, text or Word.HELP.value, voice))
         except PlayError as error:
-            await message.reply(shorten(error_text(error), ERROR_LIMIT), mention_author=False)
+            await message.reply(shorten(error_text(error, voice), ERROR_LIMIT), mention_author=False)
             return
         except Exception:
             log.exception("message %s failed", message.id)
-            await message.reply("Something went wrong on our side; your game is safe.", mention_author=False)
+            await message.reply(voice.gettext("Something went wrong on our side; your game is safe."),
+                                mention_author=False)
             return
         reply = shown(result)
         await message.reply(reply.content, files=reply.files, view=reply.view or discord.utils.MISSING,
                             mention_author=False)
         if result.analysing is not None:
-            reply_with_analysis(self.bot.review, message, result.analysing)
+            reply_with_analysis(self.bot.review, message, result.analysing, voice)
 
     async def _text_for_us(self, message: discord.Message) -> str | None:
         content = message.content.strip()
@@ -225,39 +255,40 @@ class SoloCog(commands.Cog):
         return (await load_settings(self.bot.store, guild.id)).prefix or self.bot.config.prefix
 
     async def _text_command(self, player: Player, guild_id: int | None, channel_id: int | None,
-                            text: str) -> Answer:
-        """What a typed message (or /move) says: a word on its own, `play [game]`, `rules [game]`,
-        or moves, read whole (undo and hint among them) by the play layer."""
+                            text: str, voice: Voice) -> Answer:
+        """What a typed message (or /move) says, in the voice: a word on its own, `play [game]`,
+        `rules [game]`, or moves, read whole (undo and hint among them) by the play layer."""
         words = text.split()
         first = words[0].lower() if words else ""
         word = read_word(text)
         if word is Word.HELP:
-            return Answer(HELP)
+            return Answer(help_text(voice))
         if first == Word.RULES.value and len(words) <= 2:
             name = words[1].lower() if len(words) == 2 else await self._game_name(player, channel_id)
             if name not in GAMES:
                 raise UnknownGame(name)
-            return Answer(rules_text(name, DISCORD))
+            return Answer(rules_text(name, voice))
         if first in START_WORDS and len(words) <= 2:
             name = words[1].lower() if len(words) == 2 else "canfield"
             await check_play_channel(self.bot, guild_id, channel_id)
             reply = await self.solo.start(player, guild_id=guild_id, channel_id=channel_id, name=name)
-            return await board_answer(reply, player)
-        if word is Word.RESIGN and (set_aside := await self._set_aside_damaged(player, channel_id)) is not None:
+            return await board_answer(reply, player, voice)
+        if word is Word.RESIGN and (set_aside := await self._set_aside_damaged(player, channel_id, voice)):
             return set_aside
         reply = await self.solo.running(player, channel_id)
         if word is Word.RESIGN:
             reply = await self.solo.resign(reply.game_id, player)
         elif word is not Word.BOARD:
             reply = await self.solo.move(reply.game_id, player, text)
-        return await board_answer(reply, player)
+        return await board_answer(reply, player, voice)
 
-    async def _set_aside_damaged(self, player: Player, channel_id: int | None) -> Answer | None:
+    async def _set_aside_damaged(self, player: Player, channel_id: int | None, voice: Voice) -> Answer | None:
         """The answer when the player's game here is damaged in storage and resigning set it aside."""
         abandoned = await self.solo.abandon_damaged(player, channel_id)
         if abandoned is None:
             return None
-        return Answer(f"Game {abandoned} was damaged in storage: it is set aside. /play starts a new one.")
+        return Answer(voice.gettext("Game {game} was damaged in storage: it is set aside. {play} starts a new one.",
+                                    game=abandoned, play=voice.command("play")))
 
     async def _game_name(self, player: Player, channel_id: int | None) -> str:
         """The name of the player's game in play here, else canfield."""
@@ -275,11 +306,13 @@ class SoloCog(commands.Cog):
     async def prefix(self, interaction: discord.Interaction, prefix: app_commands.Range[str, 1, 5]) -> None:
         """Change the prefix (it needs the message-content intent to work)."""
         async def work() -> Answer:
+            voice = await voice_of(interaction)
             if not (interaction.permissions and interaction.permissions.manage_guild):
                 raise ManageServerNeeded("prefix")
             await change_settings(self.bot.store, interaction.guild_id or 0, prefix=prefix)
-            note = "" if self.bot.config.message_content else (
-                " (typed moves need the message-content intent; until then, mention me)")
-            return Answer(f"Prefix set to `{prefix.strip()}`{note}.")
+            if self.bot.config.message_content:
+                return Answer(voice.gettext("Prefix set to `{prefix}`.", prefix=prefix.strip()))
+            return Answer(voice.gettext("Prefix set to `{prefix}` (typed moves need the message-content intent; until "
+                                        "then, mention me).", prefix=prefix.strip()))
 
         await answer(interaction, work())

@@ -96,8 +96,9 @@ class NoFinishedDaily(PlayError):
         self.player_id = player_id
 
 
-class NotAnalysable(PlayError):
-    """The solver does not cover game `name` (two decks), so no analysis can be made."""
+class NoSolver(PlayError):
+    """The solver does not cover game `name` (two decks, or more columns): no analysis or winning
+    line can be made."""
 
     def __init__(self, name: str) -> None:
         super().__init__(name)
@@ -196,12 +197,12 @@ class ReviewPlay:
 
     async def analyse(self, game_id: int | None, player: Player) -> Analysed:
         """Where the player's finished game (`game_id`, or the one that ended last) was lost;
-        the rules of `finished_game_for_review`. NotAnalysable for a game the solver does not
+        the rules of `finished_game_for_review`. NoSolver for a game the solver does not
         cover; RateLimited when the player has had their share of analyses lately."""
         stored = await finished_game_for_review(self.store, game_id, player, self.clock)
         game = rebuild(stored)
         if not covers(game):
-            raise NotAnalysable(game.name)
+            raise NoSolver(game.name)
         analysis = await self._analysis(stored.id, game, player.id)
         board = None
         if analysis.verdict is Verdict.LOST and analysis.lost_after is not None:

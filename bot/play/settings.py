@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.game.rules import Die
+from bot.i18n import LANGUAGE_CHOICES
 from bot.play.solo import PlayError
 from bot.store import Store
 
@@ -14,7 +15,7 @@ PREFIX_LENGTH = 5  # the most characters of a prefix for typed moves
 
 
 class BadSetting(PlayError):
-    """A setting's value out of range: `name` (target, team_target, die or prefix) and `value`."""
+    """A setting's value out of range: `name` (target, team_target, die, prefix or language) and `value`."""
 
     def __init__(self, name: str, value: object) -> None:
         super().__init__(name, value)
@@ -54,6 +55,7 @@ class ServerSettings:
     match_undo: bool = False
     play_channels: frozenset[int] = field(default_factory=frozenset)
     prefix: str | None = None  # for typed moves; None: the bot's COMMAND_PREFIX
+    language: str | None = None  # the server's default language (bot.i18n); None: English
 
     @property
     def team_target_or_default(self) -> int:
@@ -78,6 +80,7 @@ async def load_settings(store: Store, guild_id: int | None) -> ServerSettings:
             match_undo=raw.get("match_undo", "0") == "1",
             play_channels=frozenset(int(c) for c in raw.get("play_channels", "").split(",") if c.strip()),
             prefix=raw.get("prefix") or None,
+            language=raw.get("language") if raw.get("language") in LANGUAGE_CHOICES else None,
         )
     except ValueError:  # a damaged value: the defaults hold until an admin sets it again
         return ServerSettings()
@@ -92,7 +95,8 @@ async def check_play_channel(store: Store, guild_id: int | None, channel_id: int
 
 async def change_settings(store: Store, guild_id: int, *, target: int | None = None, team_target: int | None = None,
                           die: str | None = None, match_undo: bool | None = None, channel: int | None = None,
-                          allow: bool | None = None, prefix: str | None = None) -> ServerSettings:
+                          allow: bool | None = None, prefix: str | None = None,
+                          language: str | None = None) -> ServerSettings:
     """Change some settings; BadSetting for a value out of range."""
     current = await load_settings(store, guild_id)
     if target is not None:
@@ -112,6 +116,10 @@ async def change_settings(store: Store, guild_id: int, *, target: int | None = N
         if not 1 <= len(prefix) <= PREFIX_LENGTH or any(c.isspace() for c in prefix):
             raise BadSetting("prefix", prefix)
         await store.stats.set_setting(guild_id, "prefix", prefix)
+    if language is not None:
+        if language not in LANGUAGE_CHOICES:
+            raise BadSetting("language", language)
+        await store.stats.set_setting(guild_id, "language", language)
     if match_undo is not None:
         await store.stats.set_setting(guild_id, "match_undo", "1" if match_undo else "0")
     if channel is not None:

@@ -5,7 +5,8 @@
 - The searches run in worker processes, at a lower CPU priority than the bot (nice NICENESS), so
   that the event loop and the boards go first on a busy machine: the pure-Python ones (a move's
   outcome that a short search in the engine thread does not settle, a hint: up to DEAD_LIMIT
-  positions, half a second) in SEARCH_PROCESSES; the end-of-game verdicts (up to VERDICT_LIMIT
+  positions, half a second; a short winning line for /solution, a third of a second typically and
+  some 5 s at worst) in SEARCH_PROCESSES; the end-of-game verdicts (up to VERDICT_LIMIT
   positions in C, some 1.5 s) in one more, with a short waiting line: when it is full, a
   verdict is not worked out at all (`Busy`). In threads, a pure-Python search holds the GIL and
   every other member's answer waits for it: benchmarks/abuse.py (then with its bystanders in a
@@ -69,6 +70,7 @@ LIMITS = {
     "verdict": Limit(6, 60.0),
     "analysis": Limit(6, 300.0),  # where a game was lost: some searches each (bot.play.review)
     "lobby": Limit(4, 300.0),  # match and race lobbies opened
+    "solution": Limit(6, 60.0),  # short winning lines worked out (bot.play.solution)
     "replay": Limit(5, 300.0),  # animated replays: some 3 s of drawing each for a 300-move game
 }
 

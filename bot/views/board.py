@@ -17,8 +17,8 @@ import discord
 from bot.game import Move
 from bot.play import Player, Reply
 from bot.play.review import Analysing
-from bot.views.respond import Answer, answer, shorten
-from bot.words import DISCORD, board_alt_text, board_status, reply_text
+from bot.views.respond import Answer, answer, shorten, voice_of
+from bot.words import DISCORD, Voice, board_alt_text, board_status, reply_text
 from render import render, workers
 
 if TYPE_CHECKING:
@@ -58,25 +58,27 @@ class Picked:
         return f"{self.src}.{self.count}"
 
 
-async def board_answer(reply: Reply, player: Player, *, picked: Picked | None = None,
+async def board_answer(reply: Reply, player: Player, voice: Voice, *, picked: Picked | None = None,
                        message: str | None = None) -> Answer:
-    """The whole board message for a reply: status line, text, PNG (drawn off the event loop)
-    with its alt text, buttons."""
-    file = await board_file(reply, player.name)
-    text = shorten(reply_text(reply, DISCORD) if message is None else message)  # an error may quote a long input
+    """The whole board message for a reply, in the voice's language: status line, text, PNG
+    (drawn off the event loop) with its alt text, buttons."""
+    file = await board_file(reply, player.name, voice)
+    text = shorten(reply_text(reply, voice) if message is None else message)  # an error may quote a long input
     analysing = next((event.game_id for event in reply.events if isinstance(event, Analysing)), None)
-    return Answer(text=text, file=file, view=board_view(reply, picked), status=board_status(reply.game, DISCORD),
+    return Answer(text=text, file=file, view=board_view(reply, voice, picked), status=board_status(reply.game, voice),
                   analysing=analysing)
 
 
-async def board_file(reply: Reply, name: str) -> discord.File:
-    """The board's PNG (drawn off the event loop), with `name` as its player's, and its alt text."""
+async def board_file(reply: Reply, name: str, voice: Voice) -> discord.File:
+    """The board's PNG (drawn off the event loop), with `name` as its player's, and its alt text
+    in the voice's language."""
     png = await workers.draw(render, reply.game, highlight=reply.highlight, player=name)
-    return discord.File(io.BytesIO(png), filename="board.png", description=board_alt_text(reply.game))
+    return discord.File(io.BytesIO(png), filename="board.png", description=board_alt_text(reply.game, voice))
 
 
-def board_view(reply: Reply, picked: Picked | None = None) -> discord.ui.View:
-    """The buttons and the pick menu for a board; illegal ones are disabled."""
+def board_view(reply: Reply, voice: Voice, picked: Picked | None = None) -> discord.ui.View:
+    """The buttons and the pick menu for a board, labelled in the voice's language; illegal ones
+    are disabled."""
     game, game_id, version = reply.game, reply.game_id, reply.version
     view = discord.ui.View(timeout=None)
     over = reply.finished
@@ -89,36 +91,36 @@ def board_view(reply: Reply, picked: Picked | None = None) -> discord.ui.View:
         view.add_item(BoardButton(game_id, version, action, picked, label=label, style=style,
                                   disabled=over or not enabled, row=row))
 
-    rows = _pile_rows(piles)
+    rows, _ = _pile_rows(piles), voice.gettext
     if picked is None:
         stock = len(game.stock)
-        button("draw", f"Draw ({stock})" if stock else "Redeal ↻", 0,
+        button("draw", _("Draw ({stock})", stock=stock) if stock else _("Redeal ↻"), 0,
                enabled=any(move.is_draw for move in legal), style=discord.ButtonStyle.primary)
-        button("auto", "Auto ▲", 0, enabled=foundation_moves)
-        button("undo", "Undo", 0, enabled=game.can_undo() and reply.undo_allowed)
-        button("hint", "Hint", 0, enabled=True)
-        button("resign", "Resign", 0, enabled=True, style=discord.ButtonStyle.danger)
+        button("auto", _("Auto ▲"), 0, enabled=foundation_moves)
+        button("undo", _("Undo"), 0, enabled=game.can_undo() and reply.undo_allowed)
+        button("hint", _("Hint"), 0, enabled=True)
+        button("resign", _("Resign"), 0, enabled=True, style=discord.ButtonStyle.danger)
         for pile, row in rows:
             button(pile, _pile_label(piles, pile), row, enabled=pile in sources)
     else:
-        button("cancel", "Cancel pick", 0, enabled=True)
+        button("cancel", _("Cancel pick"), 0, enabled=True)
         for pile, row in rows:
             target = pile if pile.startswith("t") else None
             can = target is not None and target != picked.src and game.can_move(Move(picked.src, target, picked.count))
             button(pile, _pile_label(piles, pile), row, enabled=can, style=_go(can))
         can_found = picked.count == 1 and any(m.src == picked.src and m.dst.startswith("f") for m in legal)
-        button("f", "→ foundation", 1, enabled=can_found, style=_go(can_found))
-    options = _pick_options(piles, legal)
+        button("f", _("→ foundation"), 1, enabled=can_found, style=_go(can_found))
+    options = _pick_options(piles, legal, voice)
     if options and not over:
-        view.add_item(PickSelect(game_id, version, options, picked))
+        view.add_item(PickSelect(game_id, version, options, picked, voice))
     if over and reply.match_id is not None:
         from bot.views.matches import next_round_button  # the match views build on this module
 
-        view.add_item(next_round_button(reply.match_id))
+        view.add_item(next_round_button(reply.match_id, voice))
     if over and reply.kind == "daily":
         from bot.views.share import ShareButton  # the share button builds on this module
 
-        view.add_item(ShareButton(game_id))
+        view.add_item(ShareButton(game_id, voice))
     return view
 
 
@@ -147,14 +149,15 @@ def _pile_label(piles: dict[str, list[str]], pile: str) -> str:
     return f"{pile} · {top}"
 
 
-def _pick_options(piles: dict[str, list[str]], legal: list[Move]) -> list[discord.SelectOption]:
+def _pick_options(piles: dict[str, list[str]], legal: list[Move], voice: Voice) -> list[discord.SelectOption]:
     """One option per group of cards that some move can take, foundations aside."""
     groups = sorted({(move.src, move.count) for move in legal if not move.is_draw},
                     key=lambda group: (group[0] != "w", group[0] != "r", group))
     options = []
     for src, count in groups[:MAX_OPTIONS]:
         cards = " ".join(piles[src][-count:])
-        options.append(discord.SelectOption(label=f"{cards} from {src}", value=str(Picked(src, count))))
+        options.append(discord.SelectOption(label=voice.gettext("{cards} from {pile}", cards=cards, pile=src),
+                                            value=str(Picked(src, count))))
     return options
 
 
@@ -182,32 +185,34 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
 
     async def _work(self, interaction: discord.Interaction) -> Answer:
         bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
-        solo, player = bot.solo, player_of(interaction.user)
+        solo, player, voice = bot.solo, player_of(interaction.user), await voice_of(interaction)
         game_id, version, action, picked = self.game_id, self.version, self.action, self.picked
         if action == "hint":
-            return await board_answer(await solo.hint(game_id, player), player)
+            return await board_answer(await solo.hint(game_id, player), player, voice)
         if action == "cancel":
-            return await board_answer(await solo.board(game_id, player), player, message="")
+            return await board_answer(await solo.board(game_id, player), player, voice, message="")
         if action == "undo":
-            return await board_answer(await solo.undo(game_id, player, version=version), player)
+            return await board_answer(await solo.undo(game_id, player, version=version), player, voice)
         if action == "resign":
-            return await board_answer(await solo.resign(game_id, player, version=version), player)
+            return await board_answer(await solo.resign(game_id, player, version=version), player, voice)
         if action in ("draw", "auto"):
             text = "d" if action == "draw" else "a"
-            return await board_answer(await solo.move(game_id, player, text, version=version), player)
+            return await board_answer(await solo.move(game_id, player, text, version=version), player, voice)
         if picked is None:  # a tap: the pile's top card to its best place
-            return await board_answer(await solo.move(game_id, player, action, version=version), player)
+            return await board_answer(await solo.move(game_id, player, action, version=version), player, voice)
         target = "f" if action == "f" else action
         text = f"{picked.src}{target}" + (f":{picked.count}" if target != "f" else "")
-        return await board_answer(await solo.move(game_id, player, text, version=version), player)
+        return await board_answer(await solo.move(game_id, player, text, version=version), player, voice)
 
 
 class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLATE):
     """The pick menu: choose cards to move, then tap the pile they go to."""
 
     def __init__(self, game_id: int, version: int, options: list[discord.SelectOption] | None = None,
-                 picked: Picked | None = None) -> None:
-        placeholder = f"Picked {picked}: now tap where it goes" if picked else "Pick cards to move, then a pile…"
+                 picked: Picked | None = None, voice: Voice | None = None) -> None:
+        _ = (voice or DISCORD).gettext  # a menu rebuilt from its custom_id is never shown again
+        placeholder = (_("Picked {picked}: now tap where it goes", picked=picked) if picked
+                       else _("Pick cards to move, then a pile…"))
         options = options or [discord.SelectOption(label="…", value="none")]
         for option in options:
             option.default = picked is not None and option.value == str(picked)
@@ -227,21 +232,22 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
 
     async def _work(self, interaction: discord.Interaction) -> Answer:
         bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
-        player = player_of(interaction.user)
+        player, voice = player_of(interaction.user), await voice_of(interaction)
         reply = await bot.solo.board(self.game_id, player)
         values: list[Any] = (interaction.data or {}).get("values", [])  # type: ignore[assignment]
         if reply.version != self.version:
-            return await board_answer(reply, player, message="That board was out of date: here is the current one.")
+            return await board_answer(reply, player, voice,
+                                      message=voice.gettext("That board was out of date: here is the current one."))
         try:
             picked = Picked.parse(str(values[0])) if values else None
         except ValueError:
             picked = None
         if picked is None or not any(move.src == picked.src and move.count == picked.count
                                      for move in reply.game.legal_moves()):
-            return await board_answer(reply, player, message="Pick cards from the menu first.")
+            return await board_answer(reply, player, voice, message=voice.gettext("Pick cards from the menu first."))
         cards = " ".join(reply.game.piles()[picked.src][-picked.count:])
-        return await board_answer(reply, player, picked=picked, message=f"Picked {cards} from {picked.src}: "
-                                  "tap the pile it goes to.")
+        return await board_answer(reply, player, voice, picked=picked, message=voice.gettext(
+            "Picked {cards} from {pile}: tap the pile it goes to.", cards=cards, pile=picked.src))
 
 
 def player_of(user: discord.abc.User) -> Player:

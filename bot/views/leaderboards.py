@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.game import TITLES
+from bot.i18n import N_
 from bot.play.leaderboards import LeaderboardPage, PlayerStats
-from bot.views.respond import Answer, answer
+from bot.views.respond import Answer, answer, voice_of
+from bot.words import DISCORD, Voice
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -21,33 +23,37 @@ PAGE_TEMPLATE = re.compile(
 
 TEXT_LIMIT = 1900  # what a table may take of a 2,000-character message, code block fences aside
 NAME_WIDTH = 20
-PERIOD_TITLES = {"all": "all time", "week": "this week", "today": "today"}
-HEADINGS = {"rank": "#", "player": "Player", "team": "Team", "games": "Games", "wins": "Wins", "win_rate": "Win %",
-            "points": "Points", "matches_won": "Matches won", "result": "Result", "score": "Score",
-            "finished": "Finished", "days": "Days", "best": "Best", "streak": "Streak", "best_streak": "Best",
-            "win_streak": "Win streak", "best_win_streak": "Best won"}
+PERIOD_TITLES = {"all": N_("all time"), "week": N_("this week"), "today": N_("today")}
+HEADINGS = {"rank": "#", "player": N_("Player"), "team": N_("Team"), "games": N_("Games"), "wins": N_("Wins"),
+            "win_rate": N_("Win %"), "points": N_("Points"), "matches_won": N_("Matches won"),
+            "result": N_("Result"), "score": N_("Score"), "finished": N_("Finished"), "days": N_("Days"),
+            "best": N_("Best"), "streak": N_("Streak"), "best_streak": N_("Best"), "win_streak": N_("Win streak"),
+            "best_win_streak": N_("Best won")}
 
 # How the players' board and /stats count, in one sentence (the store's _RESULTS and _MATCH_WINS).
-COUNTING = ("Games: finished games of patience (solo, match rounds, dailies) and race hands. Wins: games won "
-            "and race hands gone out. Matches won: alone or with your team.")
+COUNTING = N_("Games: finished games of patience (solo, match rounds, dailies) and race hands. Wins: games won "
+              "and race hands gone out. Matches won: alone or with your team.")
 
 
-def page_title(page: LeaderboardPage) -> str:
+def page_title(page: LeaderboardPage, voice: Voice) -> str:
     """A page's title: the board, its period (or day) and where, such as "Players · all time · this server"."""
-    period = PERIOD_TITLES[page.period]
-    title = {"players": f"Players · {period}", "teams": f"Teams · {period}",
-             "daily": f"Daily {TITLES.get(page.game, page.game)} · {page.day if page.period == 'today' else period}",
-             "streaks": "Daily streaks (days)"}[page.ranking]
-    return f"{title} · {'this server' if page.guild_id is not None else 'all servers'}"
+    _ = voice.gettext
+    period = _(PERIOD_TITLES[page.period])
+    title = {"players": _("Players · {period}", period=period), "teams": _("Teams · {period}", period=period),
+             "daily": _("Daily {title} · {period}", title=TITLES.get(page.game, page.game),
+                        period=page.day if page.period == "today" else period),
+             "streaks": _("Daily streaks (days)")}[page.ranking]
+    where = _("this server") if page.guild_id is not None else _("all servers")
+    return f"{title} · {where}"
 
 
-def page_text(page: LeaderboardPage) -> str:
+def page_text(page: LeaderboardPage, voice: Voice) -> str:
     """The page as a monospace table (without the code block fences), at most TEXT_LIMIT
     characters: names are cut to NAME_WIDTH and, if need be, the last rows left off."""
-    title = page_title(page)
+    title = page_title(page, voice)
     if not page.rows:
-        return f"{title}\nNo one here yet."
-    headings = [HEADINGS[column] for column in page.columns]
+        return title + "\n" + voice.gettext("No one here yet.")
+    headings = [voice.gettext(HEADINGS[column]) if column != "rank" else "#" for column in page.columns]
     cells = [[_cell(value, NAME_WIDTH if i == 1 else None) for i, value in enumerate(row)] for row in page.rows]
     widths = [max(len(heading), *(len(line[i]) for line in cells)) for i, heading in enumerate(headings)]
     # Numbers line up on the right, words (names, results) on the left.
@@ -60,7 +66,8 @@ def page_text(page: LeaderboardPage) -> str:
 
     header = [title, line(headings), "-" * (sum(widths) + 2 * (len(widths) - 1))]
     body = [line(values) for values in cells]
-    footer = f"Page {page.page + 1} of {page.pages} · {page.total} in all"
+    footer = voice.gettext("Page {page} of {pages} · {total} in all", page=page.page + 1, pages=page.pages,
+                           total=page.total)
     while body and len("\n".join([*header, *body, "…", footer])) > TEXT_LIMIT:
         body.pop()
     if len(body) < len(cells):
@@ -68,19 +75,25 @@ def page_text(page: LeaderboardPage) -> str:
     return "\n".join([*header, *body, footer])
 
 
-def stats_text(stats: PlayerStats) -> str:
+def stats_text(stats: PlayerStats, voice: Voice) -> str:
     """A player's stats in a few aligned lines, for a code block."""
-    where = "this server" if stats.guild_id is not None else "all servers"
-    scores = "-" if stats.best_score is None else f"best {stats.best_score}, average {stats.average_score or 0:.1f}"
-    days = stats.streaks
-    return "\n".join([
-        f"Stats of {_cell(stats.name, NAME_WIDTH)} ({where})",
-        f"Games         {stats.games} finished, {stats.wins} won ({stats.win_rate:.0%})",
-        f"Scores        {scores}",
-        f"Matches       {stats.matches_played} played, {stats.matches_won} won",
-        f"Daily streak  {_days(days.played)} (best {_days(days.best_played)})",
-        f"Daily wins    {_days(days.won)} in a row (best {_days(days.best_won)})",
-    ])
+    _, days = voice.gettext, stats.streaks
+    where = _("this server") if stats.guild_id is not None else _("all servers")
+    scores = "-" if stats.best_score is None else _("best {best}, average {average}", best=stats.best_score,
+                                                     average=f"{stats.average_score or 0:.1f}")
+    lines = [
+        (_("Games"), _("{games} finished, {wins} won ({rate})", games=stats.games, wins=stats.wins,
+                       rate=f"{stats.win_rate:.0%}")),
+        (_("Scores"), scores),
+        (_("Matches"), _("{played} played, {won} won", played=stats.matches_played, won=stats.matches_won)),
+        (_("Daily streak"), _("{days} (best {best})", days=_days(days.played, voice),
+                              best=_days(days.best_played, voice))),
+        (_("Daily wins"), _("{days} in a row (best {best})", days=_days(days.won, voice),
+                            best=_days(days.best_won, voice))),
+    ]
+    width = max(len(label) for label, _value in lines) + 2
+    return "\n".join([_("Stats of {name} ({where})", name=_cell(stats.name, NAME_WIDTH), where=where),
+                      *(f"{label.ljust(width)}{value}" for label, value in lines)])
 
 
 def _cell(value: object, width: int | None = None) -> str:
@@ -93,21 +106,21 @@ def _cell(value: object, width: int | None = None) -> str:
     return text
 
 
-def _days(count: int) -> str:
-    return f"{count} day" if count == 1 else f"{count} days"
+def _days(count: int, voice: Voice) -> str:
+    return voice.ngettext("{count} day", "{count} days", count)
 
 
-def stats_answer(stats: PlayerStats) -> Answer:
+def stats_answer(stats: PlayerStats, voice: Voice) -> Answer:
     """A player's stats as a message: the lines in a code block, and what they count."""
-    return Answer(f"{code_block(stats_text(stats))}\n{COUNTING}")
+    return Answer(f"{code_block(stats_text(stats, voice))}\n{voice.gettext(COUNTING)}")
 
 
-def leaderboard_answer(page: LeaderboardPage, ranking: str, period: str, scope: str) -> Answer:
+def leaderboard_answer(page: LeaderboardPage, ranking: str, period: str, scope: str, voice: Voice) -> Answer:
     """A page as a message: the table in a code block, and buttons to turn pages."""
     view = discord.ui.View(timeout=None)
-    view.add_item(PageButton(ranking, period, scope, page.page, "prev", disabled=page.page == 0))
-    view.add_item(PageButton(ranking, period, scope, page.page, "next", disabled=page.page >= page.pages - 1))
-    return Answer(code_block(page_text(page)), view=view)
+    view.add_item(PageButton(ranking, period, scope, page.page, "prev", voice, disabled=page.page == 0))
+    view.add_item(PageButton(ranking, period, scope, page.page, "next", voice, disabled=page.page >= page.pages - 1))
+    return Answer(code_block(page_text(page, voice)), view=view)
 
 
 def code_block(text: str) -> str:
@@ -118,8 +131,10 @@ def code_block(text: str) -> str:
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):
     """◀ or ▶ under a leaderboard page."""
 
-    def __init__(self, ranking: str, period: str, scope: str, page: int, step: str, *, disabled: bool = False) -> None:
-        label = "◀ Prev" if step == "prev" else "Next ▶"
+    def __init__(self, ranking: str, period: str, scope: str, page: int, step: str, voice: Voice | None = None, *,
+                 disabled: bool = False) -> None:
+        _ = (voice or DISCORD).gettext  # a button rebuilt from its custom_id is never shown again
+        label = _("◀ Prev") if step == "prev" else _("Next ▶")
         super().__init__(discord.ui.Button(label=label, disabled=disabled,
                                            custom_id=f"pl:{ranking}:{period}:{scope}:{page}:{step}"))
         self.ranking, self.period, self.scope, self.page, self.step = ranking, period, scope, page, step
@@ -138,6 +153,6 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLA
 
         async def work() -> Answer:
             page = await bot.leaderboards.page(self.ranking, self.period, guild_id, target)
-            return leaderboard_answer(page, self.ranking, self.period, self.scope)
+            return leaderboard_answer(page, self.ranking, self.period, self.scope, await voice_of(interaction))
 
         await answer(interaction, work(), edit=True)

@@ -12,7 +12,8 @@ from bot.game import TITLES
 from bot.play.matches import MatchStatus, Scoreboard, TeamRoster
 from bot.views.board import ID, board_answer, player_of
 from bot.views.layout import layout_view
-from bot.views.respond import Answer, answer
+from bot.views.respond import Answer, answer, voice_of
+from bot.words import DISCORD, Voice, die_text
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -21,63 +22,66 @@ MATCH_TEMPLATE = re.compile(rf"pm:(?P<match>{ID}):(?P<action>join|leave|start|ca
 TEAM_TEMPLATE = re.compile(rf"pm:(?P<match>{ID}):team")
 
 
-def scoreboard_text(board: Scoreboard) -> str:
+def scoreboard_text(board: Scoreboard, voice: Voice) -> str:
     """The public scoreboard message: the match, its state, everyone's standing, the winner."""
-    match = board.match
-    kind = "team match" if match.teams else "match"
-    die = match.options.get("die", "off")
-    lines = [f"**{TITLES.get(match.game, match.game)} {kind} #{match.id}**: first to **{match.target}** points "
-             f"· Die of Justice {die} · undo {'on' if match.undo else 'off'}"]
-    status = {MatchStatus.LOBBY: "Waiting for players: press **Join**; the host presses **Start**.",
-              MatchStatus.RUNNING: "Playing: round after round at your own pace. **My board** shows your round.",
-              MatchStatus.FINISHED: "Finished.", MatchStatus.CANCELLED: "Cancelled.",
-              MatchStatus.EXPIRED: "Expired after 24 hours without a move."}
+    match, _ = board.match, voice.gettext
+    values = {"title": TITLES.get(match.game, match.game), "match": match.id, "target": match.target,
+              "die": die_text(match.options.get("die", "off"), voice)}
+    lines = [_("**{title} team match #{match}**: first to **{target}** points · Die of Justice {die}", **values)
+             if match.teams else
+             _("**{title} match #{match}**: first to **{target}** points · Die of Justice {die}", **values)]
+    lines[0] += " · " + (_("undo on") if match.undo else _("undo off"))
+    status = {MatchStatus.LOBBY: _("Waiting for players: press **Join**; the host presses **Start**."),
+              MatchStatus.RUNNING: _("Playing: round after round at your own pace. **My board** shows your round."),
+              MatchStatus.FINISHED: _("Finished."), MatchStatus.CANCELLED: _("Cancelled."),
+              MatchStatus.EXPIRED: _("Expired after 24 hours without a move.")}
     lines.append(status[MatchStatus(match.status)])
     if not board.standings:
-        lines.append("No players yet.")
+        lines.append(_("No players yet."))
     for place, standing in enumerate(board.standings, 1):
         members = f" ({', '.join(standing.members)})" if standing.members else ""
-        marker = " ◀ leads" if standing is board.leader and match.status == MatchStatus.RUNNING else ""
-        lines.append(f"`{place:>2}.` **{standing.name}**{members}: {standing.points} points, "
-                     f"{standing.rounds} round{'s' if standing.rounds != 1 else ''}{marker}")
+        marker = " " + _("◀ leads") if standing is board.leader and match.status == MatchStatus.RUNNING else ""
+        rounds = voice.ngettext("{points} points, {count} round", "{points} points, {count} rounds", standing.rounds,
+                                points=standing.points)
+        lines.append(f"`{place:>2}.` **{standing.name}**{members}: {rounds}{marker}")
     if board.winner is not None:
-        lines.append(f"🏆 **{board.winner.name}** exorcised the demon.")
+        lines.append("🏆 " + _("**{name}** exorcised the demon.", name=board.winner.name))
     return "\n".join(lines)
 
 
-def scoreboard_layout(board: Scoreboard) -> discord.ui.LayoutView:
+def scoreboard_layout(board: Scoreboard, voice: Voice) -> discord.ui.LayoutView:
     """The match's public message in Components V2: the scoreboard's text and its buttons."""
-    return layout_view("", scoreboard_text(board), None, match_view(board))
+    return layout_view("", scoreboard_text(board, voice), None, match_view(board, voice))
 
 
-def team_list_text(rosters: list[TeamRoster]) -> str:
+def team_list_text(rosters: list[TeamRoster], voice: Voice) -> str:
     """A server's teams and their members, one line a team."""
     if not rosters:
-        return "No teams yet: /team create one."
+        return voice.gettext("No teams yet: {team_create} one.", team_create=voice.command("team create"))
     return "\n".join(f"**{roster.name}**: {', '.join(roster.members)}" for roster in rosters)
 
 
-def match_view(board: Scoreboard) -> discord.ui.View | None:
+def match_view(board: Scoreboard, voice: Voice) -> discord.ui.View | None:
     """The lobby's or scoreboard's buttons; none once the match is over."""
-    match = board.match
+    match, _ = board.match, voice.gettext
     if match.status not in ("lobby", "running"):
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(MatchButton(match.id, "join", "Join", discord.ButtonStyle.success))
+    view.add_item(MatchButton(match.id, "join", _("Join"), discord.ButtonStyle.success))
     if match.status == "running":
-        view.add_item(MatchButton(match.id, "board", "My board", discord.ButtonStyle.primary))
+        view.add_item(MatchButton(match.id, "board", _("My board"), discord.ButtonStyle.primary))
     else:
-        view.add_item(MatchButton(match.id, "start", "Start", discord.ButtonStyle.primary))
-    view.add_item(MatchButton(match.id, "leave", "Leave"))
-    view.add_item(MatchButton(match.id, "cancel", "Cancel match", discord.ButtonStyle.danger))
+        view.add_item(MatchButton(match.id, "start", _("Start"), discord.ButtonStyle.primary))
+    view.add_item(MatchButton(match.id, "leave", _("Leave")))
+    view.add_item(MatchButton(match.id, "cancel", _("Cancel match"), discord.ButtonStyle.danger))
     if match.teams and board.server_teams:
-        view.add_item(TeamSelect(match.id, [team.name for team in board.server_teams[:25]]))
+        view.add_item(TeamSelect(match.id, [team.name for team in board.server_teams[:25]], voice))
     return view
 
 
-def next_round_button(match_id: int) -> MatchButton:
+def next_round_button(match_id: int, voice: Voice) -> MatchButton:
     """The button under a finished round's board that deals the player's next round."""
-    return MatchButton(match_id, "next", "Next round ▶", discord.ButtonStyle.success, row=4)
+    return MatchButton(match_id, "next", voice.gettext("Next round ▶"), discord.ButtonStyle.success, row=4)
 
 
 class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=MATCH_TEMPLATE):
@@ -101,36 +105,40 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=MATCH_TEMP
     async def _work(self, interaction: discord.Interaction) -> Answer:
         bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
         player, match_id = player_of(interaction.user), self.match_id
+        voice = await voice_of(interaction)
+        _ = voice.gettext
         await bot.matches.check_place(match_id, interaction.guild_id, interaction.channel_id)
         can_manage = bool(interaction.permissions and interaction.permissions.manage_guild)
         if self.action in ("board", "next"):
-            return await board_answer(await bot.matches.my_board(match_id, player), player)
+            return await board_answer(await bot.matches.my_board(match_id, player), player, voice)
         if self.action == "join":
             board = await bot.matches.join(match_id, player)
             if board.match.status == "running":
-                return await board_answer(await bot.matches.my_board(match_id, player), player,
-                                          message=f"You joined match #{match_id}: here is your first round.")
-            return Answer(f"You joined match #{match_id}. The host starts it; then press **My board**.")
+                return await board_answer(await bot.matches.my_board(match_id, player), player, voice,
+                                          message=_("You joined match #{match}: here is your first round.",
+                                                    match=match_id))
+            return Answer(_("You joined match #{match}. The host starts it; then press **My board**.", match=match_id))
         if self.action == "leave":
             await bot.matches.leave(match_id, player)
-            return Answer(f"You left match #{match_id}.")
+            return Answer(_("You left match #{match}.", match=match_id))
         if self.action == "start":
             board = await bot.matches.start(match_id, player, can_manage=can_manage)
             if any(p.user_id == player.id for p in board.players):
-                return await board_answer(await bot.matches.my_board(match_id, player), player,
-                                          message=f"Match #{match_id} has started: here is your first round. "
-                                                  "Everyone else presses **My board**.")
-            return Answer(f"Match #{match_id} has started.")
+                return await board_answer(await bot.matches.my_board(match_id, player), player, voice, message=_(
+                    "Match #{match} has started: here is your first round. Everyone else presses **My board**.",
+                    match=match_id))
+            return Answer(_("Match #{match} has started.", match=match_id))
         await bot.matches.cancel(match_id, player, can_manage=can_manage)
-        return Answer(f"Match #{match_id} is cancelled.")
+        return Answer(_("Match #{match} is cancelled.", match=match_id))
 
 
 class TeamSelect(discord.ui.DynamicItem[discord.ui.Select], template=TEAM_TEMPLATE):
     """In a team match's lobby: join the match for the chosen team."""
 
-    def __init__(self, match_id: int, names: list[str] | None = None) -> None:
+    def __init__(self, match_id: int, names: list[str] | None = None, voice: Voice | None = None) -> None:
         options = [discord.SelectOption(label=name, value=name) for name in (names or ["…"])]
-        super().__init__(discord.ui.Select(custom_id=f"pm:{match_id}:team", placeholder="Join for a team…",
+        placeholder = (voice or DISCORD).gettext("Join for a team…")  # a menu rebuilt from its custom_id is never shown
+        super().__init__(discord.ui.Select(custom_id=f"pm:{match_id}:team", placeholder=placeholder,
                                            options=options))
         self.match_id = match_id
 
@@ -150,4 +158,5 @@ class TeamSelect(discord.ui.DynamicItem[discord.ui.Select], template=TEAM_TEMPLA
         name = str(values[0]) if values else ""
         await bot.matches.check_place(self.match_id, interaction.guild_id, interaction.channel_id)
         await bot.matches.join(self.match_id, player_of(interaction.user), team_name=name)
-        return Answer(f"You joined match #{self.match_id} for team **{name}**.")
+        voice = await voice_of(interaction)
+        return Answer(voice.gettext("You joined match #{match} for team **{team}**.", match=self.match_id, team=name))

@@ -30,8 +30,8 @@ from bot.play.race import (
 )
 from bot.play.solo import Moved, NothingToDo, Refused
 from bot.views.board import ID, PER_ROW, player_of
-from bot.views.respond import Answer, answer, shorten
-from bot.words import DISCORD, played_text, race_board_alt_text, race_status
+from bot.views.respond import Answer, answer, shorten, voice_of
+from bot.words import Voice, played_text, race_board_alt_text, race_status
 from render import workers
 
 if TYPE_CHECKING:
@@ -42,58 +42,62 @@ BOARD_TEMPLATE = re.compile(
     rf"prb:(?P<race>{ID}):(?P<seen>[0-9]{{1,9}}):(?P<action>draw|auto|refresh|w|r|t[1-7])")
 
 
-def lobby_view(reply: RaceReply) -> discord.ui.View | None:
+def lobby_view(reply: RaceReply, voice: Voice) -> discord.ui.View | None:
     """The public board's buttons: Join, Start and Cancel in the lobby; My board while it runs."""
-    race = reply.race
+    race, _ = reply.race, voice.gettext
     if race.status not in ("lobby", "running"):
         return None
     view = discord.ui.View(timeout=None)
     if race.status == "lobby":
-        view.add_item(LobbyButton(race.id, "join", "Join", discord.ButtonStyle.success))
-        view.add_item(LobbyButton(race.id, "start", "Start", discord.ButtonStyle.primary))
-        view.add_item(LobbyButton(race.id, "cancel", "Cancel race", discord.ButtonStyle.danger))
+        view.add_item(LobbyButton(race.id, "join", _("Join"), discord.ButtonStyle.success))
+        view.add_item(LobbyButton(race.id, "start", _("Start"), discord.ButtonStyle.primary))
+        view.add_item(LobbyButton(race.id, "cancel", _("Cancel race"), discord.ButtonStyle.danger))
     else:
-        view.add_item(LobbyButton(race.id, "board", "My board", discord.ButtonStyle.primary))
+        view.add_item(LobbyButton(race.id, "board", _("My board"), discord.ButtonStyle.primary))
     return view
 
 
-def race_text(events: tuple[RaceEvent, ...]) -> str:
+def race_text(events: tuple[RaceEvent, ...], voice: Voice) -> str:
     """What a race's events say, in order: to the player who acted, or in the channel at the end."""
-    return " ".join(text for event in events if (text := race_event_text(event)))
+    return " ".join(text for event in events if (text := race_event_text(event, voice)))
 
 
-def race_event_text(event: RaceEvent) -> str:
+def race_event_text(event: RaceEvent, voice: Voice) -> str:
     """What one event of a race says ("" for none)."""
+    _ = voice.gettext
     match event:
         case RaceOpened(race_id=race_id):
-            return (f"Race #{race_id} is open: Join, then the host presses Start "
-                    f"({MIN_PLAYERS} to {MAX_PLAYERS} players).")
+            return _("Race #{race} is open: Join, then the host presses Start ({least} to {most} players).",
+                     race=race_id, least=MIN_PLAYERS, most=MAX_PLAYERS)
         case RaceJoined(race_id=race_id):
-            return f"You are in race #{race_id}."
+            return _("You are in race #{race}.", race=race_id)
         case RaceStarted():
-            return "The race is on! Your cards are dealt."
+            return _("The race is on! Your cards are dealt.")
         case RaceCancelled(race_id=race_id):
-            return f"Race #{race_id} is cancelled."
+            return _("Race #{race} is cancelled.", race=race_id)
         case Moved(played=played):
-            return played_text(played)
+            return played_text(played, voice)
         case NothingToDo():
-            return "Nothing could be played."
+            return _("Nothing could be played.")
         case Refused(error=error):
-            return str(error)
+            return voice.engine(error)
         case Beaten(card=card, owner=owner):
-            return f"Beaten to it! {owner} got their {card} to that foundation first; your card stays where it was."
+            return _("Beaten to it! {owner} got their {card} to that foundation first; your card stays where it was.",
+                     owner=owner, card=card)
         case RaceEnded(demon=demon, scores=scores, expired=expired):
             if expired:
-                return f"Ended after 24 hours without a move. Scores: {_standings(scores)}."
+                return _("Ended after 24 hours without a move. Scores: {scores}.", scores=_standings(scores))
             if demon is not None:
-                return f"**Demon!** <@{demon}> went out. Scores: {_standings(scores)}."
-            return f"Nobody can move any more: the race is over. Scores: {_standings(scores)}."
+                return _("**Demon!** {player} went out. Scores: {scores}.", player=f"<@{demon}>",
+                         scores=_standings(scores))
+            return _("Nobody can move any more: the race is over. Scores: {scores}.", scores=_standings(scores))
         case SeriesWon(winner=winner, points=points, target=target, totals=totals):
-            return (f"**The demon is exorcised!** <@{winner}> wins the series with {points} points "
-                    f"(target {target}; {_standings(totals)}).")
+            return _("**The demon is exorcised!** {player} wins the series with {points} points "
+                     "(target {target}; {totals}).", player=f"<@{winner}>", points=points, target=target,
+                     totals=_standings(totals))
         case SeriesGoesOn(hand=hand, totals=totals, target=target, next_hand=next_hand):
-            return (f"Totals after hand {hand}: {_standings(totals)} (target {target}). "
-                    f"Hand {next_hand} is dealt: press **My board**.")
+            return _("Totals after hand {hand}: {totals} (target {target}). Hand {next} is dealt: press **My board**.",
+                     hand=hand, totals=_standings(totals), target=target, next=next_hand)
     return ""
 
 
@@ -102,28 +106,31 @@ def _standings(points: tuple[tuple[int, int], ...]) -> str:
     return ", ".join(f"<@{user}> {score}" for user, score in points)
 
 
-def public_text(reply: RaceReply, names: list[str]) -> str:
+def public_text(reply: RaceReply, names: list[str], voice: Voice) -> str:
     """The public board's words: who is in, and what to do."""
-    race = reply.race
+    race, _ = reply.race, voice.gettext
     who = ", ".join(f"<@{user}>" for user in race.players)
-    layout = "Racing Demon layout" if race.layout == "demon" else "Klondike layouts"
+    layout = _("Racing Demon layout") if race.layout == "demon" else _("Klondike layouts")
     if race.target is not None:
-        layout += f", hands to {race.target} points, hand {race.hand}"
+        layout += _(", hands to {target} points, hand {hand}", target=race.target, hand=race.hand)
     if race.status == "lobby":
-        return (f"**Demon race #{race.id}** ({layout}): {who} in the lobby. Join, then the host presses Start.")
+        return _("**Demon race #{race}** ({layout}): {players} in the lobby. Join, then the host presses Start.",
+                 race=race.id, layout=layout, players=who)
     if race.status == "cancelled":
-        return f"Demon race #{race.id} was cancelled."
+        return _("Demon race #{race} was cancelled.", race=race.id)
     game = reply.game
     assert game is not None
-    lines = [f"**Demon race #{race.id}** ({layout}), shared foundations above."]
+    lines = [_("**Demon race #{race}** ({layout}), shared foundations above.", race=race.id, layout=layout)]
     for seat, user in enumerate(race.players):
-        mark = " — **Demon!**" if game.demon == seat else ""
-        lines.append(f"<@{user}> ({names[seat]}): {game.cards_left(seat)} cards left, "
-                     f"{game.on_foundations(seat)} on the foundations{mark}")
+        mark = " — " + _("**Demon!**") if game.demon == seat else ""
+        lines.append(f"<@{user}> ({names[seat]}): " + _("{cards} cards left, {founded} on the foundations",
+                                                        cards=game.cards_left(seat),
+                                                        founded=game.on_foundations(seat)) + mark)
     if race.status == "finished":
-        lines.append(f"Final scores: {', '.join(f'{names[s]} {p}' for s, p in enumerate(game.scores))}.")
+        lines.append(_("Final scores: {scores}.", scores=", ".join(f"{names[s]} {p}"
+                                                                   for s, p in enumerate(game.scores))))
     else:
-        lines.append("Press **My board** for your own cards.")
+        lines.append(_("Press **My board** for your own cards."))
     return "\n".join(lines)
 
 
@@ -144,19 +151,19 @@ def private_png(reply: RaceReply, names: list[str]) -> bytes:
                              expired=expired(reply))
 
 
-async def private_answer(reply: RaceReply, names: list[str], *, message: str | None = None) -> Answer:
-    """A player's private board message: status line, text, PNG (rendered off the event loop)
-    with its alt text, buttons."""
-    text = shorten(race_text(reply.events) if message is None else message)  # an error may quote a long input
+async def private_answer(reply: RaceReply, names: list[str], voice: Voice, *, message: str | None = None) -> Answer:
+    """A player's private board message, in the voice's language: status line, text, PNG
+    (rendered off the event loop) with its alt text, buttons."""
+    text = shorten(race_text(reply.events, voice) if message is None else message)  # an error may quote a long input
     if reply.game is None or reply.seat is None:
-        return Answer(text or "The race has not started yet.")
+        return Answer(text or voice.gettext("The race has not started yet."))
     png = await workers.draw(private_png, reply, names)
-    alt = race_board_alt_text(reply.game, reply.seat, names[reply.seat])
+    alt = race_board_alt_text(reply.game, reply.seat, names[reply.seat], voice)
     return Answer(text=text, file=discord.File(io.BytesIO(png), filename="race.png", description=alt),
-                  view=race_board_view(reply), status=race_status(reply.race.id, reply.game, reply.seat, DISCORD))
+                  view=race_board_view(reply, voice), status=race_status(reply.race.id, reply.game, reply.seat, voice))
 
 
-def race_board_view(reply: RaceReply) -> discord.ui.View:
+def race_board_view(reply: RaceReply, voice: Voice) -> discord.ui.View:
     """A player's buttons: Draw, Auto, Refresh, then one a pile; disabled when they cannot help."""
     game, seat, race = reply.game, reply.seat, reply.race
     assert game is not None and seat is not None
@@ -170,11 +177,11 @@ def race_board_view(reply: RaceReply) -> discord.ui.View:
         view.add_item(RaceBoardButton(race.id, reply.seen, action, label=label, style=style,
                                       disabled=over or not enabled, row=row))
 
-    stock = len(hand["s"])
-    button("draw", f"Draw ({stock})" if stock else "Redeal ↻", 0, any(m.is_draw for m in legal),
+    stock, _ = len(hand["s"]), voice.gettext
+    button("draw", _("Draw ({stock})", stock=stock) if stock else _("Redeal ↻"), 0, any(m.is_draw for m in legal),
            discord.ButtonStyle.primary)
-    button("auto", "Auto ▲", 0, any(m.dst == "f" for m in legal))
-    button("refresh", "Refresh", 0, True)
+    button("auto", _("Auto ▲"), 0, any(m.dst == "f" for m in legal))
+    button("refresh", _("Refresh"), 0, True)
     piles = [pile for pile in hand if pile in ("w", "r")]
     columns = [pile for pile in hand if pile.startswith("t")]
     for pile in piles:
@@ -211,17 +218,17 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMP
 
     async def _work(self, interaction: discord.Interaction) -> Answer:
         bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
-        races, player = bot.races, player_of(interaction.user)
+        races, player, voice = bot.races, player_of(interaction.user), await voice_of(interaction)
         await races.check_place(self.race_id, interaction.guild_id, interaction.channel_id)
         if self.action == "join":
-            return Answer(race_text((await races.join(self.race_id, player)).events))
+            return Answer(race_text((await races.join(self.race_id, player)).events, voice))
         if self.action == "cancel":
-            return Answer(race_text((await races.cancel(self.race_id, player)).events))
+            return Answer(race_text((await races.cancel(self.race_id, player)).events, voice))
         reply = await (races.start(self.race_id, player) if self.action == "start"
                        else races.board(self.race_id, player))
         if reply.seat is None:
-            return Answer("You are not in that race: watch the board in the channel.")
-        return await private_answer(reply, await races.names(reply.race))
+            return Answer(voice.gettext("You are not in that race: watch the board in the channel."))
+        return await private_answer(reply, await races.names(reply.race), voice)
 
 
 class RaceBoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_TEMPLATE):
@@ -255,11 +262,12 @@ class RaceBoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_
             text = {"draw": "d", "auto": "a"}.get(self.action, self.action)
             reply = await races.move(self.race_id, player, text, seen=self.seen)
         # Refusals are private messages that leave the board as it is (an Answer would replace it).
+        voice = await voice_of(interaction)
         if reply.seat is None:
             raise NotInRace()
         if reply.game is None:
             raise RaceNotRunning(reply.race.status)
-        return await private_answer(reply, await races.names(reply.race))
+        return await private_answer(reply, await races.names(reply.race), voice)
 
 
 def expired(reply: RaceReply) -> bool:

@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import discord
 
 from bot.play.review import Replay
 from bot.views.respond import Answer
-from bot.words import DISCORD, replay_text
+from bot.words import Voice, replay_text
 from render import workers
 from render.replay import replay_gif
 
 
-async def replay_answer(replay: Replay) -> Answer:
-    """The replay as an answer: its words, and the game as an animated GIF that Discord plays
-    inline, drawn off the event loop."""
+async def replay_answer(replay: Replay, voice: Voice) -> Answer:
+    """The replay as an answer in the member's voice: its words, and the game as an animated GIF
+    that Discord plays inline, drawn off the event loop (its alt text the words, unmarked)."""
     gif = await workers.draw(replay_gif, replay.record, player=replay.player.name)
-    text = replay_text(replay, DISCORD)
-    file = discord.File(io.BytesIO(gif), filename=f"replay-{replay.game_id}.gif", description=text.replace("**", ""))
+    text = replay_text(replay, voice)
+    plain = replay_text(replay, replace(voice, bold_mark=""))
+    file = discord.File(io.BytesIO(gif), filename=f"replay-{replay.game_id}.gif", description=plain)
     return Answer(text=text, file=file)

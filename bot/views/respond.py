@@ -21,11 +21,13 @@ from typing import TypeVar
 
 import discord
 
+from bot.i18n import N_, choose_language, language_of
 from bot.play import PlayError
+from bot.play.settings import load_settings
 from bot.play.work import Turns
 from bot.views.layout import layout_view
 from bot.views.mentions import NO_PINGS
-from bot.words import DISCORD
+from bot.words import DISCORD, Voice
 from bot.words import error_text as worded
 
 DEFER_AFTER = 1.0  # the longest a player waits without a sign of life (Discord gives up at 3 s)
@@ -36,7 +38,7 @@ MEMBER_PACE = 0.1
 RATE_WINDOW = 2.0  # seconds over which the rate of finished answers is measured
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-SORRY = "Something went wrong on our side; your game is safe. Please try again."
+SORRY = N_("Something went wrong on our side; your game is safe. Please try again.")
 DISCORD_LIMIT = 2000  # characters of a message's content
 ERROR_LIMIT = 300  # characters of an error: a sentence or two
 LONGEST_WORD = 40  # characters of a word shown back to a player (their input, quoted in an error)
@@ -119,11 +121,12 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
         try:
             result = await task
         except PlayError as error:
-            await _say(interaction, error_text(error), edit=edit)
+            await _say(interaction, error_text(error, await voice_of(interaction)), edit=edit)
             return
         except Exception:
             log.exception("interaction %s failed", interaction.id)
-            await _say(interaction, SORRY, edit=edit)
+            member_voice = DISCORD.speaking(choose_language(interaction.locale, None))  # the store may be down
+            await _say(interaction, member_voice.gettext(SORRY), edit=edit)
             return
         await _show(interaction, result, edit=edit, ephemeral=ephemeral)
         if result.analysing is not None:
@@ -225,9 +228,34 @@ async def _say(interaction: discord.Interaction, text: str, *, edit: bool) -> No
         await interaction.edit_original_response(content=text)
 
 
-def error_text(error: PlayError) -> str:
+def error_text(error: PlayError, voice: Voice) -> str:
     """What a player reads in Discord for a PlayError (bot.words)."""
-    return worded(error, DISCORD)
+    return worded(error, voice)
+
+
+async def voice_of(interaction: discord.Interaction) -> Voice:
+    """Discord's voice in the language of the member who interacts: their Discord language if
+    the bot speaks it, else their server's (/settings language), else English."""
+    server_language = None
+    if language_of(interaction.locale) is None and interaction.guild_id is not None:
+        server_language = (await load_settings(interaction.client.store,  # type: ignore[attr-defined]
+                                               interaction.guild_id)).language
+    return DISCORD.speaking(choose_language(interaction.locale, server_language))
+
+
+async def channel_voice(interaction: discord.Interaction) -> Voice:
+    """Discord's voice for an answer everyone in the channel reads (a watched board, a shared
+    daily): the server's language in a server, the member's own in a DM."""
+    if interaction.guild_id is None:
+        return await voice_of(interaction)
+    return await server_voice(interaction.client, interaction.guild_id)
+
+
+async def server_voice(bot: discord.Client, guild_id: int | None) -> Voice:
+    """Discord's voice for what a server's channel reads (typed-move answers, public boards):
+    in its default language (/settings language), English outside a server or by default."""
+    settings = await load_settings(bot.store, guild_id)  # type: ignore[attr-defined]
+    return DISCORD.speaking(choose_language(None, settings.language))
 
 
 def shorten(text: str, limit: int = DISCORD_LIMIT) -> str:

@@ -12,25 +12,25 @@ import discord
 from bot.play import Player, PlayError
 from bot.play.review import ReviewPlay
 from bot.views.board import player_of
-from bot.views.respond import ERROR_LIMIT, Answer, error_text, shorten, shown
-from bot.words import DISCORD, analysis_text, board_alt_text
+from bot.views.respond import ERROR_LIMIT, Answer, error_text, shorten, shown, voice_of
+from bot.words import Voice, analysis_text, board_alt_text
 from render import render, workers
 
 log = logging.getLogger(__name__)
 _follow_ups: set[asyncio.Task[None]] = set()  # kept until done: the loop holds tasks only weakly
 
 
-async def analysis_answer(review: ReviewPlay, game_id: int | None, player: Player) -> Answer:
+async def analysis_answer(review: ReviewPlay, game_id: int | None, player: Player, voice: Voice) -> Answer:
     """Where the player's finished game was lost: the sentence, and the board before the losing
     move with it and the better move outlined (drawn off the event loop)."""
     analysed = await review.analyse(game_id, player)
-    text = analysis_text(analysed, DISCORD)
+    text = analysis_text(analysed, voice)
     if analysed.board is None:
         return Answer(text)
     analysis = analysed.analysis
     png = await workers.draw(render, analysed.board, highlight=analysis.better_move, losing=analysis.losing_move,
                              player=player.name)
-    file = discord.File(io.BytesIO(png), filename="analysis.png", description=board_alt_text(analysed.board))
+    file = discord.File(io.BytesIO(png), filename="analysis.png", description=board_alt_text(analysed.board, voice))
     return Answer(text, file)
 
 
@@ -43,26 +43,26 @@ def follow_up_with_analysis(review: ReviewPlay, interaction: discord.Interaction
     task.add_done_callback(_follow_ups.discard)
 
 
-def reply_with_analysis(review: ReviewPlay, message: discord.Message, game_id: int) -> None:
+def reply_with_analysis(review: ReviewPlay, message: discord.Message, game_id: int, voice: Voice) -> None:
     """The same for a typed move's answer: a reply to the player's message once it is ready."""
-    task = asyncio.ensure_future(_reply(review, message, game_id))
+    task = asyncio.ensure_future(_reply(review, message, game_id, voice))
     _follow_ups.add(task)
     task.add_done_callback(_follow_ups.discard)
 
 
-async def _worded(review: ReviewPlay, game_id: int, player: Player) -> Answer | None:
+async def _worded(review: ReviewPlay, game_id: int, player: Player, voice: Voice) -> Answer | None:
     """The analysis answer; a PlayError's sentence instead; None (logged) when it failed."""
     try:
-        return await analysis_answer(review, game_id, player)
+        return await analysis_answer(review, game_id, player, voice)
     except PlayError as error:
-        return Answer(shorten(error_text(error), ERROR_LIMIT))
+        return Answer(shorten(error_text(error, voice), ERROR_LIMIT))
     except Exception:
         log.exception("the analysis of game %s failed", game_id)
         return None
 
 
 async def _follow_up(review: ReviewPlay, interaction: discord.Interaction, game_id: int, *, ephemeral: bool) -> None:
-    result = await _worded(review, game_id, player_of(interaction.user))
+    result = await _worded(review, game_id, player_of(interaction.user), await voice_of(interaction))
     if result is None:
         return
     message = shown(result)
@@ -73,8 +73,8 @@ async def _follow_up(review: ReviewPlay, interaction: discord.Interaction, game_
         log.warning("the analysis of game %s could not be sent: %s", game_id, error)
 
 
-async def _reply(review: ReviewPlay, message: discord.Message, game_id: int) -> None:
-    result = await _worded(review, game_id, player_of(message.author))
+async def _reply(review: ReviewPlay, message: discord.Message, game_id: int, voice: Voice) -> None:
+    result = await _worded(review, game_id, player_of(message.author), voice)
     if result is None:
         return
     fields = shown(result)

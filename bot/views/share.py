@@ -12,8 +12,8 @@ import discord
 from bot.cogs.checks import posts_publicly
 from bot.play.daily import ShareWouldBePrivate
 from bot.views.board import ID, PREFIX, player_of
-from bot.views.respond import Answer, answer
-from bot.words import DISCORD, share_text
+from bot.views.respond import Answer, answer, channel_voice
+from bot.words import DISCORD, Voice, share_text
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -24,8 +24,9 @@ SHARE_TEMPLATE = re.compile(rf"{PREFIX}:share:(?P<game>{ID})")
 class ShareButton(discord.ui.DynamicItem[discord.ui.Button], template=SHARE_TEMPLATE):
     """Share: the daily's owner posts its result card; the store says whether it was posted before."""
 
-    def __init__(self, game_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Share", emoji="📣", style=discord.ButtonStyle.primary,
+    def __init__(self, game_id: int, voice: Voice | None = None) -> None:
+        label = (voice or DISCORD).gettext("Share")  # a button rebuilt from its custom_id is never shown
+        super().__init__(discord.ui.Button(label=label, emoji="📣", style=discord.ButtonStyle.primary,
                                            custom_id=f"{PREFIX}:share:{game_id}", row=4))
         self.game_id = game_id
 
@@ -43,6 +44,7 @@ class ShareButton(discord.ui.DynamicItem[discord.ui.Button], template=SHARE_TEMP
             if not posts_publicly(interaction):
                 raise ShareWouldBePrivate()
             player = player_of(interaction.user)
-            return Answer(share_text(await bot.daily.share(self.game_id, player), f"<@{player.id}>", DISCORD))
+            card = await bot.daily.share(self.game_id, player)
+            return Answer(share_text(card, f"<@{player.id}>", await channel_voice(interaction)))
 
         await answer(interaction, work(), ephemeral=False)

@@ -11,8 +11,8 @@ import discord
 from bot.play import Reply
 from bot.play.watch import Watching
 from bot.views.board import ID, PREFIX, board_file, player_of
-from bot.views.respond import Answer, answer
-from bot.words import DISCORD, board_status, watched_text
+from bot.views.respond import Answer, answer, channel_voice
+from bot.words import DISCORD, Voice, board_status, watched_text
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -20,22 +20,23 @@ if TYPE_CHECKING:
 REFRESH_TEMPLATE = re.compile(rf"{PREFIX}:watch:(?P<game>{ID})")
 
 
-async def watch_answer(reply: Reply) -> Answer:
-    """A watched board: its status line, whose it is and how it stands (naming, never pinging, its
-    player), its picture with alt text, and the Refresh button."""
+async def watch_answer(reply: Reply, voice: Voice) -> Answer:
+    """A watched board in the voice's language: its status line, whose it is and how it stands
+    (naming, never pinging, its player), its picture with alt text, and the Refresh button."""
     watching = next((event for event in reply.events if isinstance(event, Watching)), Watching(""))
-    file = await board_file(reply, watching.name)
+    file = await board_file(reply, watching.name, voice)
     view = discord.ui.View(timeout=None)
-    view.add_item(RefreshButton(reply.game_id))
-    return Answer(text=watched_text(reply, f"<@{reply.user_id}>", DISCORD), file=file, view=view,
-                  status=board_status(reply.game, DISCORD), private=watching.private)
+    view.add_item(RefreshButton(reply.game_id, voice))
+    return Answer(text=watched_text(reply, f"<@{reply.user_id}>", voice), file=file, view=view,
+                  status=board_status(reply.game, voice), private=watching.private)
 
 
 class RefreshButton(discord.ui.DynamicItem[discord.ui.Button], template=REFRESH_TEMPLATE):
     """Refresh: shows the watched game as it stands now, in place, to whoever may see it."""
 
-    def __init__(self, game_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Refresh ↻", style=discord.ButtonStyle.secondary,
+    def __init__(self, game_id: int, voice: Voice | None = None) -> None:
+        label = (voice or DISCORD).gettext("Refresh ↻")  # a button rebuilt from its custom_id is never shown
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
                                            custom_id=f"{PREFIX}:watch:{game_id}"))
         self.game_id = game_id
 
@@ -50,6 +51,7 @@ class RefreshButton(discord.ui.DynamicItem[discord.ui.Button], template=REFRESH_
         bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
 
         async def work() -> Answer:
-            return await watch_answer(await bot.watching.refresh(player_of(interaction.user), self.game_id))
+            reply = await bot.watching.refresh(player_of(interaction.user), self.game_id)
+            return await watch_answer(reply, await channel_voice(interaction))
 
         await answer(interaction, work(), edit=True)

@@ -106,6 +106,12 @@ CONTAINER_CHILD_TYPES = {1, 9, 10, 12, 13, 14}
 
 ALL_PERMISSIONS = str((1 << 51) - 1)
 COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
+# Discord's locales: the keys of name_localizations and description_localizations, and what
+# interactions carry as `locale` (the member's client language) and `guild_locale`.
+LOCALES = frozenset({
+    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl", "no", "pl", "pt-BR",
+    "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th", "zh-CN", "ja", "zh-TW", "ko",
+})
 MENTION = re.compile(r"<@!?(\d+)>")
 PAYLOAD_KEY = web.RequestKey("fake_payload", object)
 FILES_KEY = web.RequestKey("fake_files", list)
@@ -860,15 +866,15 @@ class FakeInteraction:
             "channel_id": str(self.channel_id),
             "channel": fake.channels[self.channel_id].payload(),
             "app_permissions": ALL_PERMISSIONS if self.app_in_place else USER_APP_PERMISSIONS,
-            "locale": "en-US",
+            "locale": fake.locale_of(self.user),
             "entitlements": [],
             "entitlement_sku_ids": [],
             "attachment_size_limit": fake.attachment_size_limit,
         }
         if self.guild_id is not None:
             payload["guild_id"] = str(self.guild_id)
-            payload["guild"] = {"id": str(self.guild_id), "locale": "en-US", "features": []}
-            payload["guild_locale"] = "en-US"
+            payload["guild"] = {"id": str(self.guild_id), "locale": fake.guild_locale, "features": []}
+            payload["guild_locale"] = fake.guild_locale
             payload["member"] = member = self.user.member_payload(fake.joined_at)
             guild = fake.guilds.get(self.guild_id)
             if guild is not None and not guild.external_apps:
@@ -976,6 +982,8 @@ class FakeDiscord:
         self.channel_id = 1_400_000_000_000_000_001
         self.joined_at = datetime(2024, 1, 1, tzinfo=UTC)
         self.users: dict[str, FakeUser] = {}
+        self.locales: dict[int, str] = {}  # user id -> the Discord language of their client (default en-US)
+        self.guild_locale = "en-US"  # the server's "primary language" (Community servers set it)
         self.user_installs: set[int] = set()  # users who installed the app to their own account
         self.alice = self.add_user("alice", 1_200_000_000_000_000_001)
         self.bob = self.add_user("bob", 1_200_000_000_000_000_002)
@@ -1060,6 +1068,16 @@ class FakeDiscord:
                         permissions="" if permissions is None else str(permissions))
         self.users[username] = user
         return user
+
+    def set_locale(self, who: FakeUser | str | int, locale: str) -> None:
+        """Set the Discord language a user's client runs in: their interactions carry it as `locale`."""
+        if locale not in LOCALES:
+            raise ValueError(f"{locale!r} is not one of Discord's locales")
+        self.locales[self.user(who).id] = locale
+
+    def locale_of(self, who: FakeUser | str | int) -> str:
+        """The Discord language of a user's client (en-US unless set)."""
+        return self.locales.get(self.user(who).id, "en-US")
 
     def add_guild(self, name: str, guild_id: int | None = None, channel_name: str = "general", *,
                   bot_member: bool = True, external_apps: bool = True) -> FakeGuild:
@@ -2576,6 +2594,33 @@ def _check_commands(specs: list[dict[str, Any]]) -> None:
             _check_option_list(name, spec)
         elif not 1 <= len(name) <= 32:
             raise _invalid_form(f"commands: context menu name {name!r} must be 1..32 characters")
+    _check_unique_localized("commands", [s for s in specs if s.get("type", 1) == 1])
+
+
+def _check_localizations(where: str, spec: dict[str, Any], *, named: bool = True) -> None:
+    """Reject localizations Discord would reject: an unknown locale, a name that breaks the rules
+    of names (or of choice names: 1..100 characters), a description over 100 characters."""
+    names = spec.get("name_localizations") or {}
+    descriptions = spec.get("description_localizations") or {}
+    for locale in (*names, *descriptions):
+        if locale not in LOCALES:
+            raise _invalid_form(f"{where}: {locale!r} is not a valid locale")
+    for locale, name in names.items():
+        if named and (not COMMAND_NAME.match(str(name)) or name != str(name).lower()):
+            raise _invalid_form(f"{where}: {locale} name {name!r} must be 1..32 lowercase letters, digits, - or _")
+        if not named and not 1 <= len(str(name)) <= 100:
+            raise _invalid_form(f"{where}: {locale} choice name {name!r} must be 1..100 characters")
+    for locale, description in descriptions.items():
+        if not 1 <= len(str(description)) <= 100:
+            raise _invalid_form(f"{where}: {locale} description {description!r} must be 1..100 characters")
+
+
+def _check_unique_localized(where: str, siblings: list[dict[str, Any]]) -> None:
+    """Reject siblings (commands, or a command's options) whose names clash in some locale."""
+    for locale in LOCALES:
+        names = [(s.get("name_localizations") or {}).get(locale, s.get("name")) for s in siblings]
+        if len(set(names)) != len(names):
+            raise _invalid_form(f"{where}: duplicate names in {locale}: {names}")
 
 
 def _check_option_list(where: str, spec: dict[str, Any]) -> None:
@@ -2584,12 +2629,14 @@ def _check_option_list(where: str, spec: dict[str, Any]) -> None:
         raise _invalid_form(f"{where}: name {name!r} must be 1..32 lowercase letters, digits, - or _")
     if not 1 <= len(spec.get("description") or "") <= 100:
         raise _invalid_form(f"{where}: description of {name!r} must be 1..100 characters")
+    _check_localizations(where, spec)
     options = spec.get("options") or []
     if len(options) > 25:
         raise _invalid_form(f"{where}: more than 25 options")
     names = [o.get("name") for o in options]
     if len(set(names)) != len(names):
         raise _invalid_form(f"{where}: duplicate option names {names}")
+    _check_unique_localized(where, options)
     optional_seen = False
     for option in options:
         if option.get("type") in (1, 2):
@@ -2609,7 +2656,10 @@ def _check_option_list_leaf(where: str, option: dict[str, Any]) -> None:
         raise _invalid_form(f"{where}: option name {name!r} must be 1..32 lowercase letters, digits, - or _")
     if not 1 <= len(option.get("description") or "") <= 100:
         raise _invalid_form(f"{where}: description must be 1..100 characters")
+    _check_localizations(where, option)
     choices = option.get("choices") or []
+    for choice in choices:
+        _check_localizations(f"{where} choice {choice.get('name')!r}", choice, named=False)
     if len(choices) > 25:
         raise _invalid_form(f"{where}: more than 25 choices")
     if choices and option.get("autocomplete"):

@@ -383,6 +383,33 @@ async def test_events_go_to_the_shard_of_their_guild_and_dms_to_shard_zero() -> 
         assert await wrong.closed_with() == 4010
 
 
+async def test_fake_refuses_command_localizations_discord_would_refuse(fake: FakeDiscord) -> None:
+    headers = {"Authorization": f"Bot {fake.token}"}
+    url = f"{fake.api_base}/applications/{fake.application_id}/commands"
+
+    def play(**changes: object) -> list[dict[str, object]]:
+        option = {"type": 3, "name": "game", "description": "which game", "name_localizations": {"fr": "jeu"},
+                  "choices": [{"name": "off", "value": "off", "name_localizations": {"de": "aus"}}]}
+        command = {"type": 1, "name": "play", "description": "Start a game", "name_localizations": {"de": "spielen"},
+                   "description_localizations": {"es-ES": "Empieza una partida"}, "options": [option]}
+        for key, value in changes.items():
+            (option if key.startswith("option_") else command)[key.removeprefix("option_")] = value
+        return [command]
+
+    bad = [play(name_localizations={"de": "Spielen"}), play(name_localizations={"es": "jugar"}),
+           play(name_localizations={"fr": "jouer une partie"}), play(description_localizations={"fr": "x" * 101}),
+           play(option_name_localizations={"pt-BR": "Jogo"}),
+           play(option_choices=[{"name": "off", "value": "off", "name_localizations": {"de": ""}}]),
+           [*play(), {"type": 1, "name": "board", "description": "b", "name_localizations": {"de": "spielen"}}]]
+    async with aiohttp.ClientSession(headers=headers) as http:
+        for specs in bad:
+            async with http.put(url, json=specs) as response:
+                assert response.status == 400, specs
+        async with http.put(url, json=play()) as response:
+            assert response.status == 200
+    assert fake.find_command("play")["name_localizations"] == {"de": "spielen"}
+
+
 # --- installs and contexts: what Discord does for a user-installed app ---------------------------
 
 

@@ -5,7 +5,7 @@ The inputs are text typed to slash-command options and to the bot by mention (mo
 notation, unicode junk, huge and empty strings, near-valid moves like `t9f`, `rt0`, `d d`,
 `undo 99`), and button/menu custom_ids: random strings, and the bot's own formats
 (`pe:game:version:action[:picked]`, `pe:game:version:pick`, `pm:match:action`, `pm:match:team`,
-`pl:board:period:scope:page:step`, `pr:race:action`, `prb:race:seen:action`) with other players'
+`pl:board:period:scope:page:step`, `pr:race:action`, `prb:race:seen:action`, `sol:game:page:step`) with other players'
 ids, stale versions, ids that do not exist, and one thing wrong in some: negative, huge and
 malformed numbers, unknown actions, wrong field counts; and mutations of ids the bot really made.
 
@@ -75,6 +75,7 @@ from bot.play.daily import DailyPlay
 from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
 from bot.play.race import RacePlay
+from bot.play.solution import SolutionPlay
 from bot.play.watch import WatchPlay
 from bot.play.work import LIMITS, Limit, RateLimiter
 from bot.store import Store, open_store
@@ -85,6 +86,7 @@ from bot.views.matches import MatchButton, TeamSelect
 from bot.views.race import LobbyButton, RaceBoardButton, race_text
 from bot.views.respond import shorten
 from bot.views.share import ShareButton
+from bot.views.solution import SolutionPageButton
 from bot.views.watch import RefreshButton
 from bot.words import DISCORD, reply_text
 
@@ -98,7 +100,7 @@ CONCURRENCY = 8
 ERROR_LIMIT = 300  # characters of an error answer
 DISCORD_LIMIT = 2_000  # characters of a message's content
 ITEMS = (BoardButton, PickSelect, MatchButton, TeamSelect, PageButton, LobbyButton, RaceBoardButton, RefreshButton,
-         ShareButton)
+         ShareButton, SolutionPageButton)
 TABLES = ("games", "matches", "match_players", "races", "race_players", "teams", "team_members")
 MARKERS = ("Traceback", "Exception", "Error(", "NoneType", "object at 0x", "<bot.", "<discord.", "{", "}")
 NONE_WORD = re.compile(r"\bNone\b")
@@ -375,6 +377,8 @@ def well_formed(rng: Random, world: World) -> list[str]:
     if kind < 0.72:
         return ["pl", rng.choice(BOARDS), rng.choice(PERIODS), rng.choice(SCOPES),
                 rng.choice(("0", "1", "2", "3", "9999")), rng.choice(STEPS)]
+    if kind < 0.75:
+        return ["sol", an_id(rng, world.ids("game")), rng.choice(("0", "1", "3", "9999")), rng.choice(STEPS)]
     race = an_id(rng, world.ids("race"))
     if rng.random() < 0.4:
         return ["pr", race, rng.choice(RACE_ACTIONS)]
@@ -444,7 +448,7 @@ def owners_of(click: Click, world: World) -> list[int]:
     if taken is None or taken[0] is PageButton:
         return []
     item, found = taken
-    if item in (BoardButton, PickSelect, RefreshButton, ShareButton):
+    if item in (BoardButton, PickSelect, RefreshButton, ShareButton, SolutionPageButton):
         game = world.games.get(int(found["game"]))
         return [game["user_id"]] if game else []
     if item in (MatchButton, TeamSelect):
@@ -460,7 +464,8 @@ def inert_click(click: Click, world: World, user: int, manage: bool) -> bool:
     if taken is None:
         return True
     item, found = taken
-    if item in (PickSelect, PageButton, RefreshButton, ShareButton):  # Share marks only the daily shared
+    # Share marks only the daily shared; a solution's page shows a line and stores nothing.
+    if item in (PickSelect, PageButton, RefreshButton, ShareButton, SolutionPageButton):
         return True
     if item is BoardButton:
         game = world.games.get(int(found["game"]))
@@ -640,6 +645,7 @@ class StandInInteraction:
         self.client = client
         self.user = Someone(user.id, user.name, user.name)
         self.guild_id, self.channel_id = GUILD, channel_id
+        self.locale = discord.Locale.american_english
         self.permissions = discord.Permissions(manage_guild=manage)
         self.data = data or {}
         component = "custom_id" in self.data
@@ -703,6 +709,8 @@ class Bench:
         client.races = RacePlay(store, time.time, rng=Random(SEED), work=client.solo.work, limits=unlimited)
         client.leaderboards = Leaderboards(store)
         client.watching = WatchPlay(store, client.solo)
+        # A small search limit: the fuzz checks the answers, tests/game/test_lines.py the lines.
+        client.solutions = SolutionPlay(store, client.solo, limit=5_000)
         self.client = client
         self.solo_cog, self.matches_cog, self.competition_cog = SoloCog(client), MatchesCog(client), \
             CompetitionCog(client)
@@ -775,7 +783,8 @@ class Bench:
                 reply = await self.client.solo.running(PEOPLE["alice"], channel)
             except PlayError:
                 continue
-            found += [item.custom_id for item in board_view(reply).children if getattr(item, "custom_id", None)]
+            found += [item.custom_id for item in board_view(reply, DISCORD).children
+                      if getattr(item, "custom_id", None)]
         return found
 
     # --- one input of each kind -------------------------------------------------------------------
@@ -801,7 +810,7 @@ class Bench:
             refused, played, message = not reply.ok, bool(reply.played), reply_text(reply, DISCORD)
             self.boards[who.id, channel] = reply
         except PlayError as error:
-            refused, raised, message = True, True, respond.error_text(error)
+            refused, raised, message = True, True, respond.error_text(error, DISCORD)
             self.boards.pop((who.id, channel), None)
         after = self.after()
         unreadable = surely_unreadable(text)
@@ -834,10 +843,10 @@ class Bench:
             if current is None:
                 current = await races.running(who, self.race_channel)
             reply = await races.move(current.race.id, who, text, seen=current.seen)
-            refused, message = not reply.ok, race_text(reply.events)
+            refused, message = not reply.ok, race_text(reply.events, DISCORD)
             self.boards[who.id, self.race_channel] = reply
         except PlayError as error:
-            refused, raised, message = True, True, respond.error_text(error)
+            refused, raised, message = True, True, respond.error_text(error, DISCORD)
             self.boards.pop((who.id, self.race_channel), None)
         after = self.after()
         unreadable = surely_unreadable(text)

@@ -13,7 +13,7 @@ from bot.play.review import (
     DayNotOver,
     MatchNotOver,
     NoFinishedGame,
-    NotAnalysable,
+    NoSolver,
     ReviewPlay,
     StillPlaying,
     finished_game_for_review,
@@ -125,7 +125,7 @@ async def test_only_your_own_finished_games_and_dailies_and_rounds_once_they_are
     # A game the solver does not cover.
     reply = await solo.create(ALICE, **HERE, name="patriarchs", deal=3, options={})
     await solo.resign(reply.game_id, ALICE)
-    with pytest.raises(NotAnalysable):
+    with pytest.raises(NoSolver):
         await review.analyse(reply.game_id, ALICE)
     # Nothing was changed by any of that: the games are as they ended.
     with pytest.raises(GameOver):

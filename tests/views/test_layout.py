@@ -28,8 +28,8 @@ def count(components: list[dict[str, Any]]) -> int:
 
 
 def board_layout(reply: Reply, picked: Picked | None = None) -> discord.ui.LayoutView:
-    file = discord.File(io.BytesIO(b"png"), filename="board.png", description=board_alt_text(reply.game))
-    return layout_view(board_status(reply.game, DISCORD), "Played d.", file, board_view(reply, picked))
+    file = discord.File(io.BytesIO(b"png"), filename="board.png", description=board_alt_text(reply.game, DISCORD))
+    return layout_view(board_status(reply.game, DISCORD), "Played d.", file, board_view(reply, DISCORD, picked))
 
 
 def every_board() -> list[tuple[str, discord.ui.LayoutView]]:
@@ -76,7 +76,7 @@ async def test_the_gallery_description_is_cut_to_its_limit_and_the_file_keeps_th
     view = board_layout(Reply(game_id=1, version=1, status="playing", game=game))
     item = view.to_components()[0]["components"][2]["items"][0]
     assert len(item["description"]) == GALLERY_DESCRIPTION_LIMIT and item["description"].endswith("…")
-    assert len(board_alt_text(game)) > GALLERY_DESCRIPTION_LIMIT
+    assert len(board_alt_text(game, DISCORD)) > GALLERY_DESCRIPTION_LIMIT
 
 
 async def test_a_plain_answer_stays_plain_unless_it_replaces_a_v2_message() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.play.matches import Scoreboard, Standing, TeamRoster
 from bot.store.base import Match
 from bot.views.matches import scoreboard_text, team_list_text
+from bot.words import DISCORD
 
 
 def a_match(status: str, *, teams: bool = False) -> Match:
@@ -15,21 +16,21 @@ def a_match(status: str, *, teams: bool = False) -> Match:
 
 def test_a_running_scoreboard_names_the_leader_and_a_finished_one_the_winner() -> None:
     alice, bob = Standing(3, "Alice", 352, 1), Standing(4, "Bob", -12, 2)
-    running = scoreboard_text(Scoreboard(a_match("running"), [], [alice, bob]))
+    running = scoreboard_text(Scoreboard(a_match("running"), [], [alice, bob]), DISCORD)
     assert running.splitlines() == [
         "**Canfield match #7**: first to **100** points · Die of Justice game · undo off",
         "Playing: round after round at your own pace. **My board** shows your round.",
         "` 1.` **Alice**: 352 points, 1 round ◀ leads",
         "` 2.` **Bob**: -12 points, 2 rounds",
     ]
-    finished = scoreboard_text(Scoreboard(a_match("finished"), [], [alice, bob], winner=alice))
+    finished = scoreboard_text(Scoreboard(a_match("finished"), [], [alice, bob], winner=alice), DISCORD)
     assert finished.splitlines()[1] == "Finished." and finished.endswith("🏆 **Alice** exorcised the demon.")
-    lobby = scoreboard_text(Scoreboard(a_match("lobby", teams=True), [], []))
+    lobby = scoreboard_text(Scoreboard(a_match("lobby", teams=True), [], []), DISCORD)
     assert lobby.splitlines()[1:] == ["Waiting for players: press **Join**; the host presses **Start**.",
                                       "No players yet."] and "team match #7" in lobby
 
 
 def test_the_team_list_has_a_line_a_team() -> None:
-    assert team_list_text([]) == "No teams yet: /team create one."
-    assert team_list_text([TeamRoster("Red", ("Alice", "Bob")), TeamRoster("Blue", ("Carol",))]) == \
+    assert team_list_text([], DISCORD) == "No teams yet: /team create one."
+    assert team_list_text([TeamRoster("Red", ("Alice", "Bob")), TeamRoster("Blue", ("Carol",))], DISCORD) == \
         "**Red**: Alice, Bob\n**Blue**: Carol"

@@ -16,28 +16,30 @@ from bot.play.race import (
 )
 from bot.play.solo import Moved, NothingToDo, Refused
 from bot.views.race import race_text
+from bot.words import DISCORD
 
 
 def test_a_race_is_told_with_mentions_and_markdown() -> None:
-    assert race_text((RaceOpened(3),)) == "Race #3 is open: Join, then the host presses Start (2 to 8 players)."
-    assert race_text((RaceJoined(3),)) == "You are in race #3."
-    assert race_text((RaceCancelled(3),)) == "Race #3 is cancelled."
-    assert race_text((Moved(played=(Move("t1", "f"), DRAW)),)) == "Played t1f d."
-    assert race_text((NothingToDo(),)) == "Nothing could be played."
-    assert race_text((Refused(IllegalMoveError("'t2t9' is not legal")),)) == "'t2t9' is not legal"
-    assert race_text((Beaten(Card.parse("2H"), "Bob"),)) == \
+    assert race_text((RaceOpened(3),), DISCORD) == \
+        "Race #3 is open: Join, then the host presses Start (2 to 8 players)."
+    assert race_text((RaceJoined(3),), DISCORD) == "You are in race #3."
+    assert race_text((RaceCancelled(3),), DISCORD) == "Race #3 is cancelled."
+    assert race_text((Moved(played=(Move("t1", "f"), DRAW)),), DISCORD) == "Played t1f d."
+    assert race_text((NothingToDo(),), DISCORD) == "Nothing could be played."
+    assert race_text((Refused(IllegalMoveError("'t2t9' is not legal")),), DISCORD) == "'t2t9' is not legal"
+    assert race_text((Beaten(Card.parse("2H"), "Bob"),), DISCORD) == \
         "Beaten to it! Bob got their 2H to that foundation first; your card stays where it was."
-    assert race_text((RaceStarted(), RaceEnded(None, ((1, 0), (2, 0))))) == \
+    assert race_text((RaceStarted(), RaceEnded(None, ((1, 0), (2, 0)))), DISCORD) == \
         "The race is on! Your cards are dealt. Nobody can move any more: the race is over. Scores: <@1> 0, <@2> 0."
 
 
 def test_the_end_of_a_race_and_of_a_series() -> None:
     went_out = RaceEnded(1, ((1, 62), (2, 0)))
-    assert race_text((went_out,)) == "**Demon!** <@1> went out. Scores: <@1> 62, <@2> 0."
-    assert race_text((RaceEnded(None, ((1, 1), (2, 0)), expired=True),)) == \
+    assert race_text((went_out,), DISCORD) == "**Demon!** <@1> went out. Scores: <@1> 62, <@2> 0."
+    assert race_text((RaceEnded(None, ((1, 1), (2, 0)), expired=True),), DISCORD) == \
         "Ended after 24 hours without a move. Scores: <@1> 1, <@2> 0."
-    assert race_text((went_out, SeriesGoesOn(1, ((1, 62), (2, 0)), 100, 2))) == (
+    assert race_text((went_out, SeriesGoesOn(1, ((1, 62), (2, 0)), 100, 2)), DISCORD) == (
         "**Demon!** <@1> went out. Scores: <@1> 62, <@2> 0. Totals after hand 1: <@1> 62, <@2> 0 (target 100). "
         "Hand 2 is dealt: press **My board**.")
-    assert race_text((SeriesWon(1, 124, 100, ((1, 124), (2, 0))),)) == \
+    assert race_text((SeriesWon(1, 124, 100, ((1, 124), (2, 0))),), DISCORD) == \
         "**The demon is exorcised!** <@1> wins the series with 124 points (target 100; <@1> 124, <@2> 0)."
