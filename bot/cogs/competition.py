@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.cogs.checks import anywhere, check_channel, server_command
 from bot.game import GAMES
+from bot.play.leaderboards import RANKINGS
 from bot.views.board import board_answer, player_of
 from bot.views.leaderboards import leaderboard_answer, stats_answer
 from bot.views.respond import Answer, answer, voice_of
@@ -17,7 +18,7 @@ from bot.views.respond import Answer, answer, voice_of
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
 
-BOARD_CHOICES = [app_commands.Choice(name=n, value=n) for n in ("players", "teams", "daily", "streaks")]
+BOARD_CHOICES = [app_commands.Choice(name=n, value=n) for n in RANKINGS]
 PERIOD_CHOICES = [app_commands.Choice(name=n, value=n) for n in ("all", "week", "today")]
 SCOPE_CHOICES = [app_commands.Choice(name="this server", value="server"),
                  app_commands.Choice(name="every server", value="all")]
@@ -48,8 +49,9 @@ class CompetitionCog(commands.Cog):
         """Game names matching what is typed so far."""
         return [app_commands.Choice(name=name, value=name) for name in GAMES if current.lower() in name][:25]
 
-    @app_commands.command(name="leaderboard", description="Players, teams, today's daily, or streaks")
-    @app_commands.describe(board="which leaderboard (players: games of patience and race hands, as /stats counts)",
+    @app_commands.command(name="leaderboard",
+                          description="Players, teams, today's daily, streaks, clean wins or the casino bankroll")
+    @app_commands.describe(board="which leaderboard (players: as /stats counts; clean: wins with no undo and no hint)",
                            period="all time, this week or today",
                            scope="this server or every server")
     @app_commands.choices(board=BOARD_CHOICES, period=PERIOD_CHOICES, scope=SCOPE_CHOICES)
@@ -67,11 +69,19 @@ class CompetitionCog(commands.Cog):
     @app_commands.command(name="stats",
                           description="A player's games (patience and race hands), wins, matches and streaks")
     @server_command
-    async def stats(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
-        """Show a player's stats on this server."""
+    @app_commands.describe(game="one game only (every game played, without it)")
+    async def stats(self, interaction: discord.Interaction, member: discord.User | None = None,
+                    game: str | None = None) -> None:
+        """Show a player's stats on this server: the totals and game by game."""
         async def work() -> Answer:
             who = member or interaction.user
-            stats = await self.bot.leaderboards.stats(who.id, interaction.guild_id)
+            stats = await self.bot.leaderboards.stats(who.id, interaction.guild_id, game)
             return stats_answer(stats, await voice_of(interaction))
 
         await answer(interaction, work())
+
+    @stats.autocomplete("game")
+    async def stats_game_names(self, interaction: discord.Interaction,
+                               current: str) -> list[app_commands.Choice[str]]:
+        """Game names matching what is typed so far."""
+        return await self.game_names(interaction, current)

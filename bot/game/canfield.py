@@ -21,7 +21,17 @@ from bot.game.errors import IllegalMoveError, NotationError
 from bot.game.moves import DRAW, Move
 from bot.game.patience import Game, GameKind, Outcome, Step
 from bot.game.phrases import N_, Phrase
-from bot.game.rules import BUILD_WORDS, CANFIELD_OPTION_NAMES, Build, Die, Groups, Rules, describe_rules, make_rules
+from bot.game.rules import (
+    BUILD_WORDS,
+    CANFIELD_OPTION_NAMES,
+    Build,
+    Die,
+    Groups,
+    Rules,
+    casino_money,
+    describe_rules,
+    make_rules,
+)
 from bot.game.text import picture
 
 RESERVE_SIZE = 13
@@ -128,7 +138,7 @@ class CanfieldGame(Game):
     @property
     def casino_score(self) -> int:
         """Canfield's casino score: -52 for the game, +5 for each card on the foundations."""
-        return -52 + 5 * self.foundation_cards
+        return casino_money(1, self.foundation_cards)
 
     @property
     def reserve_cards(self) -> int:

@@ -94,6 +94,19 @@ RULES: dict[str, Rules] = {
                         decks=2, column_sizes=(1, 1, 1, 1, 8, 8, 8, 8, 8), right_build=Build.SUIT),
 }
 
+# Casino scoring (seed 002): a game costs CASINO_STAKE dollars and pays CASINO_PAY for each card
+# it puts on the foundations. The games played so: CASINO_GAMES.
+CASINO_STAKE = 52
+CASINO_PAY = 5
+CASINO_GAMES = tuple(name for name, rules in RULES.items() if rules.casino)
+
+
+def casino_money(games: int, foundation_cards: int) -> int:
+    """What `games` casino games with `foundation_cards` cards on their foundations in all won
+    or lost, in dollars: CASINO_PAY a card less CASINO_STAKE a game."""
+    return CASINO_PAY * foundation_cards - CASINO_STAKE * games
+
+
 class UnknownGameError(PhrasedError):
     """A game name the engine does not know, or an option it cannot take."""
 

@@ -6,8 +6,15 @@ The players' and teams' boards count what finished in the period. The players' b
 player's stats count alike (bot.store.stats): games are finished games of patience (solo, match
 rounds, dailies) and race hands; a win is a game won or a race hand gone out; a match is won by
 its winner, or by every player of the winning team. The daily board counts
-attempts by the day they began: `today` lists today's results one by one; `week` and `all` add
-up each player's dailies of the period. Streaks are over all time, whatever the period.
+attempts by the day they began: `today` lists today's results one by one, ties broken by fewer
+moves, then less time; `week` and `all` add up each player's dailies of the period. Streaks are
+over all time, whatever the period.
+
+Records worth chasing: a clean win is a game of patience won with no move taken back and no hint
+(a race hand is never one); `clean` ranks them. Casino Canfield (seed 002): every finished game of
+a casino game (bot.game.rules.CASINO_GAMES) costs its player $52 and pays $5 a card it put on the
+foundations, and their bankroll carries over from game to game; `casino` ranks it. The boards and
+a player's stats count these the same way too.
 """
 
 from __future__ import annotations
@@ -21,12 +28,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.game import GAMES
+from bot.game.games import RACE
+from bot.game.rules import CASINO_GAMES, casino_money
 from bot.play.daily import Streaks, streaks, today, utc_day
 from bot.play.solo import PlayError, UnknownGame
 from bot.store import Store
-from bot.store.base import DailyResult
+from bot.store.base import DailyDay, DailyResult, GameRecord
 
-RANKINGS = ("players", "teams", "daily", "streaks")
+RANKINGS = ("players", "teams", "daily", "streaks", "clean", "casino")
 PERIODS = ("all", "week", "today")
 # A ranking's columns (after the rank) and unranked rows, best first.
 RankedRows = tuple[tuple[str, ...], list[tuple[Any, ...]]]
@@ -54,8 +63,9 @@ class UnknownPeriod(PlayError):
 class LeaderboardPage:
     """One page of leaderboard `ranking` over `period` on server `guild_id` (None: all servers);
     the daily leaderboard is of `game`, and today's is of `day`. `columns` name what each row
-    holds (rank, player, games, wins, win_rate, points, matches_won, team, result, score, finished, days, best, streak,
-    best_streak, win_streak, best_win_streak); each row starts with the rank and the name."""
+    holds (rank, player, games, wins, win_rate, points, matches_won, clean_wins, bankroll, team, result, score,
+    moves, time, days, best, streak, best_streak, win_streak, best_win_streak); each row starts with the
+    rank and the name. A time is in whole seconds."""
 
     ranking: str
     period: str
@@ -70,8 +80,38 @@ class LeaderboardPage:
 
 
 @dataclass(frozen=True, slots=True)
+class GameStats:
+    """A player's record at one game (`game`, a name of bot.game.GAMES or RACE): finished games
+    played, won and won clean, the best score, the average cards on the foundations (None: not
+    known), their current and best streaks of days with a daily of this game played; of their lost
+    games, those the analysis answered and those of them that could have been won; and for a
+    casino game, their bankroll in dollars."""
+
+    game: str
+    played: int
+    wins: int
+    clean_wins: int
+    best_score: int | None
+    average_cards: float | None
+    streaks: Streaks
+    lost_analysed: int = 0
+    lost_winnable: int = 0
+    bankroll: int | None = None
+
+    @property
+    def win_rate(self) -> float:
+        """The share of finished games won, 0 to 1 (0 with no games)."""
+        return self.wins / self.played if self.played else 0.0
+
+    @property
+    def winnable_share(self) -> float | None:
+        """The share of the analysed lost games that could have been won (None: none analysed)."""
+        return self.lost_winnable / self.lost_analysed if self.lost_analysed else None
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerStats:
-    """A player's record: finished games, matches and daily streaks."""
+    """A player's record: finished games, matches and daily streaks; clean wins; and game by game."""
 
     user_id: int
     name: str
@@ -83,6 +123,8 @@ class PlayerStats:
     matches_played: int
     matches_won: int
     streaks: Streaks
+    clean_wins: int = 0
+    games_played: tuple[GameStats, ...] = ()  # the most played first
 
     @property
     def win_rate(self) -> float:
@@ -100,7 +142,7 @@ class Leaderboards:
     async def page(self, ranking: str, period: str, guild_id: int | None, page: int = 0, per_page: int = 10, *,
                    game: str = "canfield") -> LeaderboardPage:
         """One page (from 0; clamped to the pages there are) of leaderboard `ranking` (players,
-        teams, daily or streaks) over `period` (all, week or today) on this server (None: all
+        teams, daily, streaks, clean or casino) over `period` (all, week or today) on this server (None: all
         servers). `game` is the daily leaderboard's game. UnknownRanking, UnknownPeriod or
         UnknownGame for a name there is not; ValueError for a `per_page` below 1 (a caller's bug)."""
         if ranking not in RANKINGS:
@@ -112,8 +154,8 @@ class Leaderboards:
         if per_page < 1:
             raise ValueError(f"per_page must be at least 1, not {per_page!r}")
         makers: dict[str, Callable[[str, int | None], Awaitable[RankedRows]]] = {
-            "players": self._players, "teams": self._teams, "streaks": self._streaks,
-            "daily": lambda period, guild: self._daily(period, guild, game),
+            "players": self._players, "teams": self._teams, "streaks": self._streaks, "clean": self._clean,
+            "casino": self._casino, "daily": lambda period, guild: self._daily(period, guild, game),
         }
         columns, rows = await makers[ranking](period, guild_id)
         total = len(rows)
@@ -124,16 +166,25 @@ class Leaderboards:
         return LeaderboardPage(ranking=ranking, period=period, guild_id=guild_id, game=game, day=today(self.clock),
                                columns=("rank", *columns), rows=ranked, page=page, pages=pages, total=total)
 
-    async def stats(self, user_id: int, guild_id: int | None) -> PlayerStats:
+    async def stats(self, user_id: int, guild_id: int | None, game: str | None = None) -> PlayerStats:
         """A player's stats: finished games and matches on this server (None: all servers), and
-        their daily streaks (which count dailies on any server)."""
+        their daily streaks (which count dailies on any server); then game by game, every game
+        they have a finished game or a daily of, or only `game` (UnknownGame for a name there is not)."""
+        if game is not None and game not in GAMES and game != RACE:
+            raise UnknownGame(game)
         totals = await self.store.stats.player_totals(user_id, guild_id)
         days = await self.store.stats.daily_days(user_id=user_id)
+        records = {record.game or RACE: record for record in await self.store.stats.game_records(user_id, guild_id)}
+        only_dailies = sorted({day.game for day in days} - set(records))  # a daily in play, or on another server
+        as_of = today(self.clock)
+        games_played = tuple(_game_stats(name, records.get(name), [day for day in days if day.game == name], as_of)
+                             for name in [*records, *only_dailies] if game in (None, name))
         return PlayerStats(
             user_id=user_id, name=totals.name or f"user {user_id}", guild_id=guild_id, games=totals.games,
             wins=totals.wins, best_score=totals.best_score, average_score=totals.average_score,
             matches_played=totals.matches_played, matches_won=totals.matches_won,
-            streaks=streaks(((d.day, d.won) for d in days), today(self.clock)),
+            streaks=streaks(((d.day, d.won) for d in days), as_of), clean_wins=totals.clean_wins,
+            games_played=games_played,
         )
 
     # --- the rankings -----------------------------------------------------------------------
@@ -154,6 +205,18 @@ class Leaderboards:
                  s.matches_won) for s in standings]
         return ("player", "games", "wins", "win_rate", "points", "matches_won"), rows
 
+    async def _clean(self, period: str, guild_id: int | None) -> RankedRows:
+        standings = await self.store.stats.player_standings(guild_id, self.since(period))
+        rows = [(s.name, s.clean_wins, s.wins, s.games) for s in sorted(
+            (s for s in standings if s.clean_wins), key=lambda s: (-s.clean_wins, -s.wins, s.name.lower()))]
+        return ("player", "clean_wins", "wins", "games"), rows
+
+    async def _casino(self, period: str, guild_id: int | None) -> RankedRows:
+        standings = await self.store.stats.casino_standings(CASINO_GAMES, guild_id, self.since(period))
+        rows = [(s.name, casino_money(s.games, s.cards), s.games) for s in standings]
+        rows.sort(key=lambda row: (-row[1], row[2], row[0].lower()))
+        return ("player", "bankroll", "games"), rows
+
     async def _teams(self, period: str, guild_id: int | None) -> RankedRows:
         standings = await self.store.stats.team_standings(guild_id, self.since(period))
         rows = [(s.name, s.matches_won, s.points) for s in standings]
@@ -163,8 +226,9 @@ class Leaderboards:
         day = today(self.clock)
         if period == "today":
             results = await self.store.stats.daily_results(game, guild_id, day, day)
-            rows = [(r.name, r.status, r.score, _time_of_day(r.finished_at)) for r in results]
-            return ("player", "result", "score", "finished"), rows
+            rows = [(r.name, r.status, r.score, r.moves if r.status != "playing" else None,
+                     None if r.seconds is None else round(r.seconds)) for r in results]
+            return ("player", "result", "score", "moves", "time"), rows
         since = self.since(period)
         first_day = utc_day(since) if since is not None else None
         rows = _daily_totals(await self.store.stats.daily_results(game, guild_id, first_day, day))
@@ -185,18 +249,28 @@ class Leaderboards:
 
 def _daily_totals(results: list[DailyResult]) -> list[tuple[Any, ...]]:
     """Each player's dailies added up: days played, wins, points and best score (of the finished
-    games), by points, then wins, then name."""
+    games), by points, then wins, then fewer moves and less time in all (of the finished games),
+    then name."""
     by_player: dict[int, list[DailyResult]] = {}
     for result in results:
         by_player.setdefault(result.user_id, []).append(result)
-    rows = []
+    lines = []
     for attempts in by_player.values():
         finished = [a for a in attempts if a.status != "playing"]
-        rows.append((attempts[0].name, len({a.day for a in attempts}), sum(a.status == "won" for a in finished),
-                     sum(a.score for a in finished), max((a.score for a in finished), default=None)))
-    rows.sort(key=lambda row: (-row[3], -row[2], row[0].lower()))
-    return rows
+        row = (attempts[0].name, len({a.day for a in attempts}), sum(a.status == "won" for a in finished),
+               sum(a.score for a in finished), max((a.score for a in finished), default=None))
+        lines.append((row, sum(a.moves for a in finished), sum(a.seconds or 0 for a in finished)))
+    lines.sort(key=lambda line: (-line[0][3], -line[0][2], line[1], line[2], line[0][0].lower()))
+    return [row for row, _moves, _seconds in lines]
 
 
-def _time_of_day(timestamp: float | None) -> str | None:
-    return None if timestamp is None else datetime.fromtimestamp(timestamp, UTC).strftime("%H:%M")
+def _game_stats(game: str, record: GameRecord | None, days: list[DailyDay], as_of: str) -> GameStats:
+    """A player's record at `game` from the store's (None: no finished game) and their days with a daily of it."""
+    daily_streaks = streaks(((d.day, d.won) for d in days), as_of)
+    if record is None:
+        return GameStats(game=game, played=0, wins=0, clean_wins=0, best_score=None, average_cards=None,
+                         streaks=daily_streaks, bankroll=0 if game in CASINO_GAMES else None)
+    return GameStats(game=game, played=record.played, wins=record.wins, clean_wins=record.clean_wins,
+                     best_score=record.best_score, average_cards=record.average_cards, streaks=daily_streaks,
+                     lost_analysed=record.lost_analysed, lost_winnable=record.lost_winnable,
+                     bankroll=casino_money(record.counted_cards, record.cards) if game in CASINO_GAMES else None)

@@ -383,7 +383,7 @@ class SoloPlay:
             guild_id=guild_id, channel_id=channel_id, user_id=player.id, name=game.name, options=game.options,
             deal=game.deal, cards=None if game.deal is not None else "".join(map(str, game.cards)),
             snapshot=to_snapshot(game), score=game.score, kind=kind, match_id=match_id, round=round,
-            undo_allowed=undo_allowed,
+            undo_allowed=undo_allowed, foundation_cards=game.foundation_cards,
         ))
         table = self._remember(_table_from(stored, game))
         return self._reply(table, *events, started=True)
@@ -473,7 +473,7 @@ class SoloPlay:
             try:
                 await self.store.games.save_game(stored.id, expected_version=stored.version, moves=stored.moves,
                                                  snapshot=stored.snapshot, status=GameStatus.RESIGNED,
-                                                 score=stored.score)
+                                                 score=stored.score, foundation_cards=stored.foundation_cards)
             except VersionConflict:
                 raise ChangedElsewhere(setting_aside=True) from None
         return stored.id
@@ -489,7 +489,7 @@ class SoloPlay:
             if table.hint is None or table.hint[0] != table.version:
                 check_limit(self.limits, player.id, "hint")
                 table.hint = (table.version, await self.work.search(player.id, _hint, table.game))
-            await self.store.games.count_hint(game_id)  # a daily's share card tells whether hints were used
+            await self.store.games.count_hint(game_id)  # the share card and clean wins tell if hints were used
         move = table.hint[1]
         return self._reply(table, Hinted(move), highlight=move)
 
@@ -519,7 +519,7 @@ class SoloPlay:
                       None: GameStatus.PLAYING}[game.outcome]
             table.game = game
             try:
-                table = await self._save(table, status)
+                table = await self._save(table, status, taken_back=len(_changes(before, game.moves).took_back))
             except BaseException:
                 self._forget(game_id)  # the in-memory game is ahead of the store: rebuild it
                 raise
@@ -583,12 +583,15 @@ class SoloPlay:
             self._check_playing(table)
         return table, stale
 
-    async def _save(self, table: Table, status: GameStatus) -> Table:
+    async def _save(self, table: Table, status: GameStatus, taken_back: int = 0) -> Table:
+        """Store the table's game as it stands, with `status`, counting `taken_back` more moves
+        taken back."""
         game = table.game
         try:
             stored = await self.store.games.save_game(
                 table.id, expected_version=table.version, moves=[str(m) for m in game.moves],
-                snapshot=to_snapshot(game), status=status, score=game.score)
+                snapshot=to_snapshot(game), status=status, score=game.score, foundation_cards=game.foundation_cards,
+                taken_back=taken_back)
         except VersionConflict:
             # Another process moved first: drop our copy; the player sees the stored game.
             self._forget(table.id)

@@ -41,6 +41,9 @@ class StoredGame:
     round: int | None = None
     undo_allowed: bool = True
     finished_at: float | None = None
+    hints: int = 0  # hints its player asked for
+    undos: int = 0  # moves its player took back
+    foundation_cards: int | None = None  # cards on its foundations (None: stored before they were kept)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +74,7 @@ class NewGame:
     match_id: int | None = None
     round: int | None = None
     undo_allowed: bool = True
+    foundation_cards: int | None = None  # cards on its foundations as dealt
 
 
 class TeamProblem(StrEnum):
@@ -229,16 +233,19 @@ class DailyResult:
     status: str
     score: int
     finished_at: float | None
+    moves: int = 0
+    seconds: float | None = None  # from its start to its finish (None while in play)
 
 
 @dataclass(frozen=True, slots=True)
 class DailyDay:
-    """A day on which a player made a daily attempt; `won` if they won a daily that day."""
+    """A day on which a player made a daily attempt at `game`; `won` if they won it."""
 
     user_id: int
     name: str
     day: str
     won: bool
+    game: str = "canfield"
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,6 +258,7 @@ class PlayerStanding:
     wins: int
     points: int
     matches_won: int
+    clean_wins: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,3 +283,34 @@ class PlayerTotals:
     average_score: float | None
     matches_played: int
     matches_won: int
+    clean_wins: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A player's finished games of one game (None: race hands), as /stats shows them: played,
+    won, clean wins, the best score; the average cards on the foundations and how many games
+    that average is of (`counted_cards`: those whose cards are known), with those cards added up;
+    and of the lost games, how many were analysed with an answer (the deal lost by a move, or
+    never winnable) and how many of those could have been won."""
+
+    game: str | None
+    played: int
+    wins: int
+    clean_wins: int
+    best_score: int | None
+    average_cards: float | None
+    counted_cards: int
+    cards: int
+    lost_analysed: int
+    lost_winnable: int
+
+
+@dataclass(frozen=True, slots=True)
+class CasinoStanding:
+    """A player's casino games whose cards on the foundations are known, and those cards added up."""
+
+    user_id: int
+    name: str
+    games: int
+    cards: int

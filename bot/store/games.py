@@ -15,7 +15,8 @@ from bot.store.tables import analyses, games, players
 _GAME_COLUMNS = (games.c.id, games.c.guild_id, games.c.channel_id, games.c.user_id, games.c.name, games.c.options,
                  games.c.deal, games.c.cards, games.c.moves, games.c.snapshot, games.c.version, games.c.status,
                  games.c.score, games.c.created_at, games.c.updated_at, games.c.kind, games.c.match_id,
-                 games.c.round, games.c.undo_allowed, games.c.finished_at)
+                 games.c.round, games.c.undo_allowed, games.c.finished_at, games.c.hints, games.c.undos,
+                 games.c.foundation_cards)
 
 # The move path's statements are built once, with named parameters: SQLAlchemy then works out their
 # cache key once too, where a statement built at every call costs some 0.2 ms more to build and key.
@@ -24,6 +25,7 @@ _SAVE_GAME = {  # by whether the game has ended (its finished_at set once), else
     ended: update(games).where(games.c.id == bindparam("game_id"), games.c.version == bindparam("expected_version"))
     .values(moves=bindparam("new_moves"), snapshot=bindparam("new_snapshot"), status=bindparam("new_status"),
             score=bindparam("new_score"), version=games.c.version + 1, updated_at=bindparam("now"),
+            foundation_cards=bindparam("new_foundation_cards"), undos=games.c.undos + bindparam("taken_back"),
             finished_at=func.coalesce(games.c.finished_at, bindparam("now")) if ended else None)
     .returning(*_GAME_COLUMNS)
     for ended in (False, True)}
@@ -43,7 +45,8 @@ class GameStore:
             guild_id=new.guild_id, channel_id=new.channel_id, user_id=new.user_id, name=new.name,
             options=json.dumps(new.options, sort_keys=True), deal=new.deal, cards=new.cards, snapshot=new.snapshot,
             score=new.score, created_at=now, updated_at=now, kind=new.kind, match_id=new.match_id,
-            round=new.round, undo_allowed=int(new.undo_allowed)).returning(*_GAME_COLUMNS))
+            round=new.round, undo_allowed=int(new.undo_allowed), foundation_cards=new.foundation_cards,
+        ).returning(*_GAME_COLUMNS))
         assert row is not None
         return _game(row)
 
@@ -65,16 +68,19 @@ class GameStore:
         return _game(row) if row else None
 
     async def save_game(self, game_id: int, *, expected_version: int, moves: list[str], snapshot: str | None,
-                        status: str, score: int) -> StoredGame:
-        """Store the game's new moves and state, one version on (and when it ends, the time);
-        VersionConflict when the stored version is not `expected_version` (nothing is written)."""
+                        status: str, score: int, foundation_cards: int | None = None, taken_back: int = 0
+                        ) -> StoredGame:
+        """Store the game's new moves and state, one version on (and when it ends, the time),
+        counting `taken_back` more moves taken back; VersionConflict when the stored version is
+        not `expected_version` (nothing is written)."""
         if status not in STATUSES:
             raise StoreError(f"unknown game status {status!r}")
         now = self.clock()
         # One statement checks the version, writes, and gives back the row as written.
         row = await self.db.fetch_one(_SAVE_GAME[status != "playing"], {
             "game_id": game_id, "expected_version": expected_version, "new_moves": " ".join(moves),
-            "new_snapshot": snapshot, "new_status": status, "new_score": score, "now": now})
+            "new_snapshot": snapshot, "new_status": status, "new_score": score, "now": now,
+            "new_foundation_cards": foundation_cards, "taken_back": taken_back})
         if row is None:
             raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
         return _game(row)
@@ -137,7 +143,8 @@ class GameStore:
 
 def _game(row: Any) -> StoredGame:
     (game_id, guild_id, channel_id, user_id, name, options, deal, cards, moves, snapshot, version, status, score,
-     created_at, updated_at, kind, match_id, round_number, undo_allowed, finished_at) = row
+     created_at, updated_at, kind, match_id, round_number, undo_allowed, finished_at, hints, undos,
+     foundation_cards) = row
     try:
         parsed_options = json.loads(options)
     except (TypeError, ValueError):
@@ -147,5 +154,6 @@ def _game(row: Any) -> StoredGame:
         options=parsed_options if isinstance(parsed_options, dict) else {"corrupt": options},
         deal=deal, cards=cards, moves=moves.split() if moves else [], snapshot=snapshot, version=version,
         status=status, score=score, created_at=created_at, updated_at=updated_at, kind=kind, match_id=match_id,
-        round=round_number, undo_allowed=bool(undo_allowed), finished_at=finished_at,
+        round=round_number, undo_allowed=bool(undo_allowed), finished_at=finished_at, hints=hints, undos=undos,
+        foundation_cards=foundation_cards,
     )

@@ -15,6 +15,7 @@ from sqlalchemy import (
     exists,
     func,
     literal,
+    null,
     or_,
     select,
     union,
@@ -22,9 +23,19 @@ from sqlalchemy import (
     update,
 )
 
-from bot.store.base import DailyAttempt, DailyDay, DailyResult, PlayerStanding, PlayerTotals, TeamStanding
+from bot.store.base import (
+    CasinoStanding,
+    DailyAttempt,
+    DailyDay,
+    DailyResult,
+    GameRecord,
+    PlayerStanding,
+    PlayerTotals,
+    TeamStanding,
+)
 from bot.store.databases import Database, mean, total
 from bot.store.tables import (
+    analyses,
     daily_attempts,
     games,
     guild_settings,
@@ -48,15 +59,26 @@ def _results() -> CTE:
     """What counts, the same for the players' leaderboard and /stats (README, "Leaderboards and
     stats"): a result is a finished game of patience (solo, a match's round or a daily; won when
     won) or a finished race hand (won by the player who went out), each with its score; rounds
-    closed by the end of their match count nowhere."""
+    closed by the end of their match count nowhere. A game of patience also has its `game` name,
+    whether it is a clean win (`clean`: won with no move taken back and no hint), its cards on the
+    foundations (NULL when stored before they were kept) and its `game_id`; a race hand has NULL
+    for these, and is never clean."""
+    clean = (games.c.status == "won") & (games.c.undos == 0) & (games.c.hints == 0)
     return union_all(
         select(games.c.user_id, case((games.c.status == "won", 1), else_=0).label("won"), games.c.score,
-               games.c.guild_id, games.c.finished_at).where(games.c.status != "playing", games.c.closed == 0),
+               games.c.guild_id, games.c.finished_at, games.c.name.label("game"),
+               case((clean, 1), else_=0).label("clean"), games.c.foundation_cards, games.c.id.label("game_id"))
+        .where(games.c.status != "playing", games.c.closed == 0),
         select(race_players.c.user_id, case((races.c.demon_user_id == race_players.c.user_id, 1), else_=0),
-               race_players.c.score, races.c.guild_id, races.c.finished_at)
+               race_players.c.score, races.c.guild_id, races.c.finished_at, null(), literal(0), null(), null())
         .select_from(race_players.join(races, races.c.id == race_players.c.race_id))
         .where(races.c.status == "finished"),
     ).cte("results")
+
+
+def _move_count(moves: ColumnElement[str]) -> ColumnElement[int]:
+    """How many moves a space-separated list of moves holds (games.moves)."""
+    return case((moves == "", 0), else_=func.length(moves) - func.length(func.replace(moves, " ", "")) + 1)
 
 
 def _match_wins() -> CTE:
@@ -149,10 +171,13 @@ class StatsStore:
                             last_day: str) -> list[DailyResult]:
         """The attempts at the dailies of `game` from `first_day` (None: the first ever) to
         `last_day`, played on this server (None: anywhere), with their games' state: finished
-        games first, by score, then by the earlier finish; games in play after them."""
+        games first, by score, then fewer moves, then less time from start to finish, then the
+        earlier finish; games in play after them."""
         name = _name(daily_attempts.c.user_id)
+        moves = _move_count(games.c.moves)
+        seconds = games.c.finished_at - games.c.created_at
         query = (select(daily_attempts.c.day, daily_attempts.c.user_id, name, games.c.status, games.c.score,
-                        games.c.finished_at)
+                        games.c.finished_at, moves, seconds)
                  .select_from(daily_attempts.join(games, games.c.id == daily_attempts.c.game_id)
                               .outerjoin(players, players.c.user_id == daily_attempts.c.user_id))
                  .where(daily_attempts.c.game == game, daily_attempts.c.day <= last_day))
@@ -160,27 +185,26 @@ class StatsStore:
         if first_day is not None:
             query = query.where(daily_attempts.c.day >= first_day)
         rows = await self.db.fetch_all(query.order_by(
-            case((games.c.status == "playing", 1), else_=0), games.c.score.desc(), games.c.finished_at,
-            func.lower(name), daily_attempts.c.user_id))
+            case((games.c.status == "playing", 1), else_=0), games.c.score.desc(), moves, seconds,
+            games.c.finished_at, func.lower(name), daily_attempts.c.user_id))
         return [DailyResult(*row) for row in rows]
 
     async def daily_days(self, *, guild_id: int | None = None, user_id: int | None = None) -> list[DailyDay]:
-        """Every day each player made a daily attempt, and whether they won a daily that day, by
-        player and day: for the players with an attempt on this server (None: anywhere), or for one
-        player. A player's days are all theirs, on any server: a streak is personal."""
+        """Every day each player made a daily attempt, of each game, and whether they won it, by
+        player, day and game: for the players with an attempt on this server (None: anywhere), or
+        for one player. A player's days are all theirs, on any server: a streak is personal."""
         query = (select(daily_attempts.c.user_id, _name(daily_attempts.c.user_id), daily_attempts.c.day,
-                        func.max(case((games.c.status == "won", 1), else_=0)))
+                        daily_attempts.c.game, games.c.status == "won")
                  .select_from(daily_attempts.join(games, games.c.id == daily_attempts.c.game_id)
                               .outerjoin(players, players.c.user_id == daily_attempts.c.user_id))
-                 .group_by(daily_attempts.c.user_id, players.c.name, daily_attempts.c.day)
-                 .order_by(daily_attempts.c.user_id, daily_attempts.c.day))
+                 .order_by(daily_attempts.c.user_id, daily_attempts.c.day, daily_attempts.c.game))
         if user_id is not None:
             query = query.where(daily_attempts.c.user_id == user_id)
         if guild_id is not None:
             on_guild = select(daily_attempts.c.user_id).where(daily_attempts.c.guild_id == guild_id)
             query = query.where(daily_attempts.c.user_id.in_(on_guild.scalar_subquery()))
         rows = await self.db.fetch_all(query)
-        return [DailyDay(user_id=row[0], name=row[1], day=row[2], won=bool(row[3])) for row in rows]
+        return [DailyDay(user_id=row[0], name=row[1], day=row[2], won=bool(row[4]), game=row[3]) for row in rows]
 
     # --- leaderboards and stats -------------------------------------------------------------
 
@@ -189,7 +213,8 @@ class StatsStore:
         `since` (None: ever): by points, then wins, then name."""
         results, match_wins = _results(), _match_wins()
         finished_query = select(results.c.user_id, func.count().label("games"), total(results.c.won).label("wins"),
-                                total(results.c.score).label("points")).group_by(results.c.user_id)
+                                total(results.c.score).label("points"), total(results.c.clean).label("clean")
+                                ).group_by(results.c.user_id)
         finished = _since(_on_server(finished_query, results.c.guild_id, guild_id), results.c.finished_at, since
                           ).cte("finished")
         won_query = select(match_wins.c.user_id, func.count().label("matches")).group_by(match_wins.c.user_id)
@@ -200,7 +225,7 @@ class StatsStore:
         points = func.coalesce(finished.c.points, 0).label("points")
         rows = await self.db.fetch_all(
             select(everyone.c.user_id, _name(everyone.c.user_id).label("name"), func.coalesce(finished.c.games, 0),
-                   wins, points, func.coalesce(won_matches.c.matches, 0))
+                   wins, points, func.coalesce(won_matches.c.matches, 0), func.coalesce(finished.c.clean, 0))
             .select_from(everyone.outerjoin(finished, finished.c.user_id == everyone.c.user_id)
                          .outerjoin(won_matches, won_matches.c.user_id == everyone.c.user_id)
                          .outerjoin(players, players.c.user_id == everyone.c.user_id))
@@ -237,10 +262,11 @@ class StatsStore:
         """A player's finished games, and the matches they played (that started) and won (they, or
         their team), on this server (None: all servers)."""
         results, match_wins = _results(), _match_wins()
-        games_count, wins, best, average = await self.db.fetch_one(_on_server(
+        games_count, wins, best, average, clean = await self.db.fetch_one(_on_server(
             select(func.count(), func.coalesce(total(results.c.won), 0), func.max(results.c.score),
-                   mean(results.c.score)).where(results.c.user_id == user_id),
-            results.c.guild_id, guild_id)) or (0, 0, None, None)
+                   mean(results.c.score), func.coalesce(total(results.c.clean), 0))
+            .where(results.c.user_id == user_id),
+            results.c.guild_id, guild_id)) or (0, 0, None, None, 0)
         played = await self.db.fetch_value(_on_server(
             select(func.count()).select_from(match_players.join(matches, matches.c.id == match_players.c.match_id))
             .where(match_players.c.user_id == user_id, matches.c.started_at.is_not(None)),
@@ -251,7 +277,43 @@ class StatsStore:
         name = await self.db.fetch_value(select(players.c.name).where(players.c.user_id == user_id))
         return PlayerTotals(user_id=user_id, name=name, games=games_count, wins=wins, best_score=best,
                             average_score=None if average is None else float(average),
-                            matches_played=played, matches_won=won)
+                            matches_played=played, matches_won=won, clean_wins=clean)
+
+    async def game_records(self, user_id: int, guild_id: int | None) -> list[GameRecord]:
+        """A player's results on this server (None: all servers), game by game (race hands as
+        game None), counted as `player_totals` counts them: the most played first. One query,
+        which reads the analyses of their lost games when there are any."""
+        results = _results()
+        lost = results.c.won == 0
+        verdict = analyses.c.verdict
+        cards = results.c.foundation_cards
+        played = func.count().label("played")
+        query = (select(results.c.game, played, total(results.c.won), total(results.c.clean),
+                        func.max(results.c.score), mean(cards), func.count(cards), func.coalesce(total(cards), 0),
+                        total(case((lost & verdict.in_(("lost", "never")), 1), else_=0)),
+                        total(case((lost & (verdict == "lost"), 1), else_=0)))
+                 .select_from(results.outerjoin(analyses, analyses.c.game_id == results.c.game_id))
+                 .where(results.c.user_id == user_id)
+                 .group_by(results.c.game).order_by(played.desc(), results.c.game))
+        rows = await self.db.fetch_all(_on_server(query, results.c.guild_id, guild_id))
+        return [GameRecord(game=row[0], played=row[1], wins=row[2], clean_wins=row[3], best_score=row[4],
+                           average_cards=None if row[5] is None else float(row[5]), counted_cards=row[6],
+                           cards=row[7], lost_analysed=row[8], lost_winnable=row[9]) for row in rows]
+
+    async def casino_standings(self, game_names: tuple[str, ...], guild_id: int | None,
+                               since: float | None) -> list[CasinoStanding]:
+        """Each player's finished games of `game_names` (the casino games) whose cards on the
+        foundations are known, on this server (None: all) since `since` (None: ever), with those
+        cards added up, counted as `game_records` counts them: by player id."""
+        results = _results()
+        cards = results.c.foundation_cards
+        query = (select(results.c.user_id, _name(results.c.user_id), func.count(), total(cards))
+                 .select_from(results.outerjoin(players, players.c.user_id == results.c.user_id))
+                 .where(results.c.game.in_(game_names), cards.is_not(None))
+                 .group_by(results.c.user_id, players.c.name).order_by(results.c.user_id))
+        rows = await self.db.fetch_all(_since(_on_server(query, results.c.guild_id, guild_id),
+                                              results.c.finished_at, since))
+        return [CasinoStanding(*row) for row in rows]
 
     # --- server settings ---------------------------------------------------------------
 

@@ -110,6 +110,8 @@ games = Table(
     Column("finished_at", Time),  # set when the status leaves 'playing'
     Column("closed", BigInteger, nullable=False, server_default=text("0")),  # a round its match's end closed
     Column("hints", BigInteger, nullable=False, server_default=text("0")),  # hints its player asked for
+    Column("undos", BigInteger, nullable=False, server_default=text("0")),  # moves its player took back
+    Column("foundation_cards", BigInteger),  # cards on the foundations as last stored (NULL: stored before 0009)
     CheckConstraint("status IN ('playing', 'won', 'blocked', 'resigned')"),
     CheckConstraint("kind IN ('solo', 'match', 'daily')"),
     sqlite_autoincrement=True,

@@ -31,3 +31,34 @@ async def test_daily_one_attempt_then_leaderboard_and_stats(fake: FakeDiscord, b
     assert "Alice" in said(players) and [b.label for b in players.buttons] == ["◀ Prev", "Next ▶"]
     stats = await (await fake.slash_command("bob", "stats", {"member": str(fake.alice.id)})).wait_response()
     assert "Alice" in said(stats)
+
+
+async def test_casino_canfield_bankroll_in_stats_and_on_its_board(fake: FakeDiscord, bots: BotRunner,
+                                                                   tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    board = await (await fake.slash_command("alice", "play", {"game": "canfield-one-pass"})).wait_response()
+    resigned = await (await fake.click("alice", board, label="Resign")).wait_response(timeout=SOLVER_WAIT)
+    assert "You resigned" in said(resigned)
+    casino = await (await fake.slash_command("bob", "leaderboard", {"board": "casino"})).wait_response()
+    assert "Casino bankroll" in said(casino) and "Alice" in said(casino) and "-$47" in said(casino)
+    stats = await (await fake.slash_command("bob", "stats", {"member": str(fake.alice.id),
+                                                             "game": "canfield-one-pass"})).wait_response()
+    assert "Canfield (one pass): 1 played, 0 won (0%), 0 clean" in said(stats) and "bankroll -$47" in said(stats)
+    clean = await (await fake.slash_command("bob", "leaderboard", {"board": "clean", "period": "week"})).wait_response()
+    assert "Clean wins · this week" in said(clean) and "No one here yet." in said(clean)
+    unknown = await (await fake.slash_command("bob", "stats", {"game": "klondike"})).wait_response()
+    assert unknown.ephemeral and "Unknown game 'klondike'" in said(unknown)
+
+
+async def test_stats_count_a_lost_game_that_could_have_been_won_once_it_is_analysed(
+        fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    from .test_review import DEAL, LINE  # a deal lost by a known move
+
+    await start(bots, tmp_path)
+    await (await fake.slash_command("alice", "play", {"deal": DEAL})).wait_response()
+    await (await fake.slash_command("alice", "move", {"moves": LINE})).wait_response()
+    reply = await fake.slash_command("alice", "resign")
+    await reply.wait_for(lambda interaction: interaction.followups, timeout=SOLVER_WAIT)  # the analysis, stored
+    stats = await (await fake.slash_command("alice", "stats", {"game": "canfield"})).wait_response()
+    assert "Canfield: 1 played, 0 won (0%), 0 clean" in said(stats)
+    assert "lost games that could have been won: 1 of 1 analysed (100%)" in said(stats)

@@ -158,8 +158,9 @@ async def test_the_daily_board_today_and_over_the_week(world: World) -> None:
     here = await world.boards.page("daily", "today", 5)
     assert (here.ranking, here.period, here.game, here.day, here.guild_id) == \
         ("daily", "today", "canfield", "2024-05-08", 5)
-    assert here.rows == [(1, "alice", "won", 352, "12:10"), (2, "bob", "resigned", -12, "12:05"),
-                         (3, "carol", "playing", -12, None)]
+    assert here.columns == ("rank", "player", "result", "score", "moves", "time")
+    assert here.rows == [(1, "alice", "won", 352, 63, 0), (2, "bob", "resigned", -12, 0, 0),
+                         (3, "carol", "playing", -12, None, None)]
     everywhere = await world.boards.page("daily", "today", None)
     assert [row[1] for row in everywhere.rows] == ["dave", "alice", "bob", "carol"]  # dave finished first
     week = await world.boards.page("daily", "week", 5)
@@ -168,6 +169,24 @@ async def test_the_daily_board_today_and_over_the_week(world: World) -> None:
     ever = await world.boards.page("daily", "all", 5)
     assert ever.rows[:2] == [(1, "alice", 2, 1, 340, 352), (2, "bob", 2, 1, 340, 352)]
     assert (await world.boards.page("daily", "today", 5, game="storehouse")).rows == []
+
+
+async def test_the_daily_board_breaks_ties_by_fewer_moves_then_less_time(world: World) -> None:
+    async def resign_after(player: Player, moves: str, minutes: int) -> None:
+        reply = await world.daily.start(player, guild_id=5, channel_id=10)
+        if moves:
+            await world.solo.move(reply.game_id, player, moves)
+        world.clock.advance(60 * minutes)
+        await world.solo.resign(reply.game_id, player)
+
+    await resign_after(ALICE, "d d", 1)  # draws: the same score, more moves
+    await resign_after(BOB, "", 5)
+    await resign_after(CAROL, "", 2)  # finished last of the three, but the quickest of the two without moves
+    today_board = await world.boards.page("daily", "today", 5)
+    assert today_board.rows == [(1, "carol", "resigned", -12, 0, 120), (2, "bob", "resigned", -12, 0, 300),
+                                (3, "alice", "resigned", -12, 2, 60)]
+    week = await world.boards.page("daily", "week", 5)
+    assert [row[1] for row in week.rows] == ["carol", "bob", "alice"]
 
 
 async def test_the_streak_board_by_current_then_best(world: World) -> None:
@@ -188,7 +207,8 @@ async def test_the_streak_board_by_current_then_best(world: World) -> None:
 async def test_unknown_rankings_periods_and_games_are_refused_with_the_choices(world: World) -> None:
     with pytest.raises(UnknownRanking) as ranking:
         await world.boards.page("scores", "all", 5)
-    assert (ranking.value.ranking, ranking.value.choices) == ("scores", ("players", "teams", "daily", "streaks"))
+    assert (ranking.value.ranking, ranking.value.choices) == (
+        "scores", ("players", "teams", "daily", "streaks", "clean", "casino"))
     with pytest.raises(UnknownPeriod) as period:
         await world.boards.page("players", "month", 5)
     assert (period.value.period, period.value.choices) == ("month", ("all", "week", "today"))

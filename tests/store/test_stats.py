@@ -37,7 +37,7 @@ async def test_a_second_claim_on_one_attempt_gets_the_first_game_and_its_own_is_
     assert await store.stats.daily_attempt("2024-05-08", "storehouse", 1) is None
 
 
-async def test_daily_days_are_per_player_and_day_and_follow_players_to_other_servers(store) -> None:
+async def test_daily_days_are_per_player_day_and_game_and_follow_players_to_other_servers(store) -> None:
     attempts = [("2024-05-07", "canfield", 1, 5, "resigned"), ("2024-05-08", "canfield", 1, 6, "blocked"),
                 ("2024-05-08", "storehouse", 1, 6, "won"), ("2024-05-08", "canfield", 2, 6, "playing")]
     for day, name, user_id, guild_id, status in attempts:
@@ -46,10 +46,11 @@ async def test_daily_days_are_per_player_and_day_and_follow_players_to_other_ser
         if status != "playing":
             await store.games.save_game(game.id, expected_version=0, moves=[], snapshot=None, status=status, score=3)
     on_five = await store.stats.daily_days(guild_id=5)
-    assert [(d.user_id, d.name, d.day, d.won) for d in on_five] == [
-        (1, "user 1", "2024-05-07", False), (1, "user 1", "2024-05-08", True)]
+    assert [(d.user_id, d.name, d.day, d.game, d.won) for d in on_five] == [
+        (1, "user 1", "2024-05-07", "canfield", False), (1, "user 1", "2024-05-08", "canfield", False),
+        (1, "user 1", "2024-05-08", "storehouse", True)]
     assert [(d.user_id, d.day) for d in await store.stats.daily_days()] == [
-        (1, "2024-05-07"), (1, "2024-05-08"), (2, "2024-05-08")]
+        (1, "2024-05-07"), (1, "2024-05-08"), (1, "2024-05-08"), (2, "2024-05-08")]
     assert [d.day for d in await store.stats.daily_days(user_id=2)] == ["2024-05-08"]
     results = await store.stats.daily_results("canfield", 6, "2024-05-08", "2024-05-08")
     assert [(r.user_id, r.status, r.score) for r in results] == [(1, "blocked", 3), (2, "playing", -12)]

@@ -23,7 +23,7 @@ ROWS = {"players": 2, "games": 8, "guild_settings": 2, "teams": 2, "team_members
 
 
 # Columns that revisions after the baseline added, with the value an old row gets.
-ADDED = {"games": {"hints": 0}, "daily_attempts": {"shared": 0}}
+ADDED = {"games": {"hints": 0, "undos": 0, "foundation_cards": None}, "daily_attempts": {"shared": 0}}
 
 
 def old_columns(table: str, names: list[str], rows: list[tuple]) -> list[tuple]:

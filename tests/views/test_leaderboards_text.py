@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from bot.game import GAMES
+from bot.i18n import LANGUAGES
 from bot.play.daily import Streaks
-from bot.play.leaderboards import LeaderboardPage, PlayerStats
-from bot.views.leaderboards import TEXT_LIMIT, page_text, page_title, stats_text
+from bot.play.leaderboards import GameStats, LeaderboardPage, PlayerStats
+from bot.views.leaderboards import (
+    PAGE_TEMPLATE,
+    TEXT_LIMIT,
+    game_stats_text,
+    page_text,
+    page_title,
+    stats_answer,
+    stats_text,
+)
 from bot.words import DISCORD
 
 
@@ -48,7 +58,59 @@ def test_a_players_stats_in_aligned_lines() -> None:
         "Matches       3 played, 2 won",
         "Daily streak  2 days (best 2 days)",
         "Daily wins    1 day in a row (best 1 day)",
+        "Clean wins    0",
     ]
     nobody = PlayerStats(user_id=99, name="user 99", guild_id=None, games=0, wins=0, best_score=None,
                          average_score=None, matches_played=0, matches_won=0, streaks=Streaks())
     assert "Scores        -" in stats_text(nobody, DISCORD) and "(all servers)" in stats_text(nobody, DISCORD)
+
+
+def test_the_records_boards_show_money_and_times_as_people_write_them() -> None:
+    casino = a_page("casino", ("rank", "player", "bankroll", "games"), [(1, "alice", 156, 2), (2, "bob", -94, 2)])
+    assert page_text(casino, DISCORD).splitlines()[:5] == [
+        "Casino bankroll · Canfield (one pass) · all time · this server",
+        "#  Player  Bankroll  Games",
+        "-" * 26,
+        "1  alice       $156      2",
+        "2  bob         -$94      2"]
+    daily = a_page("daily", ("rank", "player", "result", "score", "moves", "time"),
+                   [(1, "carol", "won", 352, 63, 245), (2, "bob", "won", 352, 63, 3729), (3, "dave", "playing", -12,
+                                                                                       None, None)], period="today")
+    assert page_text(daily, DISCORD).splitlines()[1:6] == ["#  Player  Result   Score  Moves     Time",
+                                                           "-" * 41,
+                                                           "1  carol   won        352     63     4:05",
+                                                           "2  bob     won        352     63  1:02:09",
+                                                           "3  dave    playing    -12      -        -"]
+    assert page_title(a_page("clean", (), [], period="week"), DISCORD) == "Clean wins · this week · this server"
+    assert all(PAGE_TEMPLATE.fullmatch(custom_id) for custom_id in ("pl:casino:all:server:1:next",
+                                                                    "pl:clean:week:all:0:prev"))
+
+
+def a_record(game: str, **fields: object) -> GameStats:
+    return GameStats(**{"game": game, "played": 4, "wins": 1, "clean_wins": 1, "best_score": 352,
+                        "average_cards": 20.5, "streaks": Streaks(played=2, best_played=3)} | fields)
+
+
+def test_a_players_record_at_one_game_says_what_it_has() -> None:
+    one_pass = a_record("canfield-one-pass", lost_analysed=3, lost_winnable=2, bankroll=-47)
+    assert game_stats_text(one_pass, DISCORD).splitlines() == [
+        "Canfield (one pass): 4 played, 1 won (25%), 1 clean",
+        "  best score 352, 20.5 cards to the foundations on average",
+        "  daily streak 2 days (best 3 days)",
+        "  lost games that could have been won: 2 of 3 analysed (67%)",
+        "  bankroll -$47",
+    ]
+    only_a_daily = a_record("storehouse", played=0, wins=0, clean_wins=0, best_score=None, average_cards=None)
+    assert game_stats_text(only_a_daily, DISCORD).splitlines() == ["Storehouse: 0 played, 0 won (0%), 0 clean",
+                                                          "  daily streak 2 days (best 3 days)"]
+
+
+def test_stats_with_every_game_fit_a_message() -> None:
+    records = tuple(a_record(game, lost_analysed=3, lost_winnable=2, bankroll=-47) for game in GAMES)
+    stats = PlayerStats(user_id=1, name="x" * 40, guild_id=5, games=99, wins=9, best_score=352, average_score=1.5,
+                        matches_played=3, matches_won=2, streaks=Streaks(), clean_wins=5, games_played=records)
+    text = stats_answer(stats, DISCORD).text
+    assert len(text) <= 2000 and "Canfield: 4 played" in text
+    assert "/stats with a game shows it" in text and text.count(" played, ") < len(GAMES)
+    for language in LANGUAGES:  # longer words, the same room
+        assert len(stats_answer(stats, DISCORD.speaking(language)).text) <= 2000, language
