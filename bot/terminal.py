@@ -3,9 +3,10 @@
 Type moves as in Discord; `h` for a hint, `save [file]` writes the board as a PNG (by default
 into ~/patient-exorcism-boards), `analyse` tells where the last finished game was lost (as it
 is told by itself when a game is lost) and writes its board there too, `solution [game]` shows a
-short winning line for the deal of a finished game (by default the one that ended last), `q` or
-Ctrl-C quits. Games are kept in an in-memory store unless `--db` names a file (then an unfinished
-game resumes next time, unless another game is asked for).
+short winning line for the deal of a finished game (by default the one that ended last), `replay
+[file]` writes the last finished game as an animated GIF (by default into the boards' folder too),
+`q` or Ctrl-C quits. Games are kept in an in-memory store unless `--db` names a file (then an
+unfinished game resumes next time, unless another game is asked for).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import asyncio
 import contextlib
 import sys
 import threading
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 
@@ -31,6 +33,7 @@ from bot.words import (
     board_captions,
     board_text,
     error_text,
+    replay_text,
     reply_text,
     rules_text,
     solution_text,
@@ -43,6 +46,8 @@ Words: draw, auto, undo, hint, board, resign, rules, help (or ?); save [file.png
 as an image; analyse tells where your last finished game was lost; solution [game] shows a short
 winning line for a finished game's deal; q or Ctrl-C quits (an unfinished game stays stored).""")
 ANALYSE_WORDS = ("analyse", "analyze")
+REPLAY_WORD = "replay"
+AFTER_THE_END = N_("replay [file.gif] writes this game as an animated GIF; q quits.")
 TERMINAL_PLAYER = Player(0, "terminal")
 DEFAULT_GAME = "canfield"
 
@@ -136,6 +141,34 @@ async def solution_report(solutions: SolutionPlay, words: list[str], player: Pla
     return solution_text(line, voice)
 
 
+async def save_replay(review: ReviewPlay, player: Player, named: str | None, folder: Path,
+                      voice: Voice = TERMINAL) -> str:
+    """Write the player's last finished game as an animated GIF: to the file named, or into
+    `folder` as replay-<game>.gif; what happened, in a sentence (what a PlayError says instead)."""
+    from render import workers
+    from render.replay import replay_gif
+
+    try:
+        replay = await review.replay(player)
+    except PlayError as error:
+        return error_text(error, voice)
+    if named is None:
+        path = folder / f"replay-{replay.game_id}.gif"
+        path.parent.mkdir(parents=True, exist_ok=True)
+    else:
+        path = Path(named).expanduser()
+        if not path.parent.is_dir():
+            return voice.gettext("cannot save to {path}: there is no folder {folder}", path=path, folder=path.parent)
+    gif = await workers.draw(replay_gif, replay.record, player=replay.player.name,
+                             captions=partial(board_captions, voice=voice))
+    try:
+        path.write_bytes(gif)
+    except OSError as error:
+        return voice.gettext("cannot save to {path}: {problem}", path=path, problem=error.strerror or error)
+    wrote = voice.gettext("wrote {path} ({size} bytes)", path=path.resolve(), size=f"{len(gif):,}")
+    return f"{replay_text(replay, voice)} {wrote}"
+
+
 async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
                            player: Player = TERMINAL_PLAYER, boards: Path | None = None,
                            review: ReviewPlay | None = None, solutions: SolutionPlay | None = None,
@@ -143,7 +176,9 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
     """Read lines from `stdin` and play them until the game ends, the input ends or `q`;
     return the last reply, all said in the voice. `save` without a file name writes into
     `boards` (`boards_folder()`), and so do `analyse` and the analysis that follows a lost game
-    (with `review`); `solution` asks `solutions` (one of its own over `solo` when None)."""
+    (with `review`); `solution` asks `solutions` (one of its own over `solo` when None);
+    `replay` writes the last finished game (with `review`; once the game is over, `replay` is read
+    until `q` or the input's end)."""
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
 
@@ -181,6 +216,9 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
             named = text.split(maxsplit=1)[1] if len(text.split()) > 1 else None
             say(await save_board(reply, player, named, boards or boards_folder(), voice))
             continue
+        if text.split()[0].lower() == REPLAY_WORD and review is not None:
+            say(await save_replay(review, player, _file_named(text), boards or boards_folder(), voice))
+            continue
         try:
             if word is Word.RESIGN:
                 reply = await solo.resign(reply.game_id, player)
@@ -202,7 +240,35 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
             say(await analysis_report(review, reply.game_id, player, boards or boards_folder(), voice))
     else:
         say(voice.gettext("Stopped. Score {score}.", score=reply.game.score))
+        return reply
+    if review is not None:
+        await _after_the_end(review, stdin, stdout, player, boards or boards_folder(), voice)
     return reply
+
+
+async def _after_the_end(review: ReviewPlay, stdin: TextIO, stdout: TextIO, player: Player, folder: Path,
+                         voice: Voice) -> None:
+    """Once the game is over: `replay [file]` writes it, until `q` or the input's end."""
+    def say(text: str) -> None:
+        print(text, file=stdout, flush=True)
+
+    say(voice.gettext(AFTER_THE_END))
+    while True:
+        print("> ", end="", file=stdout, flush=True)
+        line = await read_line(stdin)
+        text = line.strip()
+        if not line or text.lower() in ("q", "quit", "exit"):
+            return
+        if text and text.split()[0].lower() == REPLAY_WORD:
+            say(await save_replay(review, player, _file_named(text), folder, voice))
+        elif text:
+            say(voice.gettext(AFTER_THE_END))
+
+
+def _file_named(text: str) -> str | None:
+    """The file named after a word (`save board.png`), or None."""
+    words = text.split(maxsplit=1)
+    return words[1] if len(words) > 1 else None
 
 
 async def play_in_terminal(name: str | None, deal: int | None, options: dict[str, object],

@@ -72,8 +72,11 @@ from bot.play.review import (
     Analysing,
     DayNotOver,
     MatchNotOver,
+    NoFinishedDaily,
     NoFinishedGame,
     NoSolver,
+    PlayYourDailyFirst,
+    Replay,
     StillPlaying,
 )
 from bot.play.settings import (
@@ -178,7 +181,7 @@ DISCORD = Voice(command_prefix="/", bold_mark="**", channel_format="<#{channel}>
 TERMINAL = Voice(command_prefix="", bold_mark="", channel_format=N_("channel {channel}"))
 # What a rate limit limits (bot.play.work.LIMITS), as a player says it.
 LIMITED = {"new-game": N_("new games"), "hint": N_("hints"), "verdict": N_("verdicts"), "lobby": N_("new lobbies"),
-           "analysis": N_("analyses"), "solution": N_("solutions")}
+           "analysis": N_("analyses"), "solution": N_("solutions"), "replay": N_("replays")}
 # Where a game or a match stands (GameStatus, MatchStatus), as a player says it.
 STATUSES = {"playing": N_("in play"), "won": N_("won"), "blocked": N_("blocked"), "resigned": N_("resigned"),
             "lobby": N_("in its lobby"), "running": N_("running"), "finished": N_("finished"),
@@ -440,6 +443,12 @@ def error_text(error: PlayError, voice: Voice) -> str:
             return _("Game {game}'s deal has no winning line to turn the pages of.", game=game_id)
         case NoSolver(name=name):
             return _("No solver for {title}: it knows the one-deck Canfield games.", title=TITLES.get(name, name))
+        case PlayYourDailyFirst(game=game, seconds_left=seconds_left):
+            return _("Finish today's {title} daily first ({daily}): then you can replay other players' (or in "
+                     "{wait}, when the day is over).", title=TITLES.get(game, game), daily=voice.command("daily"),
+                     wait=duration_text(seconds_left, voice))
+        case NoFinishedDaily():
+            return _("That player has no finished daily yet.")
         case DailyNotOver():
             return _("A daily's result can be shared once its game has ended.")
         case AlreadyShared():
@@ -499,6 +508,19 @@ def _drawn_first(draws: int) -> str:
     """The draws before a move, such as "draw ×3, " ("" for none): `draw` is the typed move, the
     same in every language."""
     return "" if draws == 0 else "draw, " if draws == 1 else f"draw ×{draws}, "
+
+
+def replay_text(replay: Replay, voice: Voice) -> str:
+    """What a replay's message says: whose game, which, and how it ended."""
+    moves = voice.ngettext("{count} move", "{count} moves", replay.moves)
+    details = {"player": voice.bold(replay.player.name), "title": TITLES.get(replay.name, replay.name),
+               "game": replay.game_id, "moves": moves, "status": status_text(replay.status, voice),
+               "score": replay.score}
+    if replay.deal is None:
+        return voice.gettext("Replay of {player}'s {title} (game {game}): {moves}, {status}, score {score}.",
+                             **details)
+    return voice.gettext("Replay of {player}'s {title} #{deal} (game {game}): {moves}, {status}, score {score}.",
+                         deal=replay.deal, **details)
 
 
 def race_error_text(error: PlayError, voice: Voice) -> str:

@@ -128,31 +128,44 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 
 def render_image(game: Game, *, theme: str = "classic", highlight: Move | None = None, losing: Move | None = None,
-                 player: str | None = None, geometry: Geometry = GEOMETRY,
+                 player: str | None = None, geometry: Geometry = GEOMETRY, in_play: bool = False,
                  captions: BoardCaptions | None = None) -> Image.Image:
-    """The board as a Pillow RGB image (what `render` encodes)."""
-    painter = _Painter(game, get_theme(theme), geometry, captions or board_captions(game))
-    return painter.paint(highlight, losing, player)
+    """The board as a Pillow RGB image (what `render` encodes). `in_play`: the position is known
+    not to be over (a replay's earlier positions), so no search is made for its outcome banner;
+    `captions`: its words (English by default)."""
+    painter = _Painter(game, get_theme(theme), geometry, captions)
+    return painter.paint(highlight, losing, player, in_play=in_play)
+
+
+def board_size(game: Game, geometry: Geometry = GEOMETRY) -> tuple[int, int]:
+    """The width and height in pixels of the game's board as it stands (`render_image`'s size):
+    the height grows with the longest column."""
+    return _Painter(game, get_theme("classic"), geometry).size
 
 
 class _Painter:
     """Draws one board; lives for one render."""
 
-    def __init__(self, game: Game, theme: Theme, geometry: Geometry, captions: BoardCaptions) -> None:
+    image: Image.Image  # made by `paint`
+    draw: ImageDraw.ImageDraw
+
+    def __init__(self, game: Game, theme: Theme, geometry: Geometry, captions: BoardCaptions | None = None) -> None:
         self.game = game
-        self.captions = captions
+        self.captions = captions or board_captions(game)
         self.theme = theme
         self.geo = geometry
         self.board = layout_for(game.kind)
         self.piles = game.piles()
         self.fan = self._column_fan()
         self.placed: dict[str, list[Placed]] = {}
-        self.image = Image.new("RGB", (geometry.width(self.board), self._height()), theme.felt)
-        self.draw = ImageDraw.Draw(self.image, "RGBA")
+        self.size = (geometry.width(self.board), self._height())
         self.ringed: Counter[tuple[int, int, int, int]] = Counter()  # the areas ringed, and how often
 
-    def paint(self, highlight: Move | None, losing: Move | None, player: str | None) -> Image.Image:
+    def paint(self, highlight: Move | None, losing: Move | None, player: str | None,
+              in_play: bool = False) -> Image.Image:
         """Everything, bottom layer first."""
+        self.image = Image.new("RGB", self.size, self.theme.felt)
+        self.draw = ImageDraw.Draw(self.image, "RGBA")
         self._header(player)
         for spot in self.board.spots:
             self._label(spot)
@@ -163,7 +176,7 @@ class _Painter:
             self._outline(self.game.last_move, self.theme.moved_from, self.theme.moved_to, played=True)
         if highlight is not None:
             self._outline(highlight, self.theme.hinted, self.theme.hinted, played=False)
-        outcome = self.game.outcome
+        outcome = None if in_play else self.game.outcome
         if outcome is not None:
             self._banner(outcome)
         return self.image

@@ -224,3 +224,17 @@ async def test_solution_in_the_terminal_shows_the_line_of_the_game_that_ended_la
     assert "Game 1 (Canfield): a winning line from the deal's start" in said and "  1. " in said
     assert "Game 2 is still in play: you can look back on it once it has ended." in said
     assert "Type solution, or solution and a game's number, such as solution 12." in said
+
+
+async def test_replay_writes_a_finished_game_as_an_animated_gif_and_says_where(tmp_path) -> None:
+    out = io.StringIO()
+    replay = tmp_path / "game.gif"
+    reply = await play_in_terminal("canfield", 1, {}, stdin=io.StringIO(f"d\nreplay\nd\nresign\nwhat\nreplay {replay}\n"
+                                                                        "replay\nq\n"), stdout=out, boards=tmp_path)
+    text = out.getvalue()
+    assert "You have no finished game to look back on yet: play one with play." in text  # while the first is on
+    assert "replay [file.gif] writes this game as an animated GIF; q quits." in text
+    assert f"Replay of terminal's Canfield #1 (game {reply.game_id}): 2 moves, resigned, score -12." in text
+    assert f"wrote {replay} (" in text and f"wrote {tmp_path / f'replay-{reply.game_id}.gif'} (" in text
+    gif = Image.open(replay)
+    assert gif.format == "GIF" and gif.n_frames == 3  # the deal and two draws

@@ -66,8 +66,11 @@ from bot.play.review import (
     Analysing,
     DayNotOver,
     MatchNotOver,
+    NoFinishedDaily,
     NoFinishedGame,
     NoSolver,
+    PlayYourDailyFirst,
+    Replay,
     StillPlaying,
 )
 from bot.play.settings import BadSetting, ManageServerNeeded, NotAPlayChannel, ServerLacksApp
@@ -89,6 +92,7 @@ from bot.play.solo import (
     NothingToDo,
     NotYourGame,
     NoVerdict,
+    Player,
     PlayError,
     RateLimited,
     Refused,
@@ -113,6 +117,7 @@ from bot.words import (
     played_text,
     race_board_alt_text,
     race_table_alt_text,
+    replay_text,
     reply_text,
     rules_text,
     share_text,
@@ -264,6 +269,9 @@ def test_rounds_of_matches_and_dailies() -> None:
                                                   "until then its deal stays hidden from you."),
     (RoundNotFinished(7, 2), "Finish your own game of round 2 of match #7 first: until then its deal stays hidden "
                              "from you."),
+    (PlayYourDailyFirst("canfield", 600), "Finish today's Canfield daily first (/daily): then you can replay other "
+                                          "players' (or in 10 min, when the day is over)."),
+    (NoFinishedDaily(2), "That player has no finished daily yet."),
     (ServerLacksApp(), "This works on a server that has added Patient Exorcism: ask its admins to add the bot. "
                        "Solo games (/play) and the daily work anywhere."),
 ])
@@ -311,6 +319,15 @@ def test_the_terminal_shows_no_discord_syntax() -> None:
         assert "/" not in text and "**" not in text and "<@" not in text, text
     assert said(AlreadyPlaying(), voice=TERMINAL) == "You already have a game here: here it is. resign ends it."
     assert error_text(NoGameHere(), TERMINAL) == "You have no game in this channel: start one with play."
+
+
+def test_a_replay_says_whose_game_which_and_how_it_ended() -> None:
+    replay = Replay(game_id=9, player=Player(2, "Zoë"), name="canfield", deal=17, status="won", score=352,
+                    record={"moves": ["d"] * 120})
+    assert replay_text(replay, DISCORD) == "Replay of **Zoë**'s Canfield #17 (game 9): 120 moves, won, score 352."
+    one = Replay(game_id=3, player=Player(0, "terminal"), name="storehouse", deal=None, status="resigned", score=-12,
+                 record={"moves": ["d"]})
+    assert replay_text(one, TERMINAL) == "Replay of terminal's Storehouse (game 3): 1 move, resigned, score -12."
 
 
 def test_the_terminal_names_a_channel_without_discord_marks() -> None:

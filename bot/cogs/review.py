@@ -1,4 +1,4 @@
-"""Looking back on finished games in Discord: /analyse, a thin adapter onto bot.play.review."""
+"""Looking back on finished games in Discord: /analyse and /replay, thin adapters onto bot.play.review."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.cogs.checks import anywhere
 from bot.views.board import player_of
+from bot.views.replay import replay_answer
 from bot.views.respond import Answer, answer, voice_of
 from bot.views.review import analysis_answer
 
@@ -20,7 +21,7 @@ MAX_ID = 2**53 - 1  # Discord's largest integer option
 
 
 class ReviewCog(commands.Cog):
-    """/analyse."""
+    """/analyse, /replay."""
 
     def __init__(self, bot: PatientExorcismBot) -> None:
         self.bot = bot
@@ -35,5 +36,21 @@ class ReviewCog(commands.Cog):
         async def work() -> Answer:
             voice = await voice_of(interaction)
             return await analysis_answer(self.bot.review, game, player_of(interaction.user), voice)
+
+        await answer(interaction, work(), ephemeral=not public)
+
+    @app_commands.command(name="replay", description="Watch a finished game again, move by move")
+    @app_commands.describe(game="a game's number (default: your game that ended last)",
+                           player="a player whose last finished daily to watch (once you have played yours)",
+                           public="show the replay to the whole channel")
+    @anywhere
+    async def replay(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, MAX_ID] | None = None,
+                     player: discord.User | None = None, public: bool = False) -> None:
+        """Send a finished game as an animated image."""
+        async def work() -> Answer:
+            voice = await voice_of(interaction)
+            chosen = await self.bot.review.replay(player_of(interaction.user), game_id=game,
+                                                  player_id=None if player is None else player.id)
+            return await replay_answer(chosen, voice)
 
         await answer(interaction, work(), ephemeral=not public)

@@ -42,7 +42,10 @@ class Analysis:
 
 
 def start_of(game: Game) -> Game:
-    """A new game with the same deck and rules, before any move."""
+    """A new game with the same deck and rules, before any move (by its deal number, when it has
+    one, so that the board says which deal it is)."""
+    if game.deal is not None:
+        return new_game(game.name, deal=game.deal, **game.options)
     return new_game(game.name, cards=[str(card) for card in game.cards], **game.options)
 
 

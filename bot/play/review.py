@@ -1,5 +1,11 @@
 """Looking back on a finished game: which games a player may look back on (the one rule that
-/analyse, /solution and /replay share), and where a game was lost (bot.game.analysis).
+/analyse, /solution and /replay share), where a game was lost (bot.game.analysis), and replays.
+
+A finished game of your own can be looked back on; a match round once its match is over (the
+other rounds still count); a daily once its day is over, since what the solver finds helps
+whoever has not played it yet. A replay shows no more than the player's own moves: their daily
+can be replayed once it has ended, and anyone's finished daily by whoever has finished theirs of
+the same day and game (or once that day is over).
 
 The analysis is a bisection over the player's line, each search (up to ANALYSIS_LIMIT
 positions) in a search process one at a time (bot.play.work), counted against the member's
@@ -15,11 +21,12 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from bot.game import Game, parse_move
 from bot.game.analysis import Analysis, Verdict, bisection, position_after, solve_after
 from bot.game.solver import covers
-from bot.play.daily import seconds_to_next_day, today, utc_day
+from bot.play.daily import seconds_to_next_day, utc_day
 from bot.play.solo import (
     VERDICT_LIMIT,
     GameStatus,
@@ -31,7 +38,9 @@ from bot.play.solo import (
     Table,
     check_limit,
     rebuild,
+    record_of,
 )
+from bot.play.watch import OPEN_MATCH
 from bot.play.work import RateLimiter, Work
 from bot.store import Store, StoredGame
 from bot.store.base import StoredAnalysis
@@ -39,7 +48,6 @@ from bot.store.base import StoredAnalysis
 log = logging.getLogger(__name__)
 
 ANALYSIS_LIMIT = VERDICT_LIMIT  # positions each search of an analysis may look at (some 2 s)
-MATCH_OVER = ("finished", "cancelled", "expired")
 
 
 class NoFinishedGame(PlayError):
@@ -70,6 +78,24 @@ class MatchNotOver(PlayError):
         self.match_id = match_id
 
 
+class PlayYourDailyFirst(PlayError):
+    """Another player's daily of `game`, still to be played by the viewer today: it can be replayed
+    once the viewer's own has ended, or once the day is over (in `seconds_left`)."""
+
+    def __init__(self, game: str, seconds_left: float) -> None:
+        super().__init__(game, seconds_left)
+        self.game = game
+        self.seconds_left = seconds_left
+
+
+class NoFinishedDaily(PlayError):
+    """Player `player_id` has no finished daily to replay."""
+
+    def __init__(self, player_id: int) -> None:
+        super().__init__(player_id)
+        self.player_id = player_id
+
+
 class NoSolver(PlayError):
     """The solver does not cover game `name` (two decks, or more columns): no analysis or winning
     line can be made."""
@@ -98,10 +124,11 @@ class Analysed:
 
 
 async def finished_game_for_review(store: Store, game_id: int | None, player: Player,
-                                   clock: Callable[[], float] = time.time) -> StoredGame:
-    """The finished game of the player's that they may look back on: game `game_id`, or the one
-    that ended last. A daily once its day is over; a match's round once the match is over.
-    NoGameHere, NotYourGame, StillPlaying, DayNotOver, MatchNotOver or NoFinishedGame else."""
+                                   clock: Callable[[], float] = time.time, *, replay: bool = False) -> StoredGame:
+    """The finished game that `player` may look back on: game `game_id`, or their own that ended
+    last (see the module's docstring; `replay`: to see its moves, not what the solver finds). A
+    PlayError says why not: NoGameHere, NoFinishedGame, NotYourGame, StillPlaying, DayNotOver,
+    PlayYourDailyFirst or MatchNotOver."""
     if game_id is None:
         last = await store.games.finished_games(player.id, limit=1)
         if not last:
@@ -112,22 +139,52 @@ async def finished_game_for_review(store: Store, game_id: int | None, player: Pl
         if found is None:
             raise NoGameHere(game_id)
         stored = found
-    if stored.user_id != player.id:
+    own = stored.user_id == player.id
+    day = None  # a daily's: the UTC day it began
+    if stored.kind == "daily":
+        attempt = await store.stats.daily_of_game(stored.id)
+        day = attempt.day if attempt is not None else utc_day(stored.created_at)
+    if not own and not (replay and day is not None):
         raise NotYourGame()
     if stored.status == GameStatus.PLAYING:
         raise StillPlaying(stored.id)
-    if stored.kind == "daily" and utc_day(stored.created_at) >= today(clock):
-        raise DayNotOver(seconds_to_next_day(clock()))
+    now = clock()
+    if day is not None and day >= utc_day(now):  # the day is not over
+        if not replay:
+            raise DayNotOver(seconds_to_next_day(now))
+        if not own:
+            mine = await store.stats.daily_attempt(day, stored.name, player.id)
+            if mine is None or mine.status == GameStatus.PLAYING:
+                raise PlayYourDailyFirst(stored.name, seconds_to_next_day(now))
     if stored.kind == "match" and stored.match_id is not None:
         match = await store.matches.get_match(stored.match_id)
-        if match is not None and match.status not in MATCH_OVER:
+        if match is not None and match.status in OPEN_MATCH:
             raise MatchNotOver(stored.match_id)
     return stored
 
 
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A finished game to replay: whose (`player`), what it was, and `record`, its deal and moves
+    (`bot.game.to_record`'s fields) for the drawing (render.replay.replay_gif)."""
+
+    game_id: int
+    player: Player
+    name: str
+    deal: int | None
+    status: str
+    score: int
+    record: dict[str, Any]
+
+    @property
+    def moves(self) -> int:
+        """How many moves the game had."""
+        return len(self.record["moves"])
+
+
 class ReviewPlay:
     """Where a finished game was lost: worked out once, stored, and started by itself when a
-    solo game ends without a win."""
+    solo game ends without a win; and which game to replay."""
 
     def __init__(self, store: Store, solo: SoloPlay, *, work: Work | None = None,
                  limits: RateLimiter | None = None, clock: Callable[[], float] = time.time) -> None:
@@ -153,6 +210,22 @@ class ReviewPlay:
             shown = analysis.lost_after - 1 if analysis.losing_move is not None else analysis.lost_after
             board = await self.work.engine(player.id, position_after, game, shown)
         return Analysed(stored.id, analysis, len(game.moves), board)
+
+    async def replay(self, viewer: Player, *, game_id: int | None = None, player_id: int | None = None) -> Replay:
+        """The game to replay for `viewer`: game `game_id`; else player `player_id`'s daily that
+        ended last; else the viewer's own game that ended last. The rules of
+        `finished_game_for_review` (with `replay`); RateLimited when the viewer has had their
+        share of replays lately (refusals do not count)."""
+        if game_id is None and player_id is not None and player_id != viewer.id:
+            attempt = await self.store.stats.last_finished_daily(player_id)
+            if attempt is None:
+                raise NoFinishedDaily(player_id)
+            game_id = attempt.game_id
+        stored = await finished_game_for_review(self.store, game_id, viewer, self.clock, replay=True)
+        check_limit(self.limits, viewer.id, "replay")
+        name = (await self.store.games.player_names([stored.user_id])).get(stored.user_id, str(stored.user_id))
+        return Replay(game_id=stored.id, player=Player(stored.user_id, name), name=stored.name, deal=stored.deal,
+                      status=stored.status, score=stored.score, record=record_of(stored))
 
     async def _analysis(self, game_id: int, game: Game, member_id: int) -> Analysis:
         """The game's analysis: stored, in progress, or worked out now (counted against the

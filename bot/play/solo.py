@@ -12,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from bot.game import (
     GAMES,
@@ -682,10 +682,15 @@ def rebuild(stored: StoredGame) -> Game:
         except SnapshotError:
             pass
     try:
-        return from_record({"game": stored.name, "options": stored.options, "deal": stored.deal,
-                            "cards": _cards(stored.cards), "moves": stored.moves})
+        return from_record(record_of(stored))
     except SnapshotError as error:
         raise DamagedGame(stored.id, str(error)) from None
+
+
+def record_of(stored: StoredGame) -> dict[str, Any]:
+    """The stored game's deal and moves as `bot.game.from_record` takes them (`to_record`'s fields)."""
+    return {"game": stored.name, "options": stored.options, "deal": stored.deal, "cards": _cards(stored.cards),
+            "moves": list(stored.moves)}
 
 
 def _carry_out(game: Game, action: Callable[[Game], list[Move]]) -> tuple[list[Move], IllegalMoveError | None, bool]:

@@ -71,6 +71,7 @@ LIMITS = {
     "analysis": Limit(6, 300.0),  # where a game was lost: some searches each (bot.play.review)
     "lobby": Limit(4, 300.0),  # match and race lobbies opened
     "solution": Limit(6, 60.0),  # short winning lines worked out (bot.play.solution)
+    "replay": Limit(5, 300.0),  # animated replays: some 3 s of drawing each for a 300-move game
 }
 
 

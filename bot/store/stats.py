@@ -48,6 +48,13 @@ from bot.store.tables import (
 )
 
 
+def _attempts() -> Select[Any]:
+    """Daily attempts with their games' state, the fields of DailyAttempt in order."""
+    return (select(daily_attempts.c.day, daily_attempts.c.game, daily_attempts.c.user_id, daily_attempts.c.guild_id,
+                   daily_attempts.c.game_id, games.c.status, games.c.score, games.c.finished_at)
+            .select_from(daily_attempts.join(games, games.c.id == daily_attempts.c.game_id)))
+
+
 def _results() -> CTE:
     """What counts, the same for the players' leaderboard and /stats (README, "Leaderboards and
     stats"): a result is a finished game of patience (solo, a match's round or a daily; won when
@@ -108,11 +115,15 @@ class StatsStore:
 
     async def daily_attempt(self, day: str, game: str, user_id: int) -> DailyAttempt | None:
         """The player's attempt at that day's daily of `game`, with its game's state, or None."""
+        row = await self.db.fetch_one(_attempts().where(
+            daily_attempts.c.day == day, daily_attempts.c.game == game, daily_attempts.c.user_id == user_id))
+        return DailyAttempt(*row) if row else None
+
+    async def last_finished_daily(self, user_id: int) -> DailyAttempt | None:
+        """The player's daily attempt that ended last, or None."""
         row = await self.db.fetch_one(
-            select(daily_attempts.c.day, daily_attempts.c.game, daily_attempts.c.user_id, daily_attempts.c.guild_id,
-                   daily_attempts.c.game_id, games.c.status, games.c.score, games.c.finished_at)
-            .select_from(daily_attempts.join(games, games.c.id == daily_attempts.c.game_id))
-            .where(daily_attempts.c.day == day, daily_attempts.c.game == game, daily_attempts.c.user_id == user_id))
+            _attempts().where(daily_attempts.c.user_id == user_id, games.c.status != "playing")
+            .order_by(games.c.finished_at.desc(), games.c.id.desc()).limit(1))
         return DailyAttempt(*row) if row else None
 
     async def daily_of_game(self, game_id: int) -> DailyAttempt | None:

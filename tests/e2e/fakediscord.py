@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import fnmatch
+import functools
 import itertools
 import json
 import logging
@@ -321,7 +322,8 @@ class StoredAttachment:
         return len(self.data)
 
     def payload(self) -> dict[str, Any]:
-        """The attachment object Discord sends."""
+        """The attachment object Discord sends: an image's with its width and height, and an
+        animated one's flagged IS_ANIMATED."""
         body: dict[str, Any] = {
             "id": str(self.id),
             "filename": self.filename,
@@ -332,7 +334,37 @@ class StoredAttachment:
         }
         if self.description is not None:
             body["description"] = self.description
+        picture = _picture(self.data) if self.content_type.startswith("image/") else None
+        if picture is not None:
+            body["width"], body["height"], animated = picture
+            body["flags"] = ATTACHMENT_IS_ANIMATED if animated else 0
         return body
+
+    @property
+    def animated(self) -> bool:
+        """Whether Discord plays this attachment inline as an animation (see `_picture`)."""
+        picture = _picture(self.data) if self.content_type.startswith("image/") else None
+        return picture is not None and picture[2]
+
+
+ATTACHMENT_IS_ANIMATED = 1 << 5  # an attachment's flag: an animated image
+
+
+@functools.lru_cache(maxsize=64)
+def _picture(data: bytes) -> tuple[int, int, bool] | None:
+    """An image's width, height and whether Discord animates it: a GIF or WebP of more than one
+    frame (Discord shows APNG attachments still, on purpose: discord-api-docs issue 6359). None for
+    data that is no image."""
+    import io
+
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            frames = getattr(image, "n_frames", 1)
+            return image.width, image.height, image.format in ("GIF", "WEBP") and frames > 1
+    except (UnidentifiedImageError, OSError):
+        return None
 
 
 @dataclass(frozen=True)

@@ -608,3 +608,29 @@ async def test_a_deferral_cannot_carry_the_v2_flag_but_its_edit_can(fake: FakeDi
     message = interaction.message
     assert message is not None and message.v2 and message.ephemeral and not message.loading
     assert message.text_displays() == ["the answer"]
+
+
+async def test_attachments_carry_an_images_size_and_the_animated_flag_as_discord_sends_them(fake: FakeDiscord) -> None:
+    import io
+
+    from PIL import Image
+
+    from .fakediscord import ATTACHMENT_IS_ANIMATED
+
+    def picture(kind: str, frames: int) -> bytes:
+        images = [Image.new("RGB", (30, 20), (n * 80, 0, 0)) for n in range(frames)]
+        output = io.BytesIO()
+        images[0].save(output, kind, save_all=frames > 1, append_images=images[1:], duration=100)
+        return output.getvalue()
+
+    files = {"a.gif": picture("GIF", 2), "still.gif": picture("GIF", 1), "a.png": picture("PNG", 2),
+             "a.webp": picture("WEBP", 2), "notes.txt": b"not an image"}
+    url = f"{fake.api_base}/channels/{fake.channel_id}/messages"
+    async with (aiohttp.ClientSession(headers={"Authorization": f"Bot {fake.token}"}) as http,
+                http.post(url, data=_form({"content": "files"}, files)) as response):
+        assert response.status == 200
+        sent = {a["filename"]: a for a in (await response.json())["attachments"]}
+    assert (sent["a.gif"]["width"], sent["a.gif"]["height"]) == (30, 20)
+    # Discord plays animated GIF and WebP attachments; an APNG it shows still.
+    assert [name for name, a in sent.items() if a.get("flags", 0) & ATTACHMENT_IS_ANIMATED] == ["a.gif", "a.webp"]
+    assert "width" not in sent["notes.txt"] and "flags" not in sent["notes.txt"]

@@ -12,7 +12,8 @@ from .harness import BotRunner
 from .test_bot import SOLVER_WAIT, board_of, button, start
 from .test_mentions import kind_of, pings
 
-ANYWHERE = {"play", "move", "board", "undo", "hint", "resign", "rules", "help", "daily", "watch", "analyse", "solution"}
+ANYWHERE = {"play", "move", "board", "undo", "hint", "resign", "rules", "help", "daily", "watch", "analyse", "solution",
+            "replay"}
 SERVER_ONLY = {"prefix", "match", "team", "settings", "leaderboard", "stats", "race"}
 REFUSAL = "This works on a server that has added Patient Exorcism"
 

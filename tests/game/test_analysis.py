@@ -108,3 +108,10 @@ def test_a_position_after_many_redeals_is_searched_as_well() -> None:
     for native in (True, False):
         assert solve(never, limit=LIMIT, native=native).status == "unwinnable"
         assert solve(winnable, limit=LIMIT, native=native).status == "winnable"
+
+
+def test_the_board_of_a_position_in_the_line_names_its_deal() -> None:
+    game = new_game("canfield", deal=8)
+    game.play("d d wf2")
+    before = position_after(game, 2)
+    assert before.deal == 8 and before.cards == game.cards and [str(move) for move in before.moves] == ["d", "d"]

@@ -63,3 +63,21 @@ def test_the_race_boards_speak_the_players_language() -> None:
         english, translated = draw(None), draw(spanish)
         assert english.size == translated.size
         assert ImageChops.difference(english, translated).getbbox() is not None
+
+
+def test_a_replay_draws_every_frame_with_the_words_of_the_members_language() -> None:
+    import pickle
+    from functools import partial
+
+    from render.replay import replay_gif
+    from tests.render.test_replay import frames_of, record_of
+
+    record = record_of(won_game("canfield"))
+    words = pickle.loads(pickle.dumps(partial(board_captions, voice=SPANISH)))  # as a drawing process gets it
+    english, spanish = frames_of(replay_gif(record, player="Ana")), frames_of(replay_gif(record, player="Ana",
+                                                                                          captions=words))
+    assert len(english) == len(spanish)
+    for (first, _), (second, _) in zip(english, spanish, strict=True):
+        first, second = first.convert("RGB"), second.convert("RGB")
+        header = (0, 0, first.width, GEOMETRY.header)
+        assert first.crop(header).tobytes() != second.crop(header).tobytes()

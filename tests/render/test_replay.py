@@ -1,0 +1,124 @@
+"""Replays: the GIF's frames are the game's positions as render() draws them, timed as planned."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+from bot.game import GAMES, Game, from_record, to_record
+from render import render
+from render.replay import CHUNK, DRAW_MS, FIRST_MS, LAST_MS, MAX_FRAMES, MOVE_MS, Frame, replay_frames, replay_gif
+from render.themes import get_theme
+from tests.samples import mid_game, sample_game, won_game
+
+
+def frames_of(gif: bytes) -> list[tuple[Image.Image, int]]:
+    """Each frame of a GIF as a viewer shows it (RGB), with its duration in ms."""
+    image = Image.open(io.BytesIO(gif))
+    assert image.format == "GIF" and image.is_animated
+    frames = []
+    for index in range(image.n_frames):
+        image.seek(index)
+        frames.append((image.convert("RGB"), image.info["duration"]))
+    return frames
+
+
+def position(record: dict, moves: int) -> Game:
+    """The game of `record` after its first `moves` moves."""
+    return from_record({**record, "moves": record["moves"][:moves]})
+
+
+def drawn(game: Game, size: tuple[int, int], player: str) -> Image.Image:
+    """render() of the position, on the felt of a canvas of `size` as the replay's frames are."""
+    board = Image.open(io.BytesIO(render(game, player=player))).convert("RGB")
+    canvas = Image.new("RGB", size, get_theme("classic").felt)
+    canvas.paste(board, (0, 0))
+    return canvas
+
+
+def mean_difference(a: Image.Image, b: Image.Image) -> float:
+    """The mean absolute difference of two images' channels, 0-255."""
+    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
+
+
+def share_off(a: Image.Image, b: Image.Image, levels: int) -> float:
+    """The share of pixels where some channel of the two images differs by more than `levels`."""
+    red, green, blue = ImageChops.difference(a, b).split()
+    largest = ImageChops.lighter(ImageChops.lighter(red, green), blue)
+    histogram = largest.histogram()
+    return sum(histogram[levels + 1:]) / sum(histogram)
+
+
+def record_of(game: Game) -> dict:
+    record = to_record(game)
+    record["moves"] = [str(move) for move in record["moves"]]
+    return record
+
+
+@pytest.mark.parametrize("sample", ["won", "mid"])
+def test_each_frame_is_the_games_position_as_render_draws_it_and_the_last_holds(sample: str) -> None:
+    game = won_game("canfield") if sample == "won" else mid_game("canfield", moves=60)
+    record = record_of(game)
+    moves = record["moves"]
+    assert any(m == "d" for m in moves) and any(m != "d" for m in moves)
+    if sample == "won":  # written in two parts, joined: the frames after the join are checked too
+        assert CHUNK < len(moves) < 2 * CHUNK
+    frames = frames_of(replay_gif(record, player="Zoë"))
+    assert len(frames) == len(moves) + 1
+    size = frames[0][0].size
+    assert size == (max(f.width for f, _ in frames), max(f.height for f, _ in frames))
+    for index in sorted({0, 1, len(moves) // 2, len(moves) - 1, len(moves)}):
+        expected = drawn(position(record, index), size, "Zoë")
+        # The palette of 255 colours rounds anti-aliased edges a little: under half a percent of
+        # the pixels are off by more than 24 levels, where the position before differs in 1% or more.
+        assert mean_difference(frames[index][0], expected) < 1.0, index
+        assert share_off(frames[index][0], expected, 24) < 0.005, index
+        if index:
+            assert share_off(frames[index][0], drawn(position(record, index - 1), size, "Zoë"), 24) > 0.01, index
+    durations = [duration for _, duration in frames]
+    assert durations[0] == FIRST_MS and durations[-1] == LAST_MS
+    for move, duration in zip(moves[:-1], durations[1:-1], strict=True):
+        assert duration == (DRAW_MS if move == "d" else MOVE_MS)
+
+
+def test_a_won_games_last_frame_shows_the_win_and_the_earlier_ones_do_not() -> None:
+    game = won_game("canfield")
+    record = record_of(game)
+    frames = frames_of(replay_gif(record))
+    won = drawn(game, frames[-1][0].size, "")
+    assert share_off(frames[-1][0], won, 24) < 0.005
+    # The banner is only on the last frame: the frame before it matches a board with no banner.
+    before = position(record, len(record["moves"]) - 1)
+    assert before.outcome is None
+    assert share_off(frames[-2][0], drawn(before, won.size, ""), 24) < 0.005
+
+
+def test_a_game_without_moves_is_one_frame_that_holds() -> None:
+    record = record_of(mid_game("canfield", moves=0))
+    image = Image.open(io.BytesIO(replay_gif(record)))
+    assert image.n_frames == 1
+    assert replay_frames([]) == [Frame(0, LAST_MS)]
+
+
+def test_a_long_game_keeps_to_max_frames_with_the_deal_and_the_end() -> None:
+    moves = (["d", "d", "d", "wt1"] * 150)[:599]  # 599 moves: the frames are only planned here
+    frames = replay_frames(moves)
+    assert len(frames) <= MAX_FRAMES
+    assert frames[0] == Frame(0, FIRST_MS) and frames[-1] == Frame(599, LAST_MS)
+    shown = [frame.moves for frame in frames]
+    assert shown == sorted(set(shown))
+    # Of each run of draws, only the last one is shown.
+    assert all(not (moves[n - 1] == "d" and moves[n] == "d") for n in shown[1:-1])
+    very_long = replay_frames(["wt1"] * 1999)
+    assert len(very_long) == MAX_FRAMES and very_long[0].moves == 0 and very_long[-1].moves == 1999
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_game_replays_to_its_last_position(name: str) -> None:
+    game = sample_game(name, "mid")
+    record = record_of(game)
+    frames = frames_of(replay_gif(record))
+    assert len(frames) == len(record["moves"]) + 1
+    assert share_off(frames[-1][0], drawn(game, frames[-1][0].size, ""), 24) < 0.005
