@@ -688,7 +688,7 @@ def card_words(card: str, voice: Voice) -> str:
 
 def board_captions(game: Game, voice: Voice) -> BoardCaptions:
     """The words drawn on `game`'s board image, in the voice's language."""
-    return worded_board(game, voice.gettext, voice.ngettext)
+    return worded_board(game, voice.gettext, voice.ngettext, title=voice.engine(Phrase.marked(game.title)))
 
 
 def board_text(game: Game, voice: Voice) -> str:
@@ -699,7 +699,7 @@ def board_text(game: Game, voice: Voice) -> str:
 def race_captions(race: RaceGame, voice: Voice) -> RaceCaptions:
     """The words drawn on `race`'s board images (a player's own and the public table), in the
     voice's language."""
-    return worded_race(race, voice.gettext, voice.ngettext)
+    return worded_race(race, voice.gettext, voice.ngettext, title=voice.engine(Phrase.marked(race.title)))
 
 
 def board_alt_text(game: Game, voice: Voice, limit: int = ALT_TEXT_LIMIT) -> str:

@@ -267,11 +267,16 @@ class _Painter:
         game, theme, geo = self.game, self.theme, self.geo
         width = self.image.width
         self.draw.rectangle((0, 0, width, geo.header - 8), fill=theme.felt_edge)
-        self._text((geo.margin, 22), game.title, 28, theme.text, "lm")
         words = self.captions
-        deal_x = geo.margin + round(_length(game.title, 28, True)) + 12
+        deal_width = round(_length(words.deal, 22, False)) + 24
+        size = 28
+        while size > 16 and (_length(words.title, size, True) + deal_width + _length(words.score, size, True)
+                             > width - 2 * geo.margin):  # a longer language's words: smaller, side by side
+            size -= 2
+        self._text((geo.margin, 22), words.title, size, theme.text, "lm")
+        deal_x = geo.margin + round(_length(words.title, size, True)) + 12
         self._text((deal_x, 24), words.deal, 22, theme.muted, "lm", bold=False)
-        self._text((width - geo.margin, 22), words.score, 28, theme.text, "rm")
+        self._text((width - geo.margin, 22), words.score, size, theme.text, "rm")
         details = f"{words.passes} · " + (f"{words.base} · " if words.base is not None else "")
         x = geo.margin
         if game.die_roll is not None:
@@ -284,7 +289,10 @@ class _Painter:
         details += words.draw
         self._text((x, 53), details, 20, theme.muted, "lm", bold=False)
         if player:
-            self._text((width - geo.margin, 53), _shorten(player, 28), 20, theme.text, "rm")
+            name, room = _shorten(player, 28), width - geo.margin - (x + _length(details, 20, False) + 12)
+            while len(name) > 2 and _length(name, 20, True) > room:  # the name gives way to the details
+                name = _shorten(name, len(name) - 1)
+            self._text((width - geo.margin, 53), name, 20, theme.text, "rm")
 
     def _die(self, x: int, y: int, size: int, roll: int) -> None:
         """A die face showing `roll`: the Die of Justice."""

@@ -40,9 +40,10 @@ def signed(number: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class BoardCaptions:
-    """The words of a game's board image, worded: the deal, the score, the passes line's parts,
-    and the banners for a won and a blocked game."""
+    """The words of a game's board image, worded: its title, the deal, the score, the passes
+    line's parts, and the banners for a won and a blocked game."""
 
+    title: str
     deal: str
     score: str
     passes: str
@@ -53,8 +54,10 @@ class BoardCaptions:
     blocked: str
 
 
-def board_captions(game: Game, gettext: Say = english, ngettext: SayCounted = english_counted) -> BoardCaptions:
-    """The words on `game`'s board, said through `gettext` and `ngettext` (English by default)."""
+def board_captions(game: Game, gettext: Say = english, ngettext: SayCounted = english_counted,
+                   title: str | None = None) -> BoardCaptions:
+    """The words on `game`'s board, said through `gettext` and `ngettext` (English by default);
+    `title`: the game's title in that language (its English title by default)."""
     left = game.redeals_left
     if left is None:
         passes = gettext("pass {number} · ∞ redeals", number=game.pass_number)
@@ -65,6 +68,7 @@ def board_captions(game: Game, gettext: Say = english, ngettext: SayCounted = en
                           number=game.pass_number)
     base = None if game.base_rank is None else gettext("base {rank}", rank=rank_name(game.base_rank))
     return BoardCaptions(
+        title=game.title if title is None else title,
         deal=f"#{game.deal}" if game.deal is not None else gettext("custom deal"),
         score=gettext("score {score}", score=signed(game.score)),
         passes=passes,
@@ -82,6 +86,7 @@ class RaceCaptions:
     the public table show them (by seat), the header's parts, and the banner's. `headline`
     keeps a `{name}` for the player who went out (the renderer shortens the name to fit)."""
 
+    title: str
     deal: str
     players: str
     draw: str
@@ -96,8 +101,10 @@ class RaceCaptions:
     lines: tuple[str, ...]  # "on foundations · cards left", on the public table
 
 
-def race_captions(race: RaceGame, gettext: Say = english, ngettext: SayCounted = english_counted) -> RaceCaptions:
-    """The words on `race`'s boards, said through `gettext` and `ngettext` (English by default)."""
+def race_captions(race: RaceGame, gettext: Say = english, ngettext: SayCounted = english_counted,
+                  title: str | None = None) -> RaceCaptions:
+    """The words on `race`'s boards, said through `gettext` and `ngettext` (English by default);
+    `title`: the race's title in that language (its English title by default)."""
     if race.demon is not None:
         headline = gettext("Demon! {name} went out")
     elif race.finished:
@@ -107,6 +114,7 @@ def race_captions(race: RaceGame, gettext: Say = english, ngettext: SayCounted =
     seats = range(race.players)
     moves = len(race.history)
     return RaceCaptions(
+        title=race.title if title is None else title,
         deal=gettext("deal {deal}", deal=race.deal),
         players=ngettext("{count} player", "{count} players", race.players),
         draw=gettext("draw {count}", count=DRAW_COUNT),

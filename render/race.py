@@ -161,7 +161,7 @@ def _pill(draw: ImageDraw.ImageDraw, theme: Theme, x: int, y: int, text: str) ->
 
 
 def _header(draw: ImageDraw.ImageDraw, width: int, theme: Theme, race: RaceGame, number: int | None,
-            deal: str, details: list[str], taken: float) -> tuple[int, int]:
+            title: str, deal: str, details: list[str], taken: float) -> tuple[int, int]:
     """The solo board's header band: the title and the race's number (`number`, with the deal
     leading the details; or the deal) above the details, which drop their last parts rather
     than run into the `taken` pixels the caller writes at the right of them. Returns the x
@@ -169,8 +169,8 @@ def _header(draw: ImageDraw.ImageDraw, width: int, theme: Theme, race: RaceGame,
     margin = GEOMETRY.margin
     draw.rectangle((0, 0, width, GEOMETRY.header - 8), fill=theme.felt_edge)
     title_font, number_font, small = font(28), font(22, bold=False), font(20, bold=False)
-    draw.text((margin, 22), race.title, font=title_font, fill=theme.text, anchor="lm")
-    number_x = margin + round(title_font.getlength(race.title)) + 12
+    draw.text((margin, 22), title, font=title_font, fill=theme.text, anchor="lm")
+    number_x = margin + round(title_font.getlength(title)) + 12
     shown = f"#{race.deal if number is None else number}"
     draw.text((number_x, 24), shown, font=number_font, fill=theme.muted, anchor="lm")
     right = width - margin
@@ -311,7 +311,7 @@ class _BoardPainter(_Painter):
         words = self.captions
         counts = words.counts[player]
         details = [words.players, race.layout_name, words.draw]
-        right, free = _header(self.draw, self.image.width, theme, race, self.number, words.deal, details,
+        right, free = _header(self.draw, self.image.width, theme, race, self.number, words.title, words.deal, details,
                               font(20).getlength(counts))
         name_font, swatch = font(24), 26
         name = _fitted(_shorten(self.names[player], 22), name_font, right - free - swatch - 8)
@@ -378,7 +378,7 @@ class _TablePainter:
         words = self.captions
         details = [words.layout, words.moves]
         goal = "" if self.finished else words.goal
-        right, _ = _header(self.draw, width, self.theme, race, self.number, words.deal, details,
+        right, _ = _header(self.draw, width, self.theme, race, self.number, words.title, words.deal, details,
                            font(20, bold=False).getlength(goal))
         self.draw.text((right, 22), words.players, font=font(24), fill=self.theme.text, anchor="rm")
         if goal:

@@ -81,7 +81,7 @@ async def test_the_terminal_speaks_the_language_asked_for(tmp_path) -> None:
     assert text.startswith("Digite jogadas e aperte Enter;")
     assert "Nova partida de Canfield, distribuição #1. Boa sorte!" in text
     assert "Jogado: d." in text and "Parado. Pontuação: -12." in text
-    assert "Canfield · distribuição 1 · base J · passada 1, redistribuições ilimitadas · comprar 3 · pontuação -12" \
+    assert "Canfield · distribuição 1 · base J · passagem 1, redistribuições ilimitadas · comprar 3 · pontuação -12" \
         in text  # the text board's header
 
 

@@ -35,6 +35,7 @@ def test_the_captions_come_from_the_catalog_and_english_is_the_renderers_default
     limited = sample_game("demons-and-thieves", "fresh")
     assert board_captions(limited, GERMAN).passes == "Durchgang 1 · 2 Neugeben übrig"
     assert board_captions(limited, SPANISH).passes == "pasada 1 · quedan 2 repartos"
+    assert board_captions(sample_game("canfield-one-pass", "fresh"), SPANISH).title == "Canfield (una pasada)"
 
 
 def test_a_spanish_board_differs_from_the_english_one_only_in_its_words() -> None:
@@ -57,6 +58,7 @@ def test_the_race_boards_speak_the_players_language() -> None:
     assert race_captions(race, TERMINAL) == english_race(race)
     spanish = race_captions(race, SPANISH)
     assert spanish.headline == "¡Demonio! {name} ha terminado" and spanish.players == "3 jugadores"
+    assert spanish.title == "Carrera de demonios"
     assert spanish.lines[1] == f"{race.on_foundations(1)} en las fundaciones · quedan {race.cards_left(1)}"
     for draw in (lambda captions: render_race_table_image(race, names=names, number=4, captions=captions),
                  lambda captions: render_race_board_image(race, 0, names=names, number=4, captions=captions)):
