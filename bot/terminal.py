@@ -79,18 +79,22 @@ async def read_line(stdin: TextIO) -> str:
     return await line
 
 
+def output_path(named: str | None, default: Path) -> Path:
+    """Where to write a file: the path named, or `default` (its folder made when missing)."""
+    if named is not None:
+        return Path(named).expanduser()
+    default.parent.mkdir(parents=True, exist_ok=True)
+    return default
+
+
 async def save_board(reply: Reply, player: Player, named: str | None, folder: Path, voice: Voice = TERMINAL) -> str:
     """Write the board as a PNG: to the file named, or into `folder` as board-<game>-<moves>.png;
     what happened, in a sentence."""
     from render import render, workers
 
-    if named is None:
-        path = folder / f"board-{reply.game_id}-{len(reply.game.moves)}.png"
-        path.parent.mkdir(parents=True, exist_ok=True)
-    else:
-        path = Path(named).expanduser()
-        if not path.parent.is_dir():
-            return voice.gettext("cannot save to {path}: there is no folder {folder}", path=path, folder=path.parent)
+    path = output_path(named, folder / f"board-{reply.game_id}-{len(reply.game.moves)}.png")
+    if not path.parent.is_dir():
+        return voice.gettext("cannot save to {path}: there is no folder {folder}", path=path, folder=path.parent)
     png = await workers.draw(render, reply.game, highlight=reply.highlight, player=player.name,
                              captions=board_captions(reply.game, voice))
     try:
@@ -152,13 +156,9 @@ async def save_replay(review: ReviewPlay, player: Player, named: str | None, fol
         replay = await review.replay(player)
     except PlayError as error:
         return error_text(error, voice)
-    if named is None:
-        path = folder / f"replay-{replay.game_id}.gif"
-        path.parent.mkdir(parents=True, exist_ok=True)
-    else:
-        path = Path(named).expanduser()
-        if not path.parent.is_dir():
-            return voice.gettext("cannot save to {path}: there is no folder {folder}", path=path, folder=path.parent)
+    path = output_path(named, folder / f"replay-{replay.game_id}.gif")
+    if not path.parent.is_dir():
+        return voice.gettext("cannot save to {path}: there is no folder {folder}", path=path, folder=path.parent)
     gif = await workers.draw(replay_gif, replay.record, player=replay.player.name,
                              captions=partial(board_captions, voice=voice))
     try:

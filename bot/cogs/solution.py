@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.checks import anywhere
+from bot.cogs.review import MAX_ID
 from bot.views.board import player_of
 from bot.views.respond import Answer, answer, voice_of
 from bot.views.solution import solution_answer
@@ -16,7 +17,6 @@ from bot.views.solution import solution_answer
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
 
-MAX_ID = 2**53 - 1  # Discord's largest integer option
 
 
 class SolutionCog(commands.Cog):
