@@ -52,7 +52,9 @@ def test_deals_the_reference_calls_stuck_can_be_won_by_the_exact_rules(seed: int
     exact = solve(reference_game(seed), limit=limit)
     assert DEALS[seed].verdict == "stuck" and exact.status == "winnable"
     assert replays_to_a_win(seed, exact.moves)  # the proof: every move legal in our engine
-    if seed not in SLOW:
+    # The reference rules' verdict: test_the_solver_agrees_with_the_reference... checks it for the
+    # deals of IN_CI (a stuck deal's expected status there is "unwinnable"), so it is not solved twice.
+    if seed not in SLOW and seed not in IN_CI:
         assert solve(reference_game(seed), limit=limit, reference=True).status == "unwinnable"
 
 
