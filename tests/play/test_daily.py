@@ -146,21 +146,34 @@ async def test_one_attempt_a_day_resumed_while_in_play_then_refused(daily: Daily
         await daily.start(ALICE, **HERE, game="klondike")
 
 
-async def test_simultaneous_starts_end_with_one_attempt_and_one_game(daily: DailyPlay, database_url, clock) -> None:
+async def test_simultaneous_starts_end_with_one_attempt_and_one_game(daily: DailyPlay, database_url, clock,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     replies = await asyncio.gather(*(daily.start(ALICE, **HERE) for _ in range(4)))
     assert len({reply.game_id for reply in replies}) == 1 and sum(reply.started for reply in replies) == 1
     assert await daily.store.games.count_games() == 1
     # Two processes (two connections to one file) starting at once: the primary key decides.
     other_store = await open_store(database_url, clock)
     other = DailyPlay(other_store, SoloPlay(other_store), clock)
-    replies = await asyncio.gather(daily.start(BOB, **HERE), other.start(BOB, **HERE),
-                                   daily.start(BOB, **HERE), other.start(BOB, **HERE))
-    assert len({reply.game_id for reply in replies}) == 1
+    # Each start makes its game, then waits for the others to have made theirs before it claims
+    # the attempt: all four race for it, however busy the machine (left to the scheduler, one
+    # start could end before another began, and no game would be thrown away).
+    all_made, made = asyncio.Barrier(4), []
+    with monkeypatch.context() as patch:
+        for play in (daily, other):
+            async def make_then_wait(*args, make=play.solo.create, **kwargs):
+                reply = await make(*args, **kwargs)
+                made.append(reply.game_id)
+                await asyncio.wait_for(all_made.wait(), 30)
+                return reply
+            patch.setattr(play.solo, "create", make_then_wait)
+        replies = await asyncio.gather(daily.start(BOB, **HERE), other.start(BOB, **HERE),
+                                       daily.start(BOB, **HERE), other.start(BOB, **HERE))
+    assert len({reply.game_id for reply in replies}) == 1 and len(made) == 4
     assert await daily.store.games.count_games() == 2
     assert await daily.store.db.fetch_value(select(func.count()).select_from(daily_attempts)) == 2
     # The losers' games were really made, then thrown away: ids are never reused.
     later = await daily.solo.start(CAROL, **HERE, deal=1)
-    assert later.game_id > 3
+    assert later.game_id > max(made)
     await other_store.close()
 
 
