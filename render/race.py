@@ -1,9 +1,11 @@
 """Demon race boards as PNGs: one player's private board, and the public table of the channel.
 
 `render_race_board(race, player, names=...)` is what one player sees: the header, the shared
-foundations in a band at the top (each top card marked in its owner's colour), and their own
-layout below it, painted by the single-player board's `_Painter`. `render_race_table(race,
-names=...)` is the board posted in the channel: the foundations and a line per player.
+foundations on a labelled tray at the top (each top card marked in its owner's colour, each slot
+still to open showing the ace that opens it), and their own layout below it, painted by the
+single-player board's `_Painter`. `render_race_table(race, names=...)` is the board posted in
+the channel: the foundations and a line per player, their name and counts over a bar of their
+cards on the foundations.
 
 Both are pure functions of the race's visible state, safe to call from any thread while no move
 is being played (the engine's own questions, `finished` included, only read the race).
@@ -160,6 +162,7 @@ class _Seats(NamedTuple):
 
     @classmethod
     def of(cls, race: RaceGame, names: Sequence[str], captions: RaceCaptions) -> _Seats:
+        """The seats of `race` with the `names` given (ValueError for too few)."""
         if len(names) < race.players:
             raise ValueError(f"{len(names)} names for {race.players} players")
         given = [name.strip() for name in names[: race.players]]
