@@ -61,6 +61,16 @@ async def postgres_url() -> AsyncIterator[str]:
         yield url
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """`-n auto` (pyproject's addopts): a worker process for each core this run may use; none
+    on one core, where the tests run in pytest's own process, as a lone worker would only add
+    its start-up. PYTEST_XDIST_AUTO_NUM_WORKERS, where set, decides instead."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return cores if cores > 1 else 0
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """Say at the end of the run whether the PostgreSQL half of the store tests ran."""
     skipped = sum(1 for report in terminalreporter.stats.get("skipped", [])
