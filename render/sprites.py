@@ -86,7 +86,7 @@ def pip_area(size: CardSize) -> tuple[int, int, int, int]:
     """The box (left, top, right, bottom) of a face's pips or court picture, in pixels from the
     card's top left corner: right of the corner index column and below the top strip, so that
     a card fanned downward or sideways still shows its whole index."""
-    return (round(size.width * 0.355), round(size.height * 0.25),
+    return (round(size.width * 0.355), round(size.height * 0.28),
             size.width - round(size.width * 0.05), size.height - round(size.height * 0.04))
 
 
@@ -133,7 +133,7 @@ def _draw_index(image: Image.Image, card: Card, colour: RGB, size: CardSize) -> 
     tall = round(h * 0.145)
     wide = min(column, tall * SUIT_ASPECT[suit])
     tall = wide / SUIT_ASPECT[suit]
-    below = pad + top + _cap_height(round(w * 0.34)) + round(h * 0.04)
+    below = pad + top + _cap_height(round(w * 0.34)) + round(h * 0.065)  # out of sight in a fanned column
     middle = pad + inset + column / 2
     _draw_suit(draw, suit, (middle - wide / 2, below, middle + wide / 2, below + tall), colour)
 
@@ -239,8 +239,9 @@ def _draw_court(image: Image.Image, card: Card, colour: RGB, theme: Theme, area:
     image.paste(half, (inner_left, inner_top), half)
     turned = half.transpose(Image.Transpose.ROTATE_180)
     image.paste(turned, (inner_left, bottom - SUPERSAMPLE - turned.height + 1), turned)
-    middle = (top + bottom) // 2
-    draw.line((left, middle, right, middle), fill=colour, width=SUPERSAMPLE)
+    thick = SUPERSAMPLE + (bottom - top + 1 - SUPERSAMPLE) % 2  # the middle line, on the middle exactly
+    middle = top + (bottom - top + 1 - thick) // 2
+    draw.rectangle((left, middle, right, middle + thick - 1), fill=colour)
 
 
 @functools.cache
