@@ -10,7 +10,7 @@ import functools
 import math
 from dataclasses import dataclass
 
-from PIL import Image, ImageChops, ImageDraw, ImageFilter
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
 from bot.game.cards import Card, Suit
 from render.fonts import font
@@ -65,6 +65,8 @@ def _card_shape(draw: ImageDraw.ImageDraw, w: int, h: int, size: CardSize, fill,
                            fill=fill, outline=outline, width=SUPERSAMPLE)
 
 
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
 # Where the pips of a number card sit: (column, row), the column -1, 0 or 1 (left, centre,
 # right), the row from 0 (top) to 1 (bottom) of the pip area. Pips below the middle are drawn
 # upside down, as on printed cards.
@@ -102,17 +104,15 @@ def card_face(card: Card, theme: Theme, size: CardSize) -> Image.Image:
     colour = theme.suits[card.suit]
     pad = SHADOW * SUPERSAMPLE
     _draw_index(image, card, colour, size)
-    area = tuple(pad + SUPERSAMPLE * edge for edge in pip_area(size))
+    left, top, right, bottom = (pad + SUPERSAMPLE * edge for edge in pip_area(size))
+    area: Box = (left, top, right, bottom)
     if card.rank == 1:
-        _draw_ace(image, card.suit, colour, theme, area)  # type: ignore[arg-type]
+        _draw_ace(image, card.suit, colour, theme, area)
     elif card.rank <= 10:
-        _draw_pips(draw, card, colour, area, w, h)  # type: ignore[arg-type]
+        _draw_pips(draw, card, colour, area, w, h)
     else:
-        _draw_court(image, card, colour, theme, area)  # type: ignore[arg-type]
+        _draw_court(image, card, colour, theme, area)
     return _finish(image, size)
-
-
-Box = tuple[float, float, float, float]
 
 
 def _draw_index(image: Image.Image, card: Card, colour: RGB, size: CardSize) -> None:
@@ -167,7 +167,7 @@ def _cap_height(font_size: int) -> int:
     return -font(font_size).getbbox("A", anchor="ls")[1]
 
 
-def _text_ink(text: str, face, cap: int) -> Image.Image:
+def _text_ink(text: str, face: ImageFont.FreeTypeFont, cap: int) -> Image.Image:
     """`text` as a mask cropped to its ink left and right, from the cap line down; a tail
     below the baseline (the Q's) is kept."""
     size = face.getbbox(text, anchor="ls")
@@ -190,7 +190,7 @@ def _draw_pips(draw: ImageDraw.ImageDraw, card: Card, colour: RGB, area: Box, w:
                    upside_down=row > 0.5)
 
 
-def _draw_ace(image: Image.Image, suit, colour: RGB, theme: Theme, area: Box) -> None:
+def _draw_ace(image: Image.Image, suit: Suit, colour: RGB, theme: Theme, area: Box) -> None:
     """The ace: one large pip with a line of the face's colour inside its edge and a small pip
     of the accent colour at its heart, set on a ring of small accent dots."""
     left, top, right, bottom = area
@@ -215,7 +215,7 @@ def _draw_ace(image: Image.Image, suit, colour: RGB, theme: Theme, area: Box) ->
 
 
 @functools.cache
-def _suit_outline(suit, wide: int, tall: int, inset: int, width: int) -> Image.Image:
+def _suit_outline(suit: Suit, wide: int, tall: int, inset: int, width: int) -> Image.Image:
     """A mask of a line `width` thick that follows the suit's edge `inset` inside it."""
     shape = Image.new("L", (wide, tall), 0)
     _draw_suit(ImageDraw.Draw(shape), suit, (0, 0, wide, tall), 255)
@@ -350,7 +350,7 @@ SUIT_SHAPES: dict[Suit, tuple[tuple[str, object], ...]] = {
 SUIT_ASPECT: dict[Suit, float] = {Suit.HEARTS: 1.1, Suit.DIAMONDS: 0.78, Suit.SPADES: 0.92, Suit.CLUBS: 1.0}
 
 
-def _draw_suit(draw: ImageDraw.ImageDraw, suit: Suit, box: Box, fill, upside_down: bool = False) -> None:
+def _draw_suit(draw: ImageDraw.ImageDraw, suit: Suit, box: Box, fill: RGB | int, upside_down: bool = False) -> None:
     """The suit's sign filling `box` (left, top, right, bottom); turned upside down if asked
     (each sign is symmetric left to right, so a flip is a half turn)."""
     left, top, right, bottom = box
