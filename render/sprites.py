@@ -7,6 +7,7 @@ in a cache; a board render only pastes them. The cache is safe to share between 
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -370,25 +371,41 @@ def _draw_suit(draw: ImageDraw.ImageDraw, suit: Suit, box: Box, fill: RGB | int,
 
 @functools.cache
 def card_back(theme: Theme, size: CardSize) -> Image.Image:
-    """The back of a card: a lattice inside a thin frame."""
+    """The back of a card: a lattice of small diamonds inside a double frame, and a medallion
+    with a four-petal rosette in the middle; flat colours, the same either way up."""
     image, w, h = _canvas(size)
     draw = ImageDraw.Draw(image)
     _card_shape(draw, w, h, size, theme.back, theme.face)
     pad = SHADOW * SUPERSAMPLE
-    inset = round(w * 0.09)
-    inner = (pad + inset, pad + inset, pad + w - inset, pad + h - inset)
+    inset = round(w * 0.08)
+    inner = (pad + inset, pad + inset, pad + w - inset - 1, pad + h - inset - 1)
+    radius = size.radius * SUPERSAMPLE // 2
+    faint = _tint(theme.back, theme.back_pattern, 0.35)
+    cx, cy = pad + w / 2, pad + h / 2
     pattern = Image.new("RGBA", image.size, (0, 0, 0, 0))
-    lines = ImageDraw.Draw(pattern)
-    step = round(w * 0.14)
-    colour = (*theme.back_pattern, 120)
-    for offset in range(-h, w + h, step):
-        lines.line((pad + offset, pad, pad + offset + h, pad + h), fill=colour, width=SUPERSAMPLE)
-        lines.line((pad + offset + h, pad, pad + offset, pad + h), fill=colour, width=SUPERSAMPLE)
+    diamonds = ImageDraw.Draw(pattern)
+    step, half = w * 0.125, w * 0.125 * 0.22
+    across, down = int(w / step) + 2, int(h / step) + 2
+    for i, j in itertools.product(range(-across, across + 1), range(-down, down + 1)):
+        if (i + j) % 2 == 0:  # a diamond on every other point of a half-step grid, centred on the card
+            x, y = cx + i * step / 2, cy + j * step / 2
+            diamonds.polygon([(x, y - half), (x + half, y), (x, y + half), (x - half, y)], fill=faint)
     mask = Image.new("L", image.size, 0)
-    ImageDraw.Draw(mask).rounded_rectangle(inner, radius=size.radius * SUPERSAMPLE // 2, fill=255)
+    ImageDraw.Draw(mask).rounded_rectangle(inner, radius=radius, fill=255)
     image.paste(pattern, (0, 0), Image.composite(pattern.getchannel("A"), mask, mask))
-    draw.rounded_rectangle(inner, radius=size.radius * SUPERSAMPLE // 2, outline=theme.back_pattern,
-                           width=SUPERSAMPLE * 2)
+    draw.rounded_rectangle(inner, radius=radius, outline=theme.back_pattern, width=SUPERSAMPLE * 2)
+    gap = SUPERSAMPLE * 3
+    draw.rounded_rectangle((inner[0] + gap, inner[1] + gap, inner[2] - gap, inner[3] - gap),
+                           radius=max(1, radius - gap), outline=faint, width=SUPERSAMPLE)
+    rx, ry = w * 0.22, h * 0.17
+    draw.ellipse((cx - rx, cy - ry, cx + rx, cy + ry), fill=theme.back, outline=theme.back_pattern,
+                 width=SUPERSAMPLE * 2)
+    petal = w * 0.045
+    for px, py in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+        x, y = cx + px * petal * 2, cy + py * petal * 2 * ry / rx
+        draw.ellipse((x - petal, y - petal, x + petal, y + petal), fill=theme.back_pattern)
+    draw.ellipse((cx - petal * 0.9, cy - petal * 0.9, cx + petal * 0.9, cy + petal * 0.9), fill=theme.back,
+                 outline=theme.back_pattern, width=SUPERSAMPLE)
     return _finish(image, size)
 
 

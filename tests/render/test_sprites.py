@@ -12,7 +12,7 @@ from bot.game.cards import Card, Suit
 from render import THEMES
 from render.board import GEOMETRY, STANDARD_CARD
 from render.race import FOUNDATION_CARD
-from render.sprites import SHADOW, CardSize, card_face, pip_area
+from render.sprites import SHADOW, CardSize, card_back, card_face, pip_area
 from render.themes import Theme
 from tests.render.golden import difference
 
@@ -38,6 +38,12 @@ def ink(image: Image.Image, colour: tuple[int, int, int], paper: tuple[int, int,
     data = image.tobytes()
     return [[near(tuple(data[3 * (y * image.width + x):3 * (y * image.width + x) + 3])) for x in range(image.width)]
             for y in range(image.height)]
+
+
+def pixels_of(image: Image.Image, colour: tuple[int, int, int]) -> int:
+    """How many pixels of `image` are `colour`, give or take a little."""
+    return sum(count for count, pixel in image.getcolors(1 << 16)
+               if max(abs(p - c) for p, c in zip(pixel, colour, strict=True)) < 24)
 
 
 def blobs(mask: list[list[bool]]) -> int:
@@ -93,9 +99,7 @@ def test_jack_queen_and_king_are_double_ended_pictures_unlike_each_other_and_the
                 if other != court:
                     assert difference(picture, faces[other])[1] > 0.08, (court, other, suit)
             for colour in (colours.accent, colours.suits[suit]):  # in flat patches, not only at edges
-                patches = sum(count for count, pixel in picture.getcolors(1 << 16)
-                              if max(abs(p - c) for p, c in zip(pixel, colour, strict=True)) < 24)
-                assert patches > 40, (court, suit, colour)
+                assert pixels_of(picture, colour) > 40, (court, suit, colour)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -129,3 +133,16 @@ def test_the_pips_and_pictures_keep_out_of_the_index(size: CardSize) -> None:
                        for y in range(region[0].height) for x in range(region[0].width))
             for rank, other in enumerate(region[1:], start=2):
                 assert difference(region[0], other)[1] == 0, (rank, suit)  # a faint halo of a frame's edge at most
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_a_card_back_looks_the_same_either_way_up_and_unlike_any_face(theme: str) -> None:
+    colours = THEMES[theme]
+    for size in SIZES:
+        back = card_back(colours, size).crop((SHADOW, SHADOW, SHADOW + size.width, SHADOW + size.height)).convert("RGB")
+        assert difference(back, back.transpose(Image.Transpose.ROTATE_180))[1] < 0.005
+        assert pixels_of(back, colours.back_pattern) > 40
+    face = card_region(Card(1, Suit.SPADES), colours, STANDARD_CARD, (0, 0, STANDARD_CARD.width, STANDARD_CARD.height))
+    back = card_back(colours, STANDARD_CARD).crop((SHADOW, SHADOW, SHADOW + STANDARD_CARD.width,
+                                                   SHADOW + STANDARD_CARD.height)).convert("RGB")
+    assert difference(face, back)[1] > 0.5
