@@ -196,9 +196,14 @@ def test_ctrl_c_stops_the_terminal_at_once_without_a_traceback(tmp_path) -> None
     time.sleep(0.3)
     game.send_signal(signal.SIGINT)  # and no Enter after it
     try:
-        output, _ = game.communicate(timeout=10)
+        # Standard input stays open until the game ends: closed, as communicate() would at once,
+        # its end of file could reach the game before the signal, and the game would end on that.
+        game.wait(timeout=10)
+        output = game.stdout.read()
     finally:
         game.kill()
+        game.stdin.close()
+        game.stdout.close()
     assert game.returncode == 130 and output.strip().endswith("Stopped.") and "Traceback" not in output
 
 
