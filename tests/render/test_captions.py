@@ -6,7 +6,7 @@ from __future__ import annotations
 from PIL import ImageChops
 
 from bot.words import TERMINAL, board_captions, race_captions
-from render.board import GEOMETRY, render_image
+from render.board import GEOMETRY, board_plan, render_image
 from render.captions import board_captions as english_board
 from render.captions import race_captions as english_race
 from render.race import render_race_board_image, render_race_table_image
@@ -39,17 +39,21 @@ def test_the_captions_come_from_the_catalog_and_english_is_the_renderers_default
 
 
 def test_a_spanish_board_differs_from_the_english_one_only_in_its_words() -> None:
-    for game in (sample_game("canfield", "fresh", deal=7), blocked_game("canfield"), won_game("canfield")):
+    marked = sample_game("patriarchs", "mid")  # its marks over the foundation columns
+    for game in (sample_game("canfield", "fresh", deal=7), blocked_game("canfield"), won_game("canfield"), marked):
         english = render_image(game, player="Ana")
         spanish = render_image(game, player="Ana", captions=board_captions(game, SPANISH))
         assert english.size == spanish.size
         rows = changed_rows(english, spanish)
         assert rows and any(row < GEOMETRY.header for row in rows)  # the header's words changed
-        middle = (GEOMETRY.y(1) + english.height) // 2
-        banner = range(middle - 34, middle + 35) if game.outcome is not None else range(0)
-        assert all(row < GEOMETRY.header or row in banner for row in rows), sorted(rows)[-5:]
+        box = board_plan(game).banner
+        banner = range(box[1], box[3] + 1) if box is not None else range(0)
+        marks = range(GEOMETRY.header, GEOMETRY.header + GEOMETRY.mark) if game is marked else range(0)
+        assert all(row < GEOMETRY.header or row in banner or row in marks for row in rows), sorted(rows)[-5:]
         if game.outcome is not None:
             assert any(row in banner for row in rows)  # the banner's words changed too
+        if game is marked:
+            assert any(row in marks for row in rows)  # and the marks'
 
 
 def test_the_race_boards_speak_the_players_language() -> None:
