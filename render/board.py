@@ -370,7 +370,8 @@ class _Painter:
             name, room = _shorten(player, 28), width - geo.margin - (x + _length(details, 20, False) + 12)
             while len(name) > 2 and _length(name, 20, True) > room:  # the name gives way to the details
                 name = _shorten(name, len(name) - 1)
-            self._text((width - geo.margin, 53), name, 20, theme.text, "rm")
+            if _length(name, 20, True) <= room:  # else no room at all: the details are drawn, not overwritten
+                self._text((width - geo.margin, 53), name, 20, theme.text, "rm")
 
     def _die(self, x: int, y: int, size: int, roll: int) -> None:
         """A die face showing `roll`: the Die of Justice."""

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from PIL import ImageChops
+from PIL import Image, ImageChops
 
 from bot.words import TERMINAL, board_captions, race_captions
 from render.board import GEOMETRY, board_plan, render_image
@@ -87,3 +87,17 @@ def test_a_replay_draws_every_frame_with_the_words_of_the_members_language() -> 
         first, second = first.convert("RGB"), second.convert("RGB")
         header = (0, 0, first.width, GEOMETRY.header)
         assert first.crop(header).tobytes() != second.crop(header).tobytes()
+
+
+def test_a_players_name_gives_way_to_the_headers_details_and_never_covers_them() -> None:
+    from render import THEMES
+
+    game = sample_game("storehouse", "mid", die="game")  # the longest details line: German, with the die
+    edge = THEMES["dark"].felt_edge
+    for words, drawn in ((board_captions(game, GERMAN), False), (board_captions(game, TERMINAL), True)):
+        bare = render_image(game, theme="dark", captions=words)
+        named = render_image(game, theme="dark", player="Bartholomäus-Friedrich", captions=words)
+        changed = ImageChops.difference(bare, named).convert("L").point(lambda value: 255 if value else 0)
+        assert (changed.getbbox() is not None) is drawn
+        under = Image.composite(bare, Image.new("RGB", bare.size, edge), changed)  # what the name was drawn on
+        assert under.getcolors() == [(bare.width * bare.height, edge)]  # the header's plain band, nothing else
