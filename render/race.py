@@ -23,12 +23,17 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.game import Move
 from bot.game.race import DRAW_COUNT, MAX_PLAYERS, RaceGame
-from render.board import GEOMETRY, _Painter, _shorten, encode_png
+from render.board import GEOMETRY as BOARD_GEOMETRY
+from render.board import _Painter, _shorten, encode_png
 from render.captions import RaceCaptions, race_captions
 from render.fonts import font
 from render.layouts import BoardLayout, Fan, Spot
 from render.sprites import SHADOW, CardSize, card_face, empty_slot
 from render.themes import RGB, Theme, get_theme
+
+# The race boards keep their own spacing (a game's board is packed closer, to read on a phone);
+# the waste's fan is every board's.
+GEOMETRY = replace(BOARD_GEOMETRY, gap=12, margin=16)
 
 
 class PlayerColour(NamedTuple):
