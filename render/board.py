@@ -232,20 +232,23 @@ class _Painter:
     @functools.cached_property
     def _tops(self) -> dict[str, int]:
         """The top edge of each pile: its row's place on the grid (below the marks' band, if the
-        layout has marks), or lower, where a column of an earlier row that shares some of its
-        width has grown down into it, so that its label and cards start below that column."""
+        layout has marks), or lower, where a column of an earlier row has grown down into the
+        width of some pile of the row: the whole row then starts below that column, its labels
+        and cards in line."""
         geo = self.geo
         lead = geo.mark if self.board.marks else 0
         tops: dict[str, int] = {}
-        for spot in sorted(self.board.spots, key=lambda spot: spot.row):
-            left, _, right, _ = self._box(spot, 0)
-            top = geo.y(spot.row) + lead
-            for above in self.board.spots:
-                if above.row < spot.row and above.fan is Fan.DOWN:
-                    x0, _, x1, bottom = self._box(above, tops[above.pile])
-                    if x0 < right and left < x1:
-                        top = max(top, bottom + geo.gap + geo.label)
-            tops[spot.pile] = top
+        for row in sorted({spot.row for spot in self.board.spots}):
+            spots = [spot for spot in self.board.spots if spot.row == row]
+            top = geo.y(row) + lead
+            for spot in spots:
+                left, _, right, _ = self._box(spot, 0)
+                for above in self.board.spots:
+                    if above.row < row and above.fan is Fan.DOWN:
+                        x0, _, x1, bottom = self._box(above, tops[above.pile])
+                        if x0 < right and left < x1:
+                            top = max(top, bottom + geo.gap + geo.label)
+            tops.update((spot.pile, top) for spot in spots)
         return tops
 
     def _box(self, spot: Spot, top: int | None = None) -> Box:
