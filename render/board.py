@@ -68,7 +68,8 @@ class Geometry:
         return self.margin + round(column * (self.card.width + self.gap))
 
     def y(self, row: float) -> int:
-        """The top edge of a pile in `row`."""
+        """The top edge of a pile in `row` on the grid (a row starts lower where a column above
+        it has grown into it: `_Painter._tops`)."""
         return self.header + self.label + round(row * (self.card.height + self.gap + self.label))
 
     def width(self, layout: BoardLayout) -> int:
