@@ -199,7 +199,7 @@ class _Painter:
         self._marks()
         for spot in self.board.spots:
             self._label(spot)
-            self._pile(spot)
+            self._paint_pile(spot)
         if losing is not None:
             self._outline(losing, self.theme.losing, self.theme.losing, played=False)
         elif self.game.last_move is not None:
@@ -296,7 +296,7 @@ class _Painter:
             return [Placed(x + index * self.geo.waste_fan, y, text) for index, text in enumerate(cards[-3:])]
         return [Placed(x, y, cards[-1])]
 
-    def _pile(self, spot: Spot) -> None:
+    def _paint_pile(self, spot: Spot) -> None:
         placed = self._place(spot)
         cards = self.piles[spot.pile]
         if not cards:

@@ -347,7 +347,7 @@ class _BoardPainter(_Painter):
         self.band.paint(self.image, self.draw, self.theme, self.race, self.initials, self.captions, self.finished)
         for spot in self.board.spots:
             self._label(spot)
-            self._pile(spot)
+            self._paint_pile(spot)
         self._last_move()
         if self.finished:
             middle = (self.geo.y(1) + self.image.height) // 2
