@@ -11,7 +11,8 @@ every command with a fixed image and the same buttons at once), through a new fa
 
 Run from the project root:
     .venv/bin/python -m benchmarks.load [--players 500] [--seconds 30] [--burst] [--kill] [--floor]
-                                        [--database-url URL] [--py-spy PREFIX]
+                                        [--database-url URL] [--py-spy PREFIX [--gil]]
+                                        [--bot-env NAME=VALUE ...]
 
 Prints interactions per second; the time to the first acknowledgement (the interaction callback,
 a deferral or the answer itself) and to the answer the player sees (the board), p50/p99/max; the
@@ -389,11 +390,13 @@ def machine_cpu_seconds() -> float:
     return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
-def start_py_spy(pid: int, output: Path, seconds: float) -> subprocess.Popen[bytes]:
-    """py-spy (installed by hand, not a dependency) sampling a process for `seconds`, raw output."""
+def start_py_spy(pid: int, output: Path, seconds: float, *, gil: bool = False) -> subprocess.Popen[bytes]:
+    """py-spy (installed by hand, not a dependency) sampling a process for `seconds`, raw output;
+    `gil`: only the thread holding the GIL (the Python code's CPU, not threads waiting for it)."""
     spy = Path(sys.executable).with_name("py-spy")
     return subprocess.Popen([str(spy), "record", "--pid", str(pid), "--duration", str(max(1, round(seconds))),
-                             "--rate", "100", "--format", "raw", "--nonblocking", "--output", str(output)],
+                             "--rate", "100", "--format", "raw", "--nonblocking", "--output", str(output),
+                             *(["--gil"] if gil else [])],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -472,7 +475,7 @@ class Run:
 
 
 async def drive(module: str, env: dict[str, str], players: int, seconds: float, *, kill: bool, burst_mode: bool,
-                py_spy: str | None, folder: Path) -> Run:
+                py_spy: str | None, gil: bool = False, folder: Path) -> Run:
     """Start a fake Discord and the bot `python -m module` against it, drive the players, and
     return what was measured (py-spy's output files, if asked for, are PREFIX-bot.txt and
     PREFIX-bench.txt)."""
@@ -494,7 +497,7 @@ async def drive(module: str, env: dict[str, str], players: int, seconds: float, 
             def spy() -> None:
                 for name, pid in (("bot", bot.pid), ("bench", os.getpid())):
                     output = Path(f"{py_spy}-{name}.txt")
-                    spies.append((start_py_spy(pid or 0, output, seconds / 2), output))
+                    spies.append((start_py_spy(pid or 0, output, seconds / 2, gil=gil), output))
 
             if py_spy:
                 asyncio.get_running_loop().call_later(seconds / 4, spy)
@@ -516,22 +519,24 @@ async def drive(module: str, env: dict[str, str], players: int, seconds: float, 
 
 
 async def run(players: int, seconds: float, *, kill: bool, burst_mode: bool, floor: bool, database_url: str | None,
-              py_spy: str | None) -> None:
+              py_spy: str | None, gil: bool, bot_env: dict[str, str]) -> None:
     """Run our bot (then the floor, with `floor`), print the tables and check the store."""
     folder = Path(tempfile.mkdtemp(prefix="pe-load-"))
     url = database_url or f"sqlite:///{folder / 'pe.sqlite3'}"
-    env = {"DATABASE_URL": url, "HEALTH_FILE": str(folder / "alive"), "LOG_LEVEL": "WARNING"}
-    ours = await drive("bot", env, players, seconds, kill=kill, burst_mode=burst_mode, py_spy=py_spy, folder=folder)
+    env = {"DATABASE_URL": url, "HEALTH_FILE": str(folder / "alive"), "LOG_LEVEL": "WARNING", **bot_env}
+    ours = await drive("bot", env, players, seconds, kill=kill, burst_mode=burst_mode, py_spy=py_spy, gil=gil,
+                       folder=folder)
     database = url.split("://")[0] if "://" in url else "sqlite"
     print(f"{players} players, {seconds:g} s, {'burst' if burst_mode else 'closed loop'}, {database}"
           f"{', SIGKILL and restart halfway' if kill else ''}, "
-          f"RENDER_PROCESSES={os.environ.get('RENDER_PROCESSES') or 0}")
+          f"RENDER_PROCESSES={env.get('RENDER_PROCESSES') or os.environ.get('RENDER_PROCESSES') or 0}"
+          f"{''.join(f', {name}={value}' for name, value in bot_env.items() if name != 'RENDER_PROCESSES')}")
     report(ours)
     await check_store(url, ours.results)
     if not floor:
         return
-    floor_run = await drive(FLOOR, {"LOG_LEVEL": "WARNING"}, players, seconds, kill=kill, burst_mode=burst_mode,
-                            py_spy=py_spy and f"{py_spy}-floor", folder=folder)
+    floor_run = await drive(FLOOR, {"LOG_LEVEL": "WARNING", **bot_env}, players, seconds, kill=kill,
+                            burst_mode=burst_mode, py_spy=py_spy and f"{py_spy}-floor", gil=gil, folder=folder)
     report(floor_run, header=False)
     mine, least = per_interaction(ours, ours.results.bot_cpu), per_interaction(floor_run, floor_run.results.bot_cpu)
     ratio = f"{mine / least:.1f}x the floor" if least else "the floor answered nothing"
@@ -621,13 +626,19 @@ def main() -> None:
     parser.add_argument("--py-spy", metavar="PREFIX",
                         help="profile the bot and this process with py-spy (pip install py-spy) over the middle "
                              "half of the run, into PREFIX-bot.txt and PREFIX-bench.txt, and print the top functions")
+    parser.add_argument("--gil", action="store_true",
+                        help="with --py-spy: sample only the thread holding the GIL (CPU in Python code)")
+    parser.add_argument("--bot-env", action="append", default=[], metavar="NAME=VALUE",
+                        help="set an environment variable for the bot (and the floor) alone, e.g. "
+                             "RENDER_PROCESSES=2 or PYTHONPATH=DIR for a folder of modules that hide others")
     args = parser.parse_args()
     logging.getLogger("fakediscord").setLevel(logging.ERROR)  # its warnings are the errors counted in the table
     # A bot killed in the middle of an upload leaves aiohttp a half-read request: that is the
     # test, and its traceback would bury the table (the interaction is counted as an error).
     logging.getLogger("aiohttp.server").setLevel(logging.CRITICAL)
     asyncio.run(run(args.players, args.seconds, kill=args.kill, burst_mode=args.burst, floor=args.floor,
-                    database_url=args.database_url, py_spy=args.py_spy))
+                    database_url=args.database_url, py_spy=args.py_spy, gil=args.gil,
+                    bot_env=dict(setting.split("=", 1) for setting in args.bot_env)))
 
 
 if __name__ == "__main__":
