@@ -519,12 +519,12 @@ async def drive(module: str, env: dict[str, str], players: int, seconds: float, 
 
 
 async def run(players: int, seconds: float, *, kill: bool, burst_mode: bool, floor: bool, database_url: str | None,
-              py_spy: str | None, gil: bool, bot_env: dict[str, str]) -> None:
+              py_spy: str | None, gil: bool, bot_env: dict[str, str], module: str = "bot") -> None:
     """Run our bot (then the floor, with `floor`), print the tables and check the store."""
     folder = Path(tempfile.mkdtemp(prefix="pe-load-"))
     url = database_url or f"sqlite:///{folder / 'pe.sqlite3'}"
     env = {"DATABASE_URL": url, "HEALTH_FILE": str(folder / "alive"), "LOG_LEVEL": "WARNING", **bot_env}
-    ours = await drive("bot", env, players, seconds, kill=kill, burst_mode=burst_mode, py_spy=py_spy, gil=gil,
+    ours = await drive(module, env, players, seconds, kill=kill, burst_mode=burst_mode, py_spy=py_spy, gil=gil,
                        folder=folder)
     database = url.split("://")[0] if "://" in url else "sqlite"
     print(f"{players} players, {seconds:g} s, {'burst' if burst_mode else 'closed loop'}, {database}"
@@ -631,6 +631,7 @@ def main() -> None:
     parser.add_argument("--bot-env", action="append", default=[], metavar="NAME=VALUE",
                         help="set an environment variable for the bot (and the floor) alone, e.g. "
                              "RENDER_PROCESSES=2 or PYTHONPATH=DIR for a folder of modules that hide others")
+    parser.add_argument("--module", default="bot", help="run `python -m MODULE` as our bot (a profiling wrapper)")
     args = parser.parse_args()
     logging.getLogger("fakediscord").setLevel(logging.ERROR)  # its warnings are the errors counted in the table
     # A bot killed in the middle of an upload leaves aiohttp a half-read request: that is the
@@ -638,7 +639,7 @@ def main() -> None:
     logging.getLogger("aiohttp.server").setLevel(logging.CRITICAL)
     asyncio.run(run(args.players, args.seconds, kill=args.kill, burst_mode=args.burst, floor=args.floor,
                     database_url=args.database_url, py_spy=args.py_spy, gil=args.gil,
-                    bot_env=dict(setting.split("=", 1) for setting in args.bot_env)))
+                    bot_env=dict(setting.split("=", 1) for setting in args.bot_env), module=args.module))
 
 
 if __name__ == "__main__":
