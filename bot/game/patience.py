@@ -48,6 +48,9 @@ class Step:
     before: Position | None
     fills: tuple[str, ...] = ()
 
+    def __reduce__(self) -> tuple[type[Step], tuple[Move, Position | None, tuple[str, ...]]]:
+        return Step, (self.move, self.before, self.fills)  # quicker than a slotted dataclass's own (Card's)
+
 
 class GameRules(Protocol):
     """What every game's rules value offers: its game's name and the options in force."""
