@@ -102,8 +102,11 @@ class Database:
             pool: dict[str, Any] = {"poolclass": StaticPool}
         else:
             pool = {"pool_size": self.max_connections, "max_overflow": 0}
+        # AUTOCOMMIT: transactions are begun and ended here (`transaction`), so the driver's own
+        # rollback when a connection is given back has nothing to undo; skipped, it saves a trip
+        # to the database (to aiosqlite's thread) for every statement.
         engine = create_async_engine(address, connect_args=connect_args, isolation_level="AUTOCOMMIT",
-                                     pool_reset_on_return=None, **pool)
+                                     pool_reset_on_return=None, skip_autocommit_rollback=True, **pool)
         if self.dialect == "sqlite":
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         try:
