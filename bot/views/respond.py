@@ -101,6 +101,8 @@ class Answer:
     status: str = ""
     analysing: int | None = None
     private: bool = False  # shown to the member who asked alone, even where the command answers publicly
+    # Nothing changed (a refused move): the words alone, privately, and any board is left as it is.
+    unchanged: bool = False
 
 
 @dataclass(slots=True)
@@ -150,6 +152,9 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
             log.exception("interaction %s failed", interaction.id)
             member_voice = DISCORD.speaking(choose_language(interaction.locale, None))  # the store may be down
             await _say(interaction, member_voice.gettext(SORRY), edit=edit)
+            return
+        if result.unchanged:
+            await _say(interaction, result.text, edit=edit)
             return
         await _show(interaction, result, edit=edit, ephemeral=ephemeral)
         if result.analysing is not None:
