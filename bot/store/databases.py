@@ -1,5 +1,5 @@
-"""The two databases behind the store, SQLite and PostgreSQL, through SQLAlchemy's asyncio engines
-(the aiosqlite and asyncpg drivers). Queries are SQLAlchemy Core expressions on the tables of
+"""The two databases behind the store, SQLite and PostgreSQL, through SQLAlchemy (Python's sqlite3
+in a thread, and the asyncio engine of the asyncpg driver). Queries are SQLAlchemy Core expressions on the tables of
 bot/store/tables.py, written once for both, their values bound as parameters (given in the
 expression, or by name with `bindparam` to a statement built once) so that each statement's
 shape is compiled once and cached; this module is the one place that knows the databases apart:
@@ -155,24 +155,17 @@ class Database:
     async def open(self) -> None:
         """Create the engine and connect once, so that a database out of reach fails here."""
         address, connect_args = sqlalchemy_url(self.url)
-        if self.dialect == "sqlite":  # one connection per process, shared in turns (and ":memory:" works)
-            pool: dict[str, Any] = {"poolclass": StaticPool}
-        else:
-            pool = {"pool_size": self.max_connections, "max_overflow": 0}
         # AUTOCOMMIT: transactions are begun and ended here (`transaction`), so the driver's own
-        # rollback when a connection is given back has nothing to undo; skipped, it saves a trip
-        # to the database (to aiosqlite's thread) for every statement.
+        # rollback when a connection is given back has nothing to undo; skipped, it saves a round
+        # trip to the database for every statement.
         engine = create_async_engine(address, connect_args=connect_args, isolation_level="AUTOCOMMIT",
-                                     pool_reset_on_return=None, skip_autocommit_rollback=True, **pool)
-        if self.dialect == "sqlite":
-            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+                                     pool_reset_on_return=None, skip_autocommit_rollback=True,
+                                     pool_size=self.max_connections, max_overflow=0)
         try:
             async with engine.connect():
                 pass
         except (OSError, DBAPIError) as error:
             await engine.dispose()
-            if self.dialect == "sqlite" and isinstance(error, DBAPIError):
-                raise error.orig from None  # sqlite3's own error, as the bot reports it at start
             raise StoreError(f"cannot connect to PostgreSQL at {_where(self.url)}: {error.__cause__ or error}"
                              ) from None
         self.engine = engine
