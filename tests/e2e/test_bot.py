@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from bot.views.respond import CROWD
+
 from .fakediscord import (
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE_MESSAGE,
@@ -548,7 +550,7 @@ async def test_a_refused_move_is_answered_in_words_without_a_new_board(fake: Fak
 async def test_a_burst_after_a_busy_spell_is_answered_in_one_request_each(fake: FakeDiscord, bots: BotRunner,
                                                                           tmp_path: Path) -> None:
     await start(bots, tmp_path)
-    players = [fake.add_user(f"player{n}") for n in range(12)]
+    players = [fake.add_user(f"player{n}") for n in range(CROWD)]
     boards = {player.id: await play(fake, user=player, deal=1) for player in players}
 
     def draw_button(player) -> str:
@@ -569,8 +571,8 @@ async def test_a_burst_after_a_busy_spell_is_answered_in_one_request_each(fake: 
     clicks = await asyncio.gather(*(fake.click(player, boards[player.id], draw_button(player)) for player in players))
     for click in clicks:
         await click.wait_response()
-    # Twelve at once is a crowd (CROWD), but fewer than the bot finishes within DEFER_AFTER when
-    # busy: each answered straight away, the board edited by the callback, one request each.
+    # A crowd at once (CROWD), but fewer than the bot finishes within DEFER_AFTER when busy:
+    # each answered straight away, the board edited by the callback, one request each.
     assert [click.response_type for click in clicks] == [UPDATE_MESSAGE] * len(clicks)
     assert all(len(requests_of(fake, click)) == 1 for click in clicks)
     assert fake.error_responses == []
