@@ -146,15 +146,15 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
         try:
             result = await task
         except PlayError as error:
-            await _say(interaction, error_text(error, await voice_of(interaction)), edit=edit)
+            await _say(interaction, error_text(error, await voice_of(interaction)), edit=edit, ephemeral=ephemeral)
             return
         except Exception:
             log.exception("interaction %s failed", interaction.id)
             member_voice = DISCORD.speaking(choose_language(interaction.locale, None))  # the store may be down
-            await _say(interaction, member_voice.gettext(SORRY), edit=edit)
+            await _say(interaction, member_voice.gettext(SORRY), edit=edit, ephemeral=ephemeral)
             return
         if result.unchanged:
-            await _say(interaction, result.text, edit=edit)
+            await _say(interaction, result.text, edit=edit, ephemeral=ephemeral)
             return
         await _show(interaction, result, edit=edit, ephemeral=ephemeral)
         if result.analysing is not None:
@@ -243,16 +243,20 @@ async def _show_privately(interaction: discord.Interaction, result: Answer) -> N
                                     view=view, ephemeral=True, allowed_mentions=NO_PINGS)
 
 
-async def _say(interaction: discord.Interaction, text: str, *, edit: bool) -> None:
-    """A short private message that leaves any board as it is (a deferred command's
-    "thinking…" message becomes the text)."""
+async def _say(interaction: discord.Interaction, text: str, *, edit: bool, ephemeral: bool = True) -> None:
+    """A short private message that leaves any board as it is: a command's private "thinking…"
+    message becomes the text; a public one (`ephemeral` False) is taken away and the text sent
+    privately, so that the channel never reads what was meant for one member."""
     text = shorten(text, ERROR_LIMIT)
     if not interaction.response.is_done():
         await interaction.response.send_message(text, ephemeral=True)
     elif edit:
         await interaction.followup.send(text, ephemeral=True)
-    else:
+    elif ephemeral:
         await interaction.edit_original_response(content=text)
+    else:
+        await interaction.delete_original_response()
+        await interaction.followup.send(text, ephemeral=True)
 
 
 def error_text(error: PlayError, voice: Voice) -> str:

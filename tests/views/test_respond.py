@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.views.respond import CROWD, DEFER_AFTER, RATE_WINDOW, Answer, _Load, _show, cut, shorten
+from bot.views.respond import CROWD, DEFER_AFTER, RATE_WINDOW, Answer, _Load, _say, _show, cut, shorten
 
 
 def test_a_crowd_is_more_answers_in_progress_than_finish_within_the_defer_time() -> None:
@@ -75,11 +75,11 @@ class _Recorded:
             def is_done(self) -> bool:
                 return deferred
 
-            async def send_message(self, **fields) -> None:
+            async def send_message(self, *text, **fields) -> None:
                 outer.calls.append(("send_message", fields["ephemeral"]))
 
         class Followup:
-            async def send(self, **fields) -> None:
+            async def send(self, *text, **fields) -> None:
                 outer.calls.append(("followup", fields["ephemeral"]))
 
         self.response, self.followup = Response(), Followup()
@@ -103,3 +103,15 @@ async def test_a_private_answer_to_a_public_command_is_never_shown_to_the_channe
     await _show(public, Answer(text="Watching Alice's game", status="Canfield"), edit=False,  # type: ignore[arg-type]
                 ephemeral=False)
     assert public.calls == [("edit_original", None)]
+
+
+async def test_a_refusal_after_a_public_thinking_message_is_said_privately() -> None:
+    """A public command deferred under a crowd (a Share, say) whose work is then refused: the
+    public "thinking…" is taken away and the refusal goes to the member alone; a private
+    "thinking…" simply becomes the refusal."""
+    public = _Recorded(deferred=True)
+    await _say(public, "Only the player may share this daily", edit=False, ephemeral=False)  # type: ignore[arg-type]
+    assert public.calls == [("delete_original", None), ("followup", True)]
+    private = _Recorded(deferred=True)
+    await _say(private, "Only the player may share this daily", edit=False)  # type: ignore[arg-type]
+    assert private.calls == [("edit_original", None)]
