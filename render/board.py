@@ -6,8 +6,9 @@ sprites and draws the labels, header, highlights and banner. Safe to call from a
 
 It runs for every move of every player, in worker threads beside the bot's event loop, so it
 keeps its work under the GIL small: pile labels and header texts are drawn once and kept (as
-tiles and text masks), each board pastes them; and the PNG is written here, unfiltered and
-deflated by ISA-L (a fast zlib-compatible deflate), which lets go of the GIL while it compresses (see `encode_png`).
+masks), each board pastes them; the board is sent in the theme's palette of 255 colours
+(render.palette), and the PNG is written here, unfiltered and deflated by ISA-L (a fast
+zlib-compatible deflate), which lets go of the GIL while it compresses (see `encode_png`).
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ from PIL import Image, ImageDraw
 from bot.game import DRAW, Card, Game, Move, Outcome
 from bot.game.cards import rank_name
 from render.captions import BoardCaptions, board_captions
+from render.felt import felt
 from render.fonts import font
 from render.layouts import BoardLayout, Fan, Spot, layout_for
+from render.palette import board_palette, quantize
 from render.sprites import SHADOW, CardSize, card_back, card_face, empty_slot
 from render.themes import Theme, get_theme
 
@@ -91,25 +94,27 @@ def render(game: Game, *, theme: str = "classic", highlight: Move | None = None,
     is given; `highlight` outlines another move too, such as a hint; `losing`, in a colour of
     its own, a move not to play (an analysis shows the move that lost a game beside a better
     one); `player` names the player; `captions` are the board's words (render.captions
-    `board_captions`: English by default)."""
-    return encode_png(render_image(game, theme=theme, highlight=highlight, losing=losing, player=player,
-                                   captions=captions))
+    `board_captions`: English by default). The PNG is 8-bit indexed, in the theme's palette
+    (render.palette): a third of the bytes of RGB, and quicker to write."""
+    image = render_image(game, theme=theme, highlight=highlight, losing=losing, player=player, captions=captions)
+    return encode_png(quantize(image, board_palette(get_theme(theme))))
 
 
 def encode_png(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
-    """An RGB image as PNG bytes: 8-bit RGB, every row unfiltered, deflated at `level` (by ISA-L,
-    or zlib where ISA-L is not installed).
+    """An RGB or palette ("P") image as PNG bytes: 8-bit RGB, or 8-bit indexed with its palette,
+    every row unfiltered, deflated at `level` (by ISA-L, or zlib where ISA-L is not installed).
 
     Pillow's encoder tries every PNG filter on every row and keeps the best, which costs more
     than the deflating; on a board (flat felt, flat card faces) no filter gives a file as small
     or smaller, in half the time, and zlib releases the GIL while it compresses, so the event
     loop runs meanwhile. Other modes go through Pillow."""
-    if image.mode != "RGB":
+    if image.mode not in ("RGB", "P"):
         buffer = io.BytesIO()
         image.save(buffer, "PNG", compress_level=level)
         return buffer.getvalue()
     width, height = image.size
-    stride = 3 * width
+    indexed = image.mode == "P"
+    stride = width if indexed else 3 * width
     band = max(1, PNG_BAND_BYTES // (stride + 1))
     deflate = deflater.compressobj(level)
     data = []
@@ -118,8 +123,10 @@ def encode_png(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
         rows = b"\0" + b"\0".join([pixels[i:i + stride] for i in range(0, len(pixels), stride)])  # filter 0: none
         data.append(deflate.compress(rows))
     data.append(deflate.flush())
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, deflate, no interlace
-    return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"IDAT", b"".join(data)), _chunk(b"IEND", b"")))
+    header = struct.pack(">IIBBBBB", width, height, 8, 3 if indexed else 2, 0, 0, 0)  # deflate, no interlace
+    palette = [_chunk(b"PLTE", bytes(image.getpalette() or []))] if indexed else []
+    return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", header), *palette, _chunk(b"IDAT", b"".join(data)),
+                     _chunk(b"IEND", b"")))
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -164,7 +171,7 @@ class _Painter:
     def paint(self, highlight: Move | None, losing: Move | None, player: str | None,
               in_play: bool = False) -> Image.Image:
         """Everything, bottom layer first."""
-        self.image = Image.new("RGB", self.size, self.theme.felt)
+        self.image = felt(self.theme, self.size)
         self.draw = ImageDraw.Draw(self.image, "RGBA")
         self._header(player)
         for spot in self.board.spots:
@@ -253,8 +260,8 @@ class _Painter:
         if spot.counted:
             text += f" · {len(self.piles[spot.pile])}"
         x, y = self.geo.x(spot.column), self.geo.y(spot.row) - self.geo.label + 2
-        tile, left, top = _label_tile(text, self.theme, self.geo.label)
-        self.image.paste(tile, (x + left, y + top))
+        self.image.paste(self.theme.tag[:3], (x, y), _label_tag(text, self.theme.tag[3], self.geo.label))
+        self._text((x + 7, y + (self.geo.label - 6) // 2), text, 19, self.theme.text, "lm")
 
     def _text(self, xy: tuple[int, int], text: str, size: int, fill: tuple[int, int, int], anchor: str,
               bold: bool = True) -> None:
@@ -371,22 +378,14 @@ def _length(text: str, size: int, bold: bool) -> float:
 
 
 @functools.lru_cache(maxsize=TEXT_CACHE)
-def _label_tile(text: str, theme: Theme, height: int) -> tuple[Image.Image, int, int]:
-    """A pile's label, its rounded tag and its text, drawn on the felt: a tile to paste, with the
-    offset of its corner from the tag's. Labels only ever sit on plain felt, so the tile's
-    pixels are the board's."""
-    label_font = font(19)
+def _label_tag(text: str, alpha: int, height: int) -> Image.Image:
+    """The rounded tag behind a pile's label, its top left corner the label's, as a mask of
+    `alpha`: pasting the tag's colour through it blends as drawing the tag does, on the woven
+    felt as on plain. The label's text is pasted over it (`_Painter._text`)."""
     width = round(_length(text, 19, True))
-    tag = (0, 0, width + 14, height - 6)
-    at = (7, (height - 6) // 2)
-    ink = label_font.getbbox(text, anchor="lm")
-    left, top = min(tag[0], at[0] + ink[0]), min(tag[1], at[1] + ink[1])
-    right, bottom = max(tag[2] + 1, at[0] + ink[2]), max(tag[3] + 1, at[1] + ink[3])
-    tile = Image.new("RGB", (right - left, bottom - top), theme.felt)
-    draw = ImageDraw.Draw(tile, "RGBA")
-    draw.rounded_rectangle((tag[0] - left, tag[1] - top, tag[2] - left, tag[3] - top), radius=9, fill=theme.tag)
-    draw.text((at[0] - left, at[1] - top), text, font=label_font, fill=theme.text, anchor="lm")
-    return tile, left, top
+    mask = Image.new("L", (width + 15, height - 5), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, width + 14, height - 6), radius=9, fill=alpha)
+    return mask
 
 
 def _visible_on(colour: tuple[int, int, int], theme: Theme) -> tuple[int, int, int]:

@@ -46,12 +46,12 @@ def difference(a: Image.Image, b: Image.Image) -> tuple[float, float]:
 
 
 def pixels(png: bytes) -> tuple[str, tuple[int, int], bytes]:
-    """What a PNG shows: its mode, size and raw pixels. Two encodings of one board compare
+    """What a PNG shows: its mode, size and pixels' colours. Two encodings of one board compare
     equal here even when their bytes differ: ISA-L's deflate, which `render` uses, is not
     bound to give the same stream twice for the same input (its match finder may start from
     leftover memory), so only the decoded pixels are the board."""
     image = Image.open(io.BytesIO(png))
-    return image.mode, image.size, image.tobytes()
+    return image.mode, image.size, image.convert("RGB").tobytes()
 
 
 def regenerate() -> None:

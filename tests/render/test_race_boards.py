@@ -13,6 +13,7 @@ from PIL import Image
 from bot.game.race import RaceGame, new_race
 from render import PLAYER_COLOURS, THEMES, render_race_board, render_race_table
 from render.board import GEOMETRY
+from render.felt import felt_shades
 from render.fonts import font
 from render.race import _fitted, foundation_box, render_race_board_image, render_race_table_image
 from render.themes import get_theme
@@ -233,3 +234,12 @@ def test_a_race_ended_for_want_of_moves_shows_its_end_though_its_cards_could_go_
     assert ended.height > going.height  # the banner with the final scores
     board = render_race_board_image(race, 1, names=NAMES)
     assert difference(board, render_race_board_image(race, 1, names=NAMES, expired=True))[1] > 0.01
+
+
+def test_both_boards_lie_on_the_woven_felt_of_the_solo_board() -> None:
+    race = mid_race(3)
+    for theme in THEMES.values():
+        for image in (render_race_board_image(race, 0, names=NAMES, theme=theme.name),
+                      render_race_table_image(race, names=NAMES, theme=theme.name)):
+            margin = (0, GEOMETRY.header, 8, image.height - 8)  # the left margin, below the header
+            assert {colour for _, colour in image.crop(margin).getcolors()} == set(felt_shades(theme))
