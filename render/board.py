@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw
 from bot.game import DRAW, Card, Game, Move, Outcome
 from bot.game.cards import rank_name
 from render.captions import BoardCaptions, board_captions
-from render.felt import felt
+from render.felt import FELT_ROWS, felt
 from render.fonts import font
 from render.layouts import BoardLayout, Fan, Spot, layout_for
 from render.palette import board_palette, quantize
@@ -45,6 +45,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # the deflating), large enough that the GIL is let go of and taken back only ~10 times a board.
 PNG_BAND_BYTES = 120 * 1024
 TEXT_CACHE = 4096  # text masks kept (labels, scores, deal numbers, player names: a few KB each)
+BACKGROUNDS = 32  # backgrounds kept (a layout, theme and height in FELT_ROWS): about 1.5 MB each
 RING_SPACING = 6  # pixels between two rings around one pile
 
 
@@ -171,11 +172,12 @@ class _Painter:
     def paint(self, highlight: Move | None, losing: Move | None, player: str | None,
               in_play: bool = False) -> Image.Image:
         """Everything, bottom layer first."""
-        self.image = felt(self.theme, self.size)
+        self.image = _background(self.board, self.theme, self.geo, _rows(self.size[1])).crop((0, 0, *self.size))
         self.draw = ImageDraw.Draw(self.image, "RGBA")
         self._header(player)
         for spot in self.board.spots:
-            self._label(spot)
+            if spot.counted:  # the others' labels never change: they are in the background
+                self._label(spot)
             self._pile(spot)
         if losing is not None:
             self._outline(losing, self.theme.losing, self.theme.losing, played=False)
@@ -259,21 +261,16 @@ class _Painter:
         text = spot.pile
         if spot.counted:
             text += f" · {len(self.piles[spot.pile])}"
-        x, y = self.geo.x(spot.column), self.geo.y(spot.row) - self.geo.label + 2
-        self.image.paste(self.theme.tag[:3], (x, y), _label_tag(text, self.theme.tag[3], self.geo.label))
-        self._text((x + 7, y + (self.geo.label - 6) // 2), text, 19, self.theme.text, "lm")
+        _paste_label(self.image, spot, text, self.theme, self.geo)
 
     def _text(self, xy: tuple[int, int], text: str, size: int, fill: tuple[int, int, int], anchor: str,
               bold: bool = True) -> None:
         """`ImageDraw.text` at a whole-pixel point, with the text's mask drawn once and kept."""
-        mask, left, top = _text_mask(text, size, bold, anchor)
-        if mask is not None:
-            self.image.paste(fill, (xy[0] + left, xy[1] + top), mask)
+        _paste_text(self.image, xy, text, size, fill, anchor, bold)
 
     def _header(self, player: str | None) -> None:
         game, theme, geo = self.game, self.theme, self.geo
-        width = self.image.width
-        self.draw.rectangle((0, 0, width, geo.header - 8), fill=theme.felt_edge)
+        width = self.image.width  # the header's band is in the background
         words = self.captions
         deal_width = round(_length(words.deal, 22, False)) + 24
         size = 28
@@ -355,6 +352,40 @@ class _Painter:
         while size > 16 and font(size).getlength(text) > box[2] - box[0] - 24:  # a longer language's words
             size -= 2
         self.draw.text(((box[0] + box[2]) // 2, middle), text, font=font(size), fill=(255, 255, 255), anchor="mm")
+
+
+@functools.lru_cache(maxsize=BACKGROUNDS)
+def _background(board: BoardLayout, theme: Theme, geometry: Geometry, height: int) -> Image.Image:
+    """What every board of a layout and theme shares, `height` pixels tall (a board's own height
+    or more: it crops its own): the woven felt, the header's band, and the labels of the piles
+    that are not counted. Kept, never drawn on: a board starts from a copy."""
+    image = felt(theme, (geometry.width(board), height))
+    ImageDraw.Draw(image).rectangle((0, 0, image.width, geometry.header - 8), fill=theme.felt_edge)
+    for spot in board.spots:
+        if not spot.counted:
+            _paste_label(image, spot, spot.pile, theme, geometry)
+    return image
+
+
+def _rows(height: int) -> int:
+    """The height of the background a board of `height` crops: a multiple of FELT_ROWS, so that
+    boards a little taller or shorter share one."""
+    return -(-height // FELT_ROWS) * FELT_ROWS
+
+
+def _paste_label(image: Image.Image, spot: Spot, text: str, theme: Theme, geometry: Geometry) -> None:
+    """A pile's label, its tag and `text`, above the pile's place."""
+    x, y = geometry.x(spot.column), geometry.y(spot.row) - geometry.label + 2
+    image.paste(theme.tag[:3], (x, y), _label_tag(text, theme.tag[3], geometry.label))
+    _paste_text(image, (x + 7, y + (geometry.label - 6) // 2), text, 19, theme.text, "lm", True)
+
+
+def _paste_text(image: Image.Image, xy: tuple[int, int], text: str, size: int, fill: tuple[int, int, int],
+                anchor: str, bold: bool) -> None:
+    """Paste `fill` through the text's mask (`_text_mask`): as `ImageDraw.text` draws at `xy`."""
+    mask, left, top = _text_mask(text, size, bold, anchor)
+    if mask is not None:
+        image.paste(fill, (xy[0] + left, xy[1] + top), mask)
 
 
 @functools.lru_cache(maxsize=TEXT_CACHE)
