@@ -162,6 +162,13 @@ def test_the_weave_shows_through_a_pile_labels_tag() -> None:
     assert all(sum(colour) < sum(shade) for colour in tag for shade in felt_shades(theme))  # under a dark tag
 
 
+def test_boards_drawn_one_after_another_leave_their_shared_background_as_it_was() -> None:
+    games = [sample_game("canfield", state) for state in STATES]  # one layout, theme and height
+    first = [render_image(game, player="Zoë").tobytes() for game in games]
+    again = [render_image(game, player="Zoë").tobytes() for game in reversed(games)]
+    assert again[::-1] == first  # each board drew on a copy of the background, not on it
+
+
 def test_where_isal_is_missing_zlib_writes_the_same_board(monkeypatch: pytest.MonkeyPatch) -> None:
     import zlib
 
