@@ -84,7 +84,8 @@ def board_captions(game: Game, gettext: Say = english, ngettext: SayCounted = en
 class RaceCaptions:
     """The words of a race's boards, worded: each player's counts as their private board and
     the public table show them (by seat), the header's parts, and the banner's. `headline`
-    keeps a `{name}` for the player who went out (the renderer shortens the name to fit)."""
+    keeps a `{name}` for the player who went out (the renderer shortens the name to fit);
+    `unnamed[seat]` stands for a player without a name."""
 
     title: str
     deal: str
@@ -99,6 +100,7 @@ class RaceCaptions:
     your_scores: tuple[str, ...]
     counts: tuple[str, ...]  # "cards left · on foundations", on a player's own board
     lines: tuple[str, ...]  # "on foundations · cards left", on the public table
+    unnamed: tuple[str, ...]  # "player 3", by seat
 
 
 def race_captions(race: RaceGame, gettext: Say = english, ngettext: SayCounted = english_counted,
@@ -118,10 +120,11 @@ def race_captions(race: RaceGame, gettext: Say = english, ngettext: SayCounted =
         deal=gettext("deal {deal}", deal=race.deal),
         players=ngettext("{count} player", "{count} players", race.players),
         draw=gettext("draw {count}", count=DRAW_COUNT),
-        layout=gettext("{layout} layout", layout=race.layout_name),
+        layout=gettext("Racing Demon layout") if race.layout_name == "demon" else gettext("Klondike layout"),
         moves=ngettext("{count} move", "{count} moves", moves),
         goal=gettext("first to go out wins"),
-        foundations=gettext("foundations · {count}", count=len(race.foundation_tops())),
+        foundations=gettext("shared foundations · {count} of {slots}", count=len(race.foundation_tops()),
+                            slots=4 * race.players),
         demon=gettext("Demon!"),
         headline=headline,
         your_scores=tuple(gettext("your score: {score}", score=race.scores[seat]) for seat in seats),
@@ -129,4 +132,5 @@ def race_captions(race: RaceGame, gettext: Say = english, ngettext: SayCounted =
                              on=race.on_foundations(seat)) for seat in seats),
         lines=tuple(gettext("{on} on foundations · {left} left", on=race.on_foundations(seat),
                             left=race.cards_left(seat)) for seat in seats),
+        unnamed=tuple(gettext("player {number}", number=seat + 1) for seat in seats),
     )

@@ -1,9 +1,11 @@
 """Demon race boards as PNGs: one player's private board, and the public table of the channel.
 
 `render_race_board(race, player, names=...)` is what one player sees: the header, the shared
-foundations in a band at the top (each top card marked in its owner's colour), and their own
-layout below it, painted by the single-player board's `_Painter`. `render_race_table(race,
-names=...)` is the board posted in the channel: the foundations and a line per player.
+foundations on a labelled tray at the top (each top card marked in its owner's colour, each slot
+still to open showing the ace that opens it), and their own layout below it, painted by the
+single-player board's `_Painter`. `render_race_table(race, names=...)` is the board posted in
+the channel: the foundations and a line per player, their name and counts over a bar of their
+cards on the foundations.
 
 Both are pure functions of the race's visible state, safe to call from any thread while no move
 is being played (the engine's own questions, `finished` included, only read the race).
@@ -78,7 +80,10 @@ PILES_PER_ROW = 8
 PILE_GAP = 10  # the least gap between two foundations; wider boards spread them out
 TAG = 20  # the height of the owner's tag, half over the card's lower edge
 ROW_GAP = 14
-LINE = 46  # a player's line on the public table
+TRAY_PAD = 8  # the foundations' tray reaches this far beyond the slots
+TRAY_ALPHA = 170  # the tray is the header's colour, a little translucent on the felt
+LINE = 56  # a player's line on the public table: their name and counts over their bar
+BAR = 16  # the height of a player's progress bar
 BAND_WIDTH = 2 * GEOMETRY.margin + PILES_PER_ROW * FOUNDATION_CARD.width + (PILES_PER_ROW - 1) * PILE_GAP
 
 
@@ -98,8 +103,9 @@ def render_race_board_image(race: RaceGame, player: int, *, names: Sequence[str]
                             number: int | None = None, expired: bool = False,
                             captions: RaceCaptions | None = None) -> Image.Image:
     """The private board as a Pillow RGB image (what `render_race_board` encodes)."""
-    return _BoardPainter(race, player, _names(race, names), get_theme(theme), number, expired,
-                         captions or race_captions(race)).paint_race()
+    captions = captions or race_captions(race)
+    return _BoardPainter(race, player, _Seats.of(race, names, captions), get_theme(theme), number, expired,
+                         captions).paint_race()
 
 
 def render_race_table(race: RaceGame, *, names: Sequence[str], theme: str = "classic",
@@ -116,8 +122,9 @@ def render_race_table_image(race: RaceGame, *, names: Sequence[str], theme: str 
                             number: int | None = None, expired: bool = False,
                             captions: RaceCaptions | None = None) -> Image.Image:
     """The public table as a Pillow RGB image (what `render_race_table` encodes)."""
-    return _TablePainter(race, _names(race, names), get_theme(theme), number, expired,
-                         captions or race_captions(race)).paint()
+    captions = captions or race_captions(race)
+    return _TablePainter(race, _Seats.of(race, names, captions), get_theme(theme), number, expired,
+                         captions).paint()
 
 
 def foundation_box(race: RaceGame, index: int, width: int) -> tuple[int, int, int, int]:
@@ -126,13 +133,42 @@ def foundation_box(race: RaceGame, index: int, width: int) -> tuple[int, int, in
     return _Band(race.players, width).box(index)
 
 
+def foundation_tray(race: RaceGame, width: int) -> tuple[int, int, int, int]:
+    """The tray under the shared foundations and their label on a board `width` pixels wide,
+    private or public: its left, top, right and bottom edges."""
+    return _Band(race.players, width).tray()
+
+
+def progress_bar_box(race: RaceGame, player: int) -> tuple[int, int, int, int]:
+    """Where player `player`'s progress bar sits on the public table: its left, top, right and
+    bottom edges."""
+    top = _lines_top(_Band(race.players, BAND_WIDTH)) + player * LINE + 32
+    return GEOMETRY.margin + 42, top, BAND_WIDTH - GEOMETRY.margin, top + BAR
+
+
+def _lines_top(band: _Band) -> int:
+    """Where the public table's first player line starts, below the foundations."""
+    return band.top + band.height + 4
+
+
 # --- pieces shared by both boards --------------------------------------------------------
 
 
-def _names(race: RaceGame, names: Sequence[str]) -> list[str]:
-    if len(names) < race.players:
-        raise ValueError(f"{len(names)} names for {race.players} players")
-    return [name.strip() or f"player {index + 1}" for index, name in enumerate(names[: race.players])]
+class _Seats(NamedTuple):
+    """Each player's name as drawn (the caption's "player 3" for one without a name) and the
+    letter on their swatch and tags (the seat's number for one without a name)."""
+
+    names: list[str]
+    initials: list[str]
+
+    @classmethod
+    def of(cls, race: RaceGame, names: Sequence[str], captions: RaceCaptions) -> _Seats:
+        """The seats of `race` with the `names` given (ValueError for too few)."""
+        if len(names) < race.players:
+            raise ValueError(f"{len(names)} names for {race.players} players")
+        given = [name.strip() for name in names[: race.players]]
+        return cls([name or captions.unnamed[seat] for seat, name in enumerate(given)],
+                   [_initial(name) if name else str(seat + 1) for seat, name in enumerate(given)])
 
 
 def _initial(name: str) -> str:
@@ -218,7 +254,9 @@ def _banner_colour(race: RaceGame, theme: Theme) -> RGB:
 @dataclass(frozen=True, slots=True)
 class _Band:
     """The shared foundations: one slot for each of the 4 x players piles there may be, in rows
-    of eight, stretched to the board's width."""
+    of eight, stretched to the board's width, on a tray of their own under their label, so that
+    no row of them reads as a pile of a player's. A slot not yet started shows the ace that
+    starts it, while the race goes on."""
 
     players: int
     width: int
@@ -235,7 +273,12 @@ class _Band:
     @property
     def height(self) -> int:
         """From the band's top to where what follows it may start."""
-        return GEOMETRY.label + self.rows * (FOUNDATION_CARD.height + TAG // 2 + ROW_GAP)
+        return GEOMETRY.label + self.rows * (FOUNDATION_CARD.height + TAG // 2 + ROW_GAP) + TRAY_PAD
+
+    def tray(self) -> tuple[int, int, int, int]:
+        """The tray's left, top, right and bottom edges: round every slot, its tags and the label."""
+        return (GEOMETRY.margin - TRAY_PAD, self.top - 2, self.width - GEOMETRY.margin + TRAY_PAD,
+                self.top + self.height - ROW_GAP)
 
     def box(self, index: int) -> tuple[int, int, int, int]:
         row, column = divmod(index, PILES_PER_ROW)
@@ -245,14 +288,16 @@ class _Band:
         return x, y, x + FOUNDATION_CARD.width, y + FOUNDATION_CARD.height
 
     def paint(self, image: Image.Image, draw: ImageDraw.ImageDraw, theme: Theme, race: RaceGame,
-              names: Sequence[str], captions: RaceCaptions) -> None:
+              initials: Sequence[str], captions: RaceCaptions, finished: bool) -> None:
         tops = race.foundation_tops()
+        draw.rounded_rectangle(self.tray(), radius=12, fill=(*theme.felt_edge, TRAY_ALPHA), outline=theme.slot,
+                               width=2)
         _pill(draw, theme, GEOMETRY.margin, self.top + 2, captions.foundations)
+        opens = empty_slot(theme, FOUNDATION_CARD, "" if finished else "A")
         for index in range(self.slots):
             x, y, right, bottom = self.box(index)
             if index >= len(tops):
-                sprite = empty_slot(theme, FOUNDATION_CARD)
-                image.paste(sprite, (x - SHADOW, y - SHADOW), sprite)
+                image.paste(opens, (x - SHADOW, y - SHADOW), opens)
                 continue
             top = tops[index]
             colour = PLAYER_COLOURS[top.owner].rgb
@@ -263,7 +308,7 @@ class _Band:
             middle = (x + right) // 2
             tag = (middle - 16, bottom - TAG // 2, middle + 16, bottom + TAG // 2)
             draw.rounded_rectangle(tag, radius=TAG // 2, fill=colour, outline=(0, 0, 0, 110))
-            draw.text((middle, bottom + 1), _initial(names[top.owner]), font=font(15), fill=_on_colour(colour),
+            draw.text((middle, bottom + 1), initials[top.owner], font=font(15), fill=_on_colour(colour),
                       anchor="mm")
 
 
@@ -276,9 +321,10 @@ class _BoardPainter(_Painter):
     It sets the fields `_Painter` works with from the race instead of from a one-player game,
     and draws its own header, last move, stock and waste."""
 
-    def __init__(self, race: RaceGame, player: int, names: list[str], theme: Theme, number: int | None,
+    def __init__(self, race: RaceGame, player: int, seats: _Seats, theme: Theme, number: int | None,
                  expired: bool, captions: RaceCaptions) -> None:
-        self.race, self.player, self.names, self.captions = race, player, names, captions
+        self.race, self.player, self.captions = race, player, captions
+        self.names, self.initials = seats
         self.theme, self.number, self.finished = theme, number, race.finished or expired
         self.board = BOARDS[race.layout_name]
         self.piles = race.piles(player)
@@ -294,7 +340,7 @@ class _BoardPainter(_Painter):
     def paint_race(self) -> Image.Image:
         """Everything, bottom layer first (in place of `_Painter.paint`, which draws a game's)."""
         self._race_header()
-        self.band.paint(self.image, self.draw, self.theme, self.race, self.names, self.captions)
+        self.band.paint(self.image, self.draw, self.theme, self.race, self.initials, self.captions, self.finished)
         for spot in self.board.spots:
             self._label(spot)
             self._pile(spot)
@@ -311,14 +357,14 @@ class _BoardPainter(_Painter):
         race, player, theme = self.race, self.player, self.theme
         words = self.captions
         counts = words.counts[player]
-        details = [words.players, race.layout_name, words.draw]
+        details = [words.draw, words.layout, words.players]  # the first the player plays by, the last on the table too
         right, free = _header(self.draw, self.image.width, theme, race, self.number, words.title, words.deal, details,
                               font(20).getlength(counts))
         name_font, swatch = font(24), 26
         name = _fitted(_shorten(self.names[player], 22), name_font, right - free - swatch - 8)
         self.draw.text((right, 22), name, font=name_font, fill=theme.text, anchor="rm")
         _swatch(self.draw, right - round(name_font.getlength(name)) - swatch - 8, 22 - swatch // 2, swatch, player,
-                _initial(self.names[player]))
+                self.initials[player])
         self.draw.text((right, 53), counts, font=font(20), fill=theme.text, anchor="rm")
 
     def _pile(self, spot: Spot) -> None:
@@ -361,12 +407,13 @@ class _BoardPainter(_Painter):
 class _TablePainter:
     """The channel's board: header, foundation band, a line per player, the final banner."""
 
-    def __init__(self, race: RaceGame, names: list[str], theme: Theme, number: int | None, expired: bool,
+    def __init__(self, race: RaceGame, seats: _Seats, theme: Theme, number: int | None, expired: bool,
                  captions: RaceCaptions) -> None:
-        self.race, self.names, self.theme, self.number, self.captions = race, names, theme, number, captions
+        self.race, self.theme, self.number, self.captions = race, theme, number, captions
+        self.names, self.initials = seats
         self.finished = race.finished or expired
         self.band = _Band(race.players, BAND_WIDTH)
-        self.lines_top = self.band.top + self.band.height + 4
+        self.lines_top = _lines_top(self.band)
         height = self.lines_top + race.players * LINE + GEOMETRY.margin
         if self.finished:
             height += self._banner_height() + GEOMETRY.margin
@@ -384,7 +431,7 @@ class _TablePainter:
         self.draw.text((right, 22), words.players, font=font(24), fill=self.theme.text, anchor="rm")
         if goal:
             self.draw.text((right, 53), goal, font=font(20, bold=False), fill=self.theme.muted, anchor="rm")
-        self.band.paint(self.image, self.draw, self.theme, race, self.names, words)
+        self.band.paint(self.image, self.draw, self.theme, race, self.initials, words, self.finished)
         for player in range(race.players):
             self._player_line(player, self.lines_top + player * LINE)
         if self.finished:
@@ -394,31 +441,37 @@ class _TablePainter:
         return self.image
 
     def _player_line(self, player: int, y: int) -> None:
+        """The player's swatch, name (and the demon's pill) and counts, above a bar of their cards
+        on the foundations out of all theirs, in their colour, with a tick at each quarter."""
         race, theme, draw = self.race, self.theme, self.draw
         margin, width = GEOMETRY.margin, self.image.width
-        middle = y + 18
-        _swatch(draw, margin, middle - 15, 30, player, _initial(self.names[player]))
-        name_font = font(22)
-        name = _shorten(self.names[player], 18)
+        middle = y + 15
+        _swatch(draw, margin, middle - 15, 30, player, self.initials[player])
+        name_font, counts_font, demon_font = font(22), font(19), font(18)
+        counts, demon = self.captions.lines[player], self.captions.demon
         x = margin + 42
+        room = width - margin - counts_font.getlength(counts) - 16 - x
+        if player == race.demon:
+            room -= demon_font.getlength(demon) + 26
+        name = _fitted(_shorten(self.names[player], 18), name_font, room)
         draw.text((x, middle), name, font=name_font, fill=theme.text, anchor="lm")
         if player == race.demon:
             x += round(name_font.getlength(name)) + 10
-            demon_font, demon = font(18), self.captions.demon
             pill = (x, middle - 13, x + round(demon_font.getlength(demon)) + 16, middle + 13)
             draw.rounded_rectangle(pill, radius=13, fill=theme.won, outline=(255, 255, 255, 160))
             draw.text(((pill[0] + pill[2]) / 2, middle), demon, font=demon_font, fill=(255, 255, 255),
                       anchor="mm")
-        on, left = race.on_foundations(player), race.cards_left(player)
-        draw.text((width - margin, middle), self.captions.lines[player], font=font(19), fill=theme.text,
-                  anchor="rm")
-        # A bar of the player's progress: their cards on the foundations out of their 52.
-        bar = (margin + 42, y + 34, width - margin, y + 39)
-        draw.rounded_rectangle(bar, radius=2, fill=theme.tag)
-        total = on + left
+        draw.text((width - margin, middle), counts, font=counts_font, fill=theme.text, anchor="rm")
+        on, total = race.on_foundations(player), race.on_foundations(player) + race.cards_left(player)
+        left, top, right, bottom = progress_bar_box(race, player)
+        draw.rounded_rectangle((left, top, right, bottom), radius=BAR // 2, fill=theme.tag, outline=theme.slot)
+        for quarter in (1, 2, 3):
+            tick = left + round((right - left) * quarter / 4)
+            draw.line((tick, top + 3, tick, bottom - 3), fill=theme.slot, width=2)
         if on:
-            end = bar[0] + max(5, round((bar[2] - bar[0]) * on / total))
-            draw.rounded_rectangle((bar[0], bar[1], end, bar[3]), radius=2, fill=PLAYER_COLOURS[player].rgb)
+            end = left + max(BAR, round((right - left) * on / total))
+            draw.rounded_rectangle((left, top, end, bottom), radius=BAR // 2, fill=PLAYER_COLOURS[player].rgb,
+                                   outline=(0, 0, 0, 110))
 
     def _banner_lines(self) -> list[tuple[str, int]]:
         """The headline, then the final scores best first, as many to a line as fit."""

@@ -110,6 +110,7 @@ from bot.words import (
     TERMINAL,
     analysis_text,
     board_alt_text,
+    board_text,
     card_words,
     duration_text,
     error_text,
@@ -410,3 +411,13 @@ def test_a_race_board_and_table_in_words() -> None:
     table = race_table_alt_text(race, ["Alice", "Bob"], DISCORD)
     assert table == ("Race table. Shared foundations' tops: none yet. Alice: 52 cards left, 0 on the "
                      "foundations; Bob: 52 cards left, 0 on the foundations.")
+
+
+@pytest.mark.parametrize("language", ["de", "es_ES", "fr", "pt_BR"])
+def test_a_patriarchs_text_board_names_its_foundation_rows_in_the_players_language(language: str) -> None:
+    game = new_game("patriarchs", deal=3)
+    english, translated = board_text(game, TERMINAL).splitlines(), board_text(game, TERMINAL.speaking(language))
+    assert english[2].startswith("up from the ace:") and english[3].startswith("down from the king:")
+    rows = translated.splitlines()
+    assert "from the" not in translated and rows[2] != english[2] and rows[3] != english[3]
+    assert rows[2].index("f1 ") == rows[3].index("f5 ")  # the two rows' piles start in one column

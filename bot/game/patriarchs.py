@@ -233,11 +233,13 @@ class PatriarchsGame(Game):
             count = f" ({len(cards)})" if len(cards) > 1 else ""
             return f"{name} {cards[-1] if cards else '--'}{count}"
 
+        up, down = Phrase("up from the ace:").render(translator), Phrase("down from the king:").render(translator)
+        room = max(len(up), len(down)) + 1  # the two rows of foundations start in one column
         lines = [
             header(self, draw=False).render(translator),
             f"s  [{len(piles['s'])}]   w  {waste_text} ({len(waste)})",
-            "up from the ace:   " + "  ".join(pile_text(name) for name in ACE_FOUNDATIONS),
-            "down from the king: " + "  ".join(pile_text(name) for name in KING_FOUNDATIONS),
+            up.ljust(room) + "  ".join(pile_text(name) for name in ACE_FOUNDATIONS),
+            down.ljust(room) + "  ".join(pile_text(name) for name in KING_FOUNDATIONS),
         ]
         for row in range(3):
             lines.append("  ".join(pile_text(name) for name in RESERVE_NAMES[3 * row:3 * row + 3]))

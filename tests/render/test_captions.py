@@ -3,14 +3,18 @@
 
 from __future__ import annotations
 
+from dataclasses import fields, replace
+
+import pytest
 from PIL import ImageChops
 
 from bot.words import TERMINAL, board_captions, race_captions
 from render.board import GEOMETRY, render_image
+from render.captions import RaceCaptions
 from render.captions import board_captions as english_board
 from render.captions import race_captions as english_race
-from render.race import render_race_board_image, render_race_table_image
-from tests.render.test_race_boards import finished_race
+from render.race import foundation_tray, progress_bar_box, render_race_board_image, render_race_table_image
+from tests.render.test_race_boards import finished_race, mid_race
 from tests.samples import blocked_game, sample_game, won_game
 
 SPANISH, GERMAN = TERMINAL.speaking("es_ES"), TERMINAL.speaking("de")
@@ -83,3 +87,33 @@ def test_a_replay_draws_every_frame_with_the_words_of_the_members_language() -> 
         first, second = first.convert("RGB"), second.convert("RGB")
         header = (0, 0, first.width, GEOMETRY.header)
         assert first.crop(header).tobytes() != second.crop(header).tobytes()
+
+
+@pytest.mark.parametrize("language", ["de", "es_ES", "fr", "pt_BR"])
+@pytest.mark.parametrize("layout", ["klondike", "demon"])
+def test_every_word_on_a_race_image_is_translated(language: str, layout: str) -> None:
+    race = mid_race(3, layout)
+    english, translated = english_race(race), race_captions(race, TERMINAL.speaking(language))
+    for field in fields(RaceCaptions):
+        assert getattr(translated, field.name) != getattr(english, field.name), field.name
+
+
+def test_a_spanish_race_image_names_the_unnamed_player_and_the_layout_in_spanish() -> None:
+    race = mid_race(3, "demon")
+    names = ["Ana", "", "Cy"]
+    english, spanish = english_race(race), race_captions(race, SPANISH)
+    assert spanish.unnamed[1] == "jugador 2" and spanish.layout == "disposición de Racing Demon"
+    assert spanish.foundations == f"fundaciones compartidas · {len(race.foundation_tops())} de 12"
+    # Each word swapped alone changes the image only where it is drawn.
+    unnamed = replace(english, unnamed=spanish.unnamed)
+    table = render_race_table_image(race, names=names, captions=english)
+    rows = changed_rows(table, render_race_table_image(race, names=names, captions=unnamed))
+    line = progress_bar_box(race, 1)[1] - 32  # the second player's line: their name above their bar
+    assert rows and all(line <= row < line + 32 for row in rows), sorted(rows)
+    for draw in (lambda captions: render_race_table_image(race, names=names, captions=captions),
+                 lambda captions: render_race_board_image(race, 0, names=names, captions=captions)):
+        rows = changed_rows(draw(english), draw(replace(english, layout=spanish.layout)))
+        assert rows and all(row < GEOMETRY.header for row in rows), sorted(rows)
+        rows = changed_rows(draw(english), draw(replace(english, foundations=spanish.foundations)))
+        tray = foundation_tray(race, draw(english).width)
+        assert rows and all(tray[1] <= row < tray[1] + GEOMETRY.label for row in rows), sorted(rows)

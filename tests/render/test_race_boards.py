@@ -8,14 +8,22 @@ import random
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageStat
 
 from bot.game.race import RaceGame, new_race
 from render import PLAYER_COLOURS, THEMES, render_race_board, render_race_table
 from render.board import GEOMETRY
+from render.captions import race_captions
 from render.felt import felt_shades
 from render.fonts import font
-from render.race import _fitted, foundation_box, render_race_board_image, render_race_table_image
+from render.race import (
+    _fitted,
+    foundation_box,
+    foundation_tray,
+    progress_bar_box,
+    render_race_board_image,
+    render_race_table_image,
+)
 from render.themes import get_theme
 from tests.game.test_race import klondike_deck, stuck_deck, won_deck
 from tests.render.golden import difference, pixels
@@ -234,6 +242,95 @@ def test_a_race_ended_for_want_of_moves_shows_its_end_though_its_cards_could_go_
     assert ended.height > going.height  # the banner with the final scores
     board = render_race_board_image(race, 1, names=NAMES)
     assert difference(board, render_race_board_image(race, 1, names=NAMES, expired=True))[1] > 0.01
+
+
+def scaled(image: Image.Image, width: int = 400) -> Image.Image:
+    """`image` as Discord shows it inline on a phone, `width` pixels wide."""
+    return image.resize((width, round(width * image.height / image.width)), Image.Resampling.LANCZOS)
+
+
+def green(image: Image.Image, box: tuple[int, int, int, int]) -> float:
+    """The mean of the green channel in `box`: the felt's own channel."""
+    return ImageStat.Stat(image.crop(box)).mean[1]
+
+
+@pytest.mark.parametrize("players", [2, 3, 8])
+def test_the_shared_foundations_lie_on_their_own_labelled_tray(players: int) -> None:
+    race = mid_race(players, rounds=12)
+    started, slots = len(race.foundation_tops()), 4 * players
+    assert 0 < started < slots
+    assert race_captions(race).foundations == f"shared foundations · {started} of {slots}"
+    for image in (render_race_table_image(race, names=NAMES), render_race_board_image(race, 0, names=NAMES)):
+        tray = foundation_tray(race, image.width)
+        boxes = [foundation_box(race, index, image.width) for index in range(slots)]
+        assert all(tray[0] < x0 and tray[1] < y0 and x1 < tray[2] and y1 + 10 < tray[3] for x0, y0, x1, y1 in boxes)
+        # Between one row of slots and the next (below the last, to the tray's edge) the tray is
+        # darker than the felt beside it, on the same lines: no row reads as one of the player's piles.
+        tops = [*sorted({box[1] for box in boxes})[1:], tray[3] + 2]
+        for bottom, next_top in zip(sorted({box[3] for box in boxes}), tops, strict=True):
+            inside = (tray[0] + 12, bottom + 11, tray[2] - 12, next_top - 5)  # below the tags, above the frames
+            assert inside[3] - inside[1] >= 4
+            outside = (0, inside[1], tray[0] - 1, inside[3])
+            assert green(image, outside) - green(image, inside) > 8, (image.width, bottom)
+        below = (0, tray[3] + 3, image.width, tray[3] + 6)  # and the felt goes on, plain, after it
+        assert abs(green(image, below) - green(image, (0, below[1], tray[0] - 1, below[3]))) < 2
+
+
+def test_the_slots_still_to_open_show_the_ace_that_opens_them_until_the_race_ends() -> None:
+    race = mid_race(3, rounds=12)
+    empty = foundation_box(race, len(race.foundation_tops()), 678)
+    x0, y0, x1, y1 = empty
+    middle = ((x0 + x1) // 2 - 12, (y0 + y1) // 2 - 14, (x0 + x1) // 2 + 12, (y0 + y1) // 2 + 14)
+    for expired, letter in ((False, True), (True, False)):
+        table = render_race_table_image(race, names=NAMES, expired=expired)
+        assert table.width == 678
+        assert (near(table, middle, (200, 220, 205), 40) > 30) == letter, expired  # the faint "A"
+
+
+@pytest.mark.parametrize("players", [2, 8])
+def test_each_players_bar_is_bold_in_their_colour_and_as_long_as_their_share(players: int) -> None:
+    race = mid_race(players, rounds=12)
+    image = render_race_table_image(race, names=NAMES)
+    small, scale = scaled(image), 400 / image.width
+    for player in range(players):
+        colour, on = PLAYER_COLOURS[player].rgb, race.on_foundations(player)
+        left, top, right, bottom = progress_bar_box(race, player)
+        assert bottom - top >= 16 and right - left > 0.8 * image.width
+        x = left + 8
+        if not on:
+            assert near(image, (x, top, x + 1, bottom), colour) == 0
+            continue
+        assert near(image, (x, top - 2, x + 1, bottom + 4), colour) >= 14
+        share = (right - left) * on / (on + race.cards_left(player))
+        assert abs(near(image, (left, (top + bottom) // 2, right, (top + bottom) // 2 + 1), colour) - share) <= 4
+        column = round(x * scale)  # still a bar, not a hairline, at 400 px
+        assert near(small, (column, round(top * scale) - 2, column + 1, round(bottom * scale) + 3), colour, 40) >= 8
+
+
+def every_race_image(layout: str, players: int) -> list[tuple[str, Image.Image]]:
+    """The private board and the public table of a race of `players` in `layout`: fresh,
+    mid-race, and over (ended for want of moves: it shows its banner)."""
+    fresh, going = new_race(7, players=players, layout=layout), mid_race(players, layout, rounds=12)
+    images = []
+    for state, race, expired in (("fresh", fresh, False), ("mid-race", going, False), ("over", going, True)):
+        images.append((f"{state} board", render_race_board_image(race, 0, names=NAMES, expired=expired)))
+        images.append((f"{state} table", render_race_table_image(race, names=NAMES, expired=expired)))
+    return images
+
+
+@pytest.mark.parametrize("layout", ["klondike", "demon"])
+@pytest.mark.parametrize("players", [2, 4, 8])
+def test_every_race_image_stays_legible_at_400_pixels(layout: str, players: int) -> None:
+    """At most 760 pixels wide, so that Discord's 400 on a phone keeps more than half of every
+    size (the 15-pixel tags at 8, the 19-pixel counts at 10), and one width for a race whatever
+    its state, so that its boards keep their scale as it goes on."""
+    images = every_race_image(layout, players)
+    widths = {kind.split()[1]: set() for kind, _ in images}
+    for kind, image in images:
+        assert 600 <= image.width <= 760, kind
+        assert image.height / image.width < 2, kind  # a phone shows it in two screens at most
+        widths[kind.split()[1]].add(image.width)
+    assert all(len(found) == 1 for found in widths.values()), widths
 
 
 def test_both_boards_lie_on_the_woven_felt_of_the_solo_board() -> None:
