@@ -45,7 +45,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # the deflating), large enough that the GIL is let go of and taken back only ~10 times a board.
 PNG_BAND_BYTES = 120 * 1024
 TEXT_CACHE = 4096  # text masks kept (labels, scores, deal numbers, player names: a few KB each)
-BACKGROUNDS = 32  # backgrounds kept (a layout, theme and height in FELT_ROWS): about 1.5 MB each
+BACKGROUNDS = 32  # backgrounds kept (a layout, theme and height in FELT_ROWS): 1.5 MB for Canfield
 RING_SPACING = 6  # pixels between two rings around one pile
 
 

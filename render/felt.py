@@ -17,7 +17,7 @@ from render.themes import RGB, Theme
 
 WEAVE = ("+ - ", " + -", "- + ", " - +")  # the twill's tile: "+" lighter, "-" darker, " " the felt itself
 WEAVE_STEP = 4  # how much lighter or darker, in each of R, G and B (of 255)
-FELT_ROWS = 256  # felt is drawn in strips this many rows tall, so that a taller board reuses the strip
+FELT_ROWS = 256  # the felt is kept as a band this many rows tall (a multiple of the weave's), pasted down a board
 
 
 def felt_shades(theme: Theme) -> tuple[RGB, RGB, RGB]:
@@ -27,25 +27,27 @@ def felt_shades(theme: Theme) -> tuple[RGB, RGB, RGB]:
 
 def felt(theme: Theme, size: tuple[int, int]) -> Image.Image:
     """A new RGB image of `size` covered with the theme's woven felt, for a board to draw on."""
-    width, height = size
-    rows = -(-height // FELT_ROWS) * FELT_ROWS
-    return _felt_strip(theme, width, rows).crop((0, 0, width, height))
+    band = _felt_band(theme, size[0])
+    image = Image.new("RGB", size)
+    for top in range(0, size[1], band.height):
+        image.paste(band, (0, top))
+    return image
 
 
-@functools.lru_cache(maxsize=64)
-def _felt_strip(theme: Theme, width: int, height: int) -> Image.Image:
-    """The woven felt, `width` x `height`: kept, never drawn on (`felt` crops a copy)."""
+@functools.lru_cache(maxsize=32)
+def _felt_band(theme: Theme, width: int) -> Image.Image:
+    """The woven felt, `width` x FELT_ROWS: kept, never drawn on (`felt` pastes it)."""
     plain, lighter, darker = felt_shades(theme)
     shade = {" ": plain, "+": lighter, "-": darker}
     tile = Image.new("RGB", (len(WEAVE[0]), len(WEAVE)))
     tile.putdata([shade[thread] for row in WEAVE for thread in row])
-    band = Image.new("RGB", (width, tile.height))
+    row = Image.new("RGB", (width, tile.height))
     for left in range(0, width, tile.width):
-        band.paste(tile, (left, 0))
-    strip = Image.new("RGB", (width, height))
-    for top in range(0, height, tile.height):
-        strip.paste(band, (0, top))
-    return strip
+        row.paste(tile, (left, 0))
+    band = Image.new("RGB", (width, FELT_ROWS))
+    for top in range(0, FELT_ROWS, tile.height):
+        band.paste(row, (0, top))
+    return band
 
 
 def _shifted(colour: RGB, step: int) -> RGB:
