@@ -5,7 +5,11 @@ felt's weave, card faces, suits, backs, labels, text, highlight rings, banners. 
 made from what the theme actually draws (boards of every game, every card's face, each ring and
 banner), so it follows the sprites and colours as they change; the colours that cover much of a
 board (flat areas, where a shift would show) are kept exactly, and the blends share the rest
-(median cut over the distinct colours, so that rare edges count as much as common ones).
+(median cut, each distinct colour weighing as the square root of its pixels: rare edges count
+nearly as much as common ones).
+
+Making a palette takes some 0.5 s (it draws every card): the palettes are made on purpose, as
+golden images are, and stored in assets/palettes.txt, which boards read.
 
 Pillow's quantizer looks a pixel up by the top 6 bits of each channel: the colour it gives is
 the palette's nearest to the pixel rounded down to a multiple of 4. So a kept colour is checked
@@ -17,15 +21,20 @@ from __future__ import annotations
 import functools
 import math
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from PIL import Image
 
 from bot.game import GAMES, Move, Outcome, new_game
 from bot.game.cards import Card, Suit
 from render.felt import felt, felt_shades
+from render.fonts import ASSETS
 from render.themes import RGB, Theme
 
+PALETTES = ASSETS / "palettes.txt"
+HEADER = """# Each theme's palette (render/palette.py), made from what it draws. When the look of the boards
+# changes on purpose, look at them and remake this file with: .venv/bin/python -m tests.render.golden
+"""
 COLOURS = 255  # one index stays free: a replay's GIF frames (render.replay) paint unchanged pixels with it
 KEPT = 64  # the most common colours of the sample, kept exactly
 NEAR = 11  # a blend this close to a kept colour (Euclidean, 0-255 levels) could be picked in its place
@@ -38,7 +47,14 @@ def quantize(image: Image.Image, palette: Image.Image) -> Image.Image:
 
 @functools.cache
 def board_palette(theme: Theme) -> Image.Image:
-    """The theme's palette, as a 1 x 1 "P" image to pass to `quantize`; made once per theme."""
+    """The theme's palette, as a 1 x 1 "P" image to pass to `quantize`: as stored in PALETTES, or
+    for a theme not stored there, made now (`make_palette`, some 0.5 s)."""
+    colours = stored_palettes().get(theme.name)
+    return _palette_image(colours if colours is not None else make_palette(theme))
+
+
+def make_palette(theme: Theme) -> list[RGB]:
+    """The theme's palette, made from what it draws (see the module's docstring)."""
     counts = _sample(theme)
     kept = _distinct(exact_colours(theme))
     for _, colour in counts[:KEPT]:  # the most common, where each kept one still comes back as itself
@@ -52,9 +68,24 @@ def board_palette(theme: Theme) -> Image.Image:
         mapped = _mapped(kept, chosen)
         wrong = {got for want, got in zip(kept, mapped, strict=True) if got != want and got not in kept}
         if not wrong:
-            break
+            return chosen
         chosen = [colour for colour in chosen if colour not in wrong]
-    return _palette_image(chosen)
+
+
+def write_palettes(themes: Iterable[Theme]) -> None:
+    """Make each theme's palette and store them all in PALETTES."""
+    lines = [f"{theme.name}: " + " ".join(bytes(colour).hex() for colour in make_palette(theme)) for theme in themes]
+    PALETTES.write_text(HEADER + "\n".join(lines) + "\n")
+
+
+@functools.cache
+def stored_palettes() -> dict[str, list[RGB]]:
+    """The palettes stored in PALETTES, by theme name."""
+    if not PALETTES.exists():
+        return {}
+    lines = [line for line in PALETTES.read_text().splitlines() if line and not line.startswith("#")]
+    return {name: [tuple(bytes.fromhex(colour)) for colour in colours.split()]  # type: ignore[misc]
+            for name, colours in (line.split(": ", 1) for line in lines)}
 
 
 def exact_colours(theme: Theme) -> list[RGB]:
@@ -102,7 +133,7 @@ def _sample(theme: Theme) -> list[tuple[int, RGB]]:
     return [(pixels, colour) for colour, pixels in counts.most_common()]
 
 
-def _median_cut(colours: list[tuple[int, int, int]], count: int) -> list[RGB]:
+def _median_cut(colours: list[tuple[int, RGB]], count: int) -> list[RGB]:
     """`count` colours or fewer standing for `colours` (pixel count, colour), each weighing as
     the square root of its count: a blend on many pixels (a ring's glow on the felt) weighs
     more than one pixel's, but not as much as all of its pixels."""
