@@ -27,7 +27,7 @@ from bot.game.cards import rank_name
 from render.captions import BoardCaptions, board_captions
 from render.felt import FELT_ROWS, felt
 from render.fonts import font
-from render.layouts import BoardLayout, Fan, Spot, layout_for
+from render.layouts import Align, BoardLayout, Fan, Spot, layout_for
 from render.palette import board_palette, quantize
 from render.sprites import SHADOW, CardSize, card_back, card_face, empty_slot
 from render.themes import Theme, get_theme
@@ -45,7 +45,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # the deflating), large enough that the GIL is let go of and taken back only ~10 times a board.
 PNG_BAND_BYTES = 120 * 1024
 TEXT_CACHE = 4096  # text masks kept (labels, scores, deal numbers, player names: a few KB each)
-BACKGROUNDS = 32  # backgrounds kept (a layout, theme and height in FELT_ROWS): 1.5 MB for Canfield
+BACKGROUNDS = 32  # backgrounds kept (a theme, size and labels: about one per layout): 1.5 MB for Canfield
 RING_SPACING = 6  # pixels between two rings around one pile
 
 
@@ -54,22 +54,26 @@ class Geometry:
     """Sizes in pixels of a full-size board (Discord shows it at about 400-550 px wide)."""
 
     card: CardSize = STANDARD_CARD
-    gap: int = 12
-    margin: int = 16
+    gap: int = 10
+    margin: int = 12
     header: int = 76
     label: int = 28
+    mark: int = 26  # the band of a layout's marks, between the header and the first labels
     fan: int = 34  # downward fan offset when columns are short
     tight_fan: int = 29  # the least offset, when columns grow long: the top strip still shows
-    waste_fan: int = 30
+    waste_fan: int = 50  # the waste's fan to the right: each covered card shows this wide a strip ("10" fits)
     depth_step: int = 2  # how far each edge of a stacked pile peeks out
     min_rows: int = 6  # the board is at least this many fanned cards tall, so it does not jump
+    banner: int = 68  # the outcome banner's height
+    ring_reach: int = 10  # how far a pile's outlines (two rings around it) reach beyond its cards
 
     def x(self, column: float) -> int:
         """The left edge of a pile in `column`."""
         return self.margin + round(column * (self.card.width + self.gap))
 
     def y(self, row: float) -> int:
-        """The top edge of a pile in `row`."""
+        """The top edge of a pile in `row` on the grid (a row starts lower where a column above
+        it has grown into it: `_Painter._tops`)."""
         return self.header + self.label + round(row * (self.card.height + self.gap + self.label))
 
     def width(self, layout: BoardLayout) -> int:
@@ -78,6 +82,7 @@ class Geometry:
 
 
 GEOMETRY = Geometry()
+Box = tuple[int, int, int, int]  # left, top, right, bottom
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +92,18 @@ class Placed:
     x: int
     y: int
     text: str  # the card as in game.piles(), "??" face down, "" an empty pile
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPlan:
+    """Where a board's parts go, in pixels: its size; each pile's visible cards, bottom to top
+    (an empty pile's outline), and the box its drawing covers (the depth of a stacked pile
+    too); the outcome banner's box (None while the game is in play)."""
+
+    size: tuple[int, int]
+    cards: dict[str, list[Placed]]
+    boxes: dict[str, Box]
+    banner: Box | None
 
 
 def render(game: Game, *, theme: str = "classic", highlight: Move | None = None, losing: Move | None = None,
@@ -141,14 +158,23 @@ def render_image(game: Game, *, theme: str = "classic", highlight: Move | None =
     """The board as a Pillow RGB image (what `render` encodes). `in_play`: the position is known
     not to be over (a replay's earlier positions), so no search is made for its outcome banner;
     `captions`: its words (English by default)."""
-    painter = _Painter(game, get_theme(theme), geometry, captions)
-    return painter.paint(highlight, losing, player, in_play=in_play)
+    painter = _Painter(game, get_theme(theme), geometry, captions, in_play=in_play)
+    return painter.paint(highlight, losing, player)
 
 
-def board_size(game: Game, geometry: Geometry = GEOMETRY) -> tuple[int, int]:
-    """The width and height in pixels of the game's board as it stands (`render_image`'s size):
-    the height grows with the longest column."""
-    return _Painter(game, get_theme("classic"), geometry).size
+def board_size(game: Game, geometry: Geometry = GEOMETRY, in_play: bool = False) -> tuple[int, int]:
+    """The width and height in pixels of the game's board as it stands (`render_image`'s size,
+    with the same `in_play`): the height grows with the longest column, and with the banner
+    of a game that is over where the felt has no room for it."""
+    return _Painter(game, get_theme("classic"), geometry, in_play=in_play).size
+
+
+def board_plan(game: Game, geometry: Geometry = GEOMETRY, in_play: bool = False) -> BoardPlan:
+    """Where `render_image` puts each part of the game's board (with the same `in_play`)."""
+    painter = _Painter(game, get_theme("classic"), geometry, in_play=in_play)
+    spots = painter.board.spots
+    return BoardPlan(painter.size, {spot.pile: painter._place(spot) for spot in spots},
+                     {spot.pile: painter._box(spot) for spot in spots}, painter.banner)
 
 
 class _Painter:
@@ -157,7 +183,8 @@ class _Painter:
     image: Image.Image  # made by `paint`
     draw: ImageDraw.ImageDraw
 
-    def __init__(self, game: Game, theme: Theme, geometry: Geometry, captions: BoardCaptions | None = None) -> None:
+    def __init__(self, game: Game, theme: Theme, geometry: Geometry, captions: BoardCaptions | None = None,
+                 in_play: bool = False) -> None:
         self.game = game
         self.captions = captions or board_captions(game)
         self.theme = theme
@@ -166,28 +193,32 @@ class _Painter:
         self.piles = game.piles()
         self.fan = self._column_fan()
         self.placed: dict[str, list[Placed]] = {}
-        self.size = (geometry.width(self.board), self._height())
+        self.outcome = None if in_play else game.outcome  # `in_play`: known not to be over, no search
+        width, height = geometry.width(self.board), self._height()
+        self.banner = None if self.outcome is None else self._banner_box(width, height)
+        self.size = (width, height if self.banner is None else max(height, self.banner[3] + geometry.margin))
         self.ringed: Counter[tuple[int, int, int, int]] = Counter()  # the areas ringed, and how often
 
-    def paint(self, highlight: Move | None, losing: Move | None, player: str | None,
-              in_play: bool = False) -> Image.Image:
+    def paint(self, highlight: Move | None, losing: Move | None, player: str | None) -> Image.Image:
         """Everything, bottom layer first."""
-        self.image = _background(self.board, self.theme, self.geo, _rows(self.size[1])).crop((0, 0, *self.size))
+        labels = tuple((*self._label_place(spot), spot.pile) for spot in self.board.spots if not spot.counted)
+        width, height = self.size
+        self.image = _background(self.theme, self.geo, width, _rows(height), labels).crop((0, 0, width, height))
         self.draw = ImageDraw.Draw(self.image, "RGBA")
         self._header(player)
+        self._marks()
         for spot in self.board.spots:
-            if spot.counted:  # the others' labels never change: they are in the background
+            if spot.counted:  # the others' labels are in the background
                 self._label(spot)
-            self._pile(spot)
+            self._paint_pile(spot)
         if losing is not None:
             self._outline(losing, self.theme.losing, self.theme.losing, played=False)
         elif self.game.last_move is not None:
             self._outline(self.game.last_move, self.theme.moved_from, self.theme.moved_to, played=True)
         if highlight is not None:
             self._outline(highlight, self.theme.hinted, self.theme.hinted, played=False)
-        outcome = None if in_play else self.game.outcome
-        if outcome is not None:
-            self._banner(outcome)
+        if self.outcome is not None:
+            self._banner(self.outcome)
         return self.image
 
     # --- sizes -------------------------------------------------------------------------
@@ -201,40 +232,93 @@ class _Painter:
         return max(self.geo.tight_fan, roomy // (longest - 1))
 
     def _height(self) -> int:
-        bottom = max(self.geo.y(spot.row) + self.geo.card.height for spot in self.board.spots)
-        if any(spot.fan is Fan.DOWN for spot in self.board.spots):  # room for columns to grow
-            bottom = max(bottom, self.geo.y(1) + self.geo.card.height + (self.geo.min_rows - 1) * self.geo.fan)
+        """From the top to below the lowest pile, with room for the last row's columns to grow."""
+        geo = self.geo
+        bottom = max(self._box(spot)[3] for spot in self.board.spots)
+        last = max(spot.row for spot in self.board.spots)
         for spot in self.board.spots:
-            count = len(self.piles[spot.pile])
-            if spot.fan is Fan.DOWN and count > 1:
-                bottom = max(bottom, self.geo.y(spot.row) + self.geo.card.height + (count - 1) * self.fan)
-        return bottom + self.geo.margin
+            if spot.fan is Fan.DOWN and spot.row == last:
+                bottom = max(bottom, self._tops[spot.pile] + geo.card.height + (geo.min_rows - 1) * geo.fan)
+        return bottom + geo.margin
+
+    @functools.cached_property
+    def _tops(self) -> dict[str, int]:
+        """The top edge of each pile: its row's place on the grid (below the marks' band, if the
+        layout has marks), or lower, where a column of an earlier row has grown down into the
+        width of some pile of the row: the whole row then starts below that column, its labels
+        and cards in line."""
+        geo = self.geo
+        lead = geo.mark if self.board.marks else 0
+        tops: dict[str, int] = {}
+        for row in sorted({spot.row for spot in self.board.spots}):
+            spots = [spot for spot in self.board.spots if spot.row == row]
+            top = geo.y(row) + lead
+            for spot in spots:
+                left, _, right, _ = self._box(spot, 0)
+                for above in self.board.spots:
+                    if above.row < row and above.fan is Fan.DOWN:
+                        x0, _, x1, bottom = self._box(above, tops[above.pile])
+                        if x0 < right and left < x1:
+                            top = max(top, bottom + geo.gap + geo.label)
+            tops.update((spot.pile, top) for spot in spots)
+        return tops
+
+    def _box(self, spot: Spot, top: int | None = None) -> Box:
+        """What a pile's drawing covers (its cards, the depth of a stack, an empty pile's
+        outline), at its top edge or at `top`; a waste always as wide as three cards."""
+        geo, count = self.geo, len(self.piles[spot.pile])
+        x = geo.x(spot.column)
+        y = self._tops[spot.pile] if top is None else top
+        width, height = geo.card.width, geo.card.height
+        if spot.fan is Fan.DOWN:
+            height += max(0, count - 1) * self.fan
+        elif spot.fan is Fan.RIGHT3:
+            width += 2 * geo.waste_fan
+        elif spot.fan is Fan.STACK:
+            width += _depth(count) * geo.depth_step
+            height += _depth(count) * geo.depth_step
+        return x, y, x + width, y + height
+
+    def _banner_box(self, width: int, height: int) -> Box:
+        """The outcome banner: in the felt under the lowest pile, in the middle of it where it
+        has room, else just under that pile (the board grows to hold it). It covers no card,
+        outline or ring."""
+        geo = self.geo
+        top = max(self._box(spot)[3] for spot in self.board.spots) + geo.ring_reach + geo.gap
+        room = height - geo.margin - top
+        if room >= geo.banner:
+            top += (room - geo.banner) // 2
+        return geo.margin, top, width - geo.margin, top + geo.banner
 
     def _spot(self, pile: str) -> Spot:
         return next(spot for spot in self.board.spots if spot.pile == pile)
 
     # --- piles -------------------------------------------------------------------------
 
-    def _pile(self, spot: Spot) -> None:
+    def _place(self, spot: Spot) -> list[Placed]:
+        """Where a pile's visible cards go, bottom to top (an empty pile: its outline)."""
         cards = self.piles[spot.pile]
-        x, y = self.geo.x(spot.column), self.geo.y(spot.row)
-        placed: list[Placed] = []
+        x, y = self.geo.x(spot.column), self._tops[spot.pile]
         if not cards:
-            self._paste(self._empty(spot.pile), x, y)
-            placed.append(Placed(x, y, ""))
-        elif spot.fan is Fan.DOWN:
-            for index, text in enumerate(cards):
-                placed.append(self._card(text, x, y + index * self.fan))
-        elif spot.fan is Fan.DOWN3:
-            for index, text in enumerate(cards[-3:]):
-                placed.append(self._card(text, x, y + index * self.geo.waste_fan))
+            return [Placed(x, y, "")]
+        if spot.fan is Fan.DOWN:
+            return [Placed(x, y + index * self.fan, text) for index, text in enumerate(cards)]
+        if spot.fan is Fan.RIGHT3:
+            return [Placed(x + index * self.geo.waste_fan, y, text) for index, text in enumerate(cards[-3:])]
+        return [Placed(x, y, cards[-1])]
+
+    def _paint_pile(self, spot: Spot) -> None:
+        placed = self._place(spot)
+        cards = self.piles[spot.pile]
+        if not cards:
+            self._paste(self._empty(spot.pile), placed[0].x, placed[0].y)
         else:
             if spot.fan is Fan.STACK:
-                layers = min(3, (len(cards) + 3) // 5)
-                for layer in range(layers, 0, -1):
+                for layer in range(_depth(len(cards)), 0, -1):
                     step = layer * self.geo.depth_step
-                    self._paste(card_back(self.theme, self.geo.card), x + step, y + step)
-            placed.append(self._card(cards[-1], x, y))
+                    self._paste(card_back(self.theme, self.geo.card), placed[0].x + step, placed[0].y + step)
+            for card in placed:
+                self._card(card.text, card.x, card.y)
         self.placed[spot.pile] = placed
 
     def _card(self, text: str, x: int, y: int) -> Placed:
@@ -261,7 +345,11 @@ class _Painter:
         text = spot.pile
         if spot.counted:
             text += f" · {len(self.piles[spot.pile])}"
-        _paste_label(self.image, spot, text, self.theme, self.geo)
+        _paste_label(self.image, self._label_place(spot), text, self.theme, self.geo)
+
+    def _label_place(self, spot: Spot) -> tuple[int, int]:
+        """The top left corner of a pile's label: above the pile, wherever its row starts."""
+        return self.geo.x(spot.column), self._tops[spot.pile] - self.geo.label + 2
 
     def _text(self, xy: tuple[int, int], text: str, size: int, fill: tuple[int, int, int], anchor: str,
               bold: bool = True) -> None:
@@ -296,7 +384,8 @@ class _Painter:
             name, room = _shorten(player, 28), width - geo.margin - (x + _length(details, 20, False) + 12)
             while len(name) > 2 and _length(name, 20, True) > room:  # the name gives way to the details
                 name = _shorten(name, len(name) - 1)
-            self._text((width - geo.margin, 53), name, 20, theme.text, "rm")
+            if _length(name, 20, True) <= room:  # else no room at all: the details are drawn, not overwritten
+                self._text((width - geo.margin, 53), name, 20, theme.text, "rm")
 
     def _die(self, x: int, y: int, size: int, roll: int) -> None:
         """A die face showing `roll`: the Die of Justice."""
@@ -308,6 +397,22 @@ class _Painter:
         for column, row in pips[roll]:
             cx, cy = x + step * (column + 1), y + step * (row + 1)
             self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(30, 30, 34))
+
+    def _marks(self) -> None:
+        """The layout's marks in their band over the first row: which way the columns under
+        them build (each gets half the board's width, and a smaller size if its words need)."""
+        geo = self.geo
+        room = (self.size[0] - 2 * geo.margin - geo.gap) // 2
+        middle = geo.header + geo.mark // 2 - 1
+        for mark in self.board.marks:
+            words = getattr(self.captions, mark.caption)
+            size = 19
+            while size > 13 and _length(words, size, True) > room:
+                size -= 1
+            if mark.align is Align.LEFT:
+                self._text((geo.x(mark.column), middle), words, size, self.theme.text, "lm")
+            else:
+                self._text((geo.x(mark.column) + geo.card.width, middle), words, size, self.theme.text, "rm")
 
     # --- highlights --------------------------------------------------------------------
 
@@ -345,8 +450,8 @@ class _Painter:
         won = outcome is Outcome.WON
         text = self.captions.won if won else self.captions.blocked
         colour = self.theme.won if won else self.theme.blocked
-        middle = (self.geo.y(1) + self.image.height) // 2
-        box = (self.geo.margin, middle - 34, self.image.width - self.geo.margin, middle + 34)
+        box = self.banner or self._banner_box(*self.size)
+        middle = (box[1] + box[3]) // 2
         self.draw.rounded_rectangle(box, radius=14, fill=(*colour, 235), outline=(255, 255, 255, 160), width=2)
         size = 34 if won else 26
         while size > 16 and font(size).getlength(text) > box[2] - box[0] - 24:  # a longer language's words
@@ -355,15 +460,16 @@ class _Painter:
 
 
 @functools.lru_cache(maxsize=BACKGROUNDS)
-def _background(board: BoardLayout, theme: Theme, geometry: Geometry, height: int) -> Image.Image:
-    """What every board of a layout and theme shares, `height` pixels tall (a board's own height
-    or more: it crops its own): the woven felt, the header's band, and the labels of the piles
-    that are not counted. Kept, never drawn on: a board starts from a copy."""
-    image = felt(theme, (geometry.width(board), height))
-    ImageDraw.Draw(image).rectangle((0, 0, image.width, geometry.header - 8), fill=theme.felt_edge)
-    for spot in board.spots:
-        if not spot.counted:
-            _paste_label(image, spot, spot.pile, theme, geometry)
+def _background(theme: Theme, geometry: Geometry, width: int, height: int,
+                labels: tuple[tuple[int, int, str], ...]) -> Image.Image:
+    """What the boards of a layout share, `height` pixels tall (a board's own height or more: it
+    crops its own): the woven felt, the header's band, and `labels` (the left, top and text of
+    each pile's label that is not counted, where its row starts). Kept, never drawn on: a board
+    starts from a copy."""
+    image = felt(theme, (width, height))
+    ImageDraw.Draw(image).rectangle((0, 0, width, geometry.header - 8), fill=theme.felt_edge)
+    for x, y, text in labels:
+        _paste_label(image, (x, y), text, theme, geometry)
     return image
 
 
@@ -373,9 +479,9 @@ def _rows(height: int) -> int:
     return -(-height // FELT_ROWS) * FELT_ROWS
 
 
-def _paste_label(image: Image.Image, spot: Spot, text: str, theme: Theme, geometry: Geometry) -> None:
-    """A pile's label, its tag and `text`, above the pile's place."""
-    x, y = geometry.x(spot.column), geometry.y(spot.row) - geometry.label + 2
+def _paste_label(image: Image.Image, corner: tuple[int, int], text: str, theme: Theme, geometry: Geometry) -> None:
+    """A pile's label, its tag and `text`, its top left corner at `corner`."""
+    x, y = corner
     image.paste(theme.tag[:3], (x, y), _label_tag(text, theme.tag[3], geometry.label))
     _paste_text(image, (x + 7, y + (geometry.label - 6) // 2), text, 19, theme.text, "lm", True)
 
@@ -417,6 +523,11 @@ def _label_tag(text: str, alpha: int, height: int) -> Image.Image:
     mask = Image.new("L", (width + 15, height - 5), 0)
     ImageDraw.Draw(mask).rounded_rectangle((0, 0, width + 14, height - 6), radius=9, fill=alpha)
     return mask
+
+
+def _depth(count: int) -> int:
+    """How many card backs peek out under a stacked pile of `count` cards."""
+    return min(3, (count + 3) // 5)
 
 
 def _visible_on(colour: tuple[int, int, int], theme: Theme) -> tuple[int, int, int]:

@@ -41,7 +41,8 @@ def signed(number: int) -> str:
 @dataclass(frozen=True, slots=True)
 class BoardCaptions:
     """The words of a game's board image, worded: its title, the deal, the score, the passes
-    line's parts, and the banners for a won and a blocked game."""
+    line's parts, the banners for a won and a blocked game, and the marks over a layout's
+    columns (render.layouts `Mark`: which way Patriarchs' foundations build)."""
 
     title: str
     deal: str
@@ -52,6 +53,8 @@ class BoardCaptions:
     draw: str
     won: str
     blocked: str
+    up_from_ace: str
+    down_from_king: str
 
 
 def board_captions(game: Game, gettext: Say = english, ngettext: SayCounted = english_counted,
@@ -77,6 +80,8 @@ def board_captions(game: Game, gettext: Say = english, ngettext: SayCounted = en
         draw=gettext("draw {count}", count=game.draw_count),
         won=gettext("Won! {score} points", score=game.score),
         blocked=gettext("Blocked: no move can help · {score}", score=signed(game.score)),
+        up_from_ace=gettext("up from the ace"),
+        down_from_king=gettext("down from the king"),
     )
 
 

@@ -36,7 +36,7 @@ HEADER = """# Each theme's palette (render/palette.py), made from what it draws.
 # changes on purpose, look at them and remake this file with: .venv/bin/python -m tests.render.golden
 """
 COLOURS = 255  # one index stays free: a replay's GIF frames (render.replay) paint unchanged pixels with it
-KEPT = 64  # the most common colours of the sample, kept exactly
+KEPT = 128  # the most common colours of the sample, kept exactly
 NEAR = 11  # a blend this close to a kept colour (Euclidean, 0-255 levels) could be picked in its place
 
 

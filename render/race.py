@@ -23,13 +23,18 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.game import Move
 from bot.game.race import DRAW_COUNT, MAX_PLAYERS, RaceGame
-from render.board import GEOMETRY, _Painter, _shorten, encode_png
+from render.board import GEOMETRY as BOARD_GEOMETRY
+from render.board import _Painter, _shorten, encode_png
 from render.captions import RaceCaptions, race_captions
 from render.felt import felt
 from render.fonts import font
 from render.layouts import BoardLayout, Fan, Spot
 from render.sprites import SHADOW, CardSize, card_face, empty_slot
 from render.themes import RGB, Theme, get_theme
+
+# The race boards keep their own spacing (a game's board is packed closer, to read on a phone);
+# the waste's fan is every board's.
+GEOMETRY = replace(BOARD_GEOMETRY, gap=12, margin=16)
 
 
 class PlayerColour(NamedTuple):
@@ -54,12 +59,13 @@ PLAYER_COLOURS: tuple[PlayerColour, ...] = (
 assert len(PLAYER_COLOURS) == MAX_PLAYERS
 
 # Each player's own piles, as `render.layouts` describes a board (rows count below the band).
-# The waste, `Fan.DOWN3`, shows its top three fanned to the right, beside the stock.
+# The waste, `Fan.RIGHT3`, shows its top three fanned to the right, beside the stock, as on
+# every board (render.board's `waste_fan` apart).
 KLONDIKE_BOARD = BoardLayout(
     columns=7,
     spots=(
         Spot("s", 0, 0, Fan.STACK, counted=True),
-        Spot("w", 1, 0, Fan.DOWN3, counted=True),
+        Spot("w", 1, 0, Fan.RIGHT3, counted=True),
         *(Spot(f"t{i + 1}", i, 1, Fan.DOWN) for i in range(7)),
     ),
 )
@@ -67,14 +73,13 @@ DEMON_BOARD = BoardLayout(
     columns=5.25,
     spots=(
         Spot("s", 0, 0, Fan.STACK, counted=True),
-        Spot("w", 1, 0, Fan.DOWN3, counted=True),
+        Spot("w", 1, 0, Fan.RIGHT3, counted=True),
         Spot("r", 0, 1, Fan.STACK, counted=True),
         *(Spot(f"t{i + 1}", 1.25 + i, 1, Fan.DOWN) for i in range(4)),
     ),
 )
 BOARDS = {"klondike": KLONDIKE_BOARD, "demon": DEMON_BOARD}
 
-WASTE_STEP = 52  # the waste's fan to the right: room for a "10" in the corner of each card
 FOUNDATION_CARD = CardSize(72, 101)
 PILES_PER_ROW = 8
 PILE_GAP = 10  # the least gap between two foundations; wider boards spread them out
@@ -343,7 +348,7 @@ class _BoardPainter(_Painter):
         self.band.paint(self.image, self.draw, self.theme, self.race, self.initials, self.captions, self.finished)
         for spot in self.board.spots:
             self._label(spot)
-            self._pile(spot)
+            self._paint_pile(spot)
         self._last_move()
         if self.finished:
             middle = (self.geo.y(1) + self.image.height) // 2
@@ -366,14 +371,6 @@ class _BoardPainter(_Painter):
         _swatch(self.draw, right - round(name_font.getlength(name)) - swatch - 8, 22 - swatch // 2, swatch, player,
                 self.initials[player])
         self.draw.text((right, 53), counts, font=font(20), fill=theme.text, anchor="rm")
-
-    def _pile(self, spot: Spot) -> None:
-        cards = self.piles[spot.pile]
-        if spot.pile != "w" or not cards:
-            super()._pile(spot)
-            return
-        x, y = self.geo.x(spot.column), self.geo.y(spot.row)
-        self.placed["w"] = [self._card(text, x + index * WASTE_STEP, y) for index, text in enumerate(cards[-3:])]
 
     def _empty(self, pile: str) -> Image.Image:
         if pile == "s" and self.piles["w"]:

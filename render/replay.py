@@ -156,5 +156,6 @@ def _frames_start(gif: bytes) -> int:
 
 def _canvas(record: dict[str, Any], frames: list[Frame]) -> tuple[int, int]:
     """The size every frame shares: the widest and tallest board among the frames'."""
-    sizes = [board_size(game) for game in replay_positions(record, frames)]
+    last = len(frames) - 1  # only the last frame is drawn with its outcome's banner
+    sizes = [board_size(game, in_play=index != last) for index, game in enumerate(replay_positions(record, frames))]
     return max(width for width, _ in sizes), max(height for _, height in sizes)

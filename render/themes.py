@@ -23,6 +23,7 @@ class Theme:
     face: RGB
     face_edge: RGB
     suits: dict[Suit, RGB]
+    accent: RGB  # the gold of the court cards' crowns and trim, and of the ace's ornaments
     back: RGB
     back_pattern: RGB
     moved_to: RGB
@@ -42,7 +43,7 @@ CLASSIC = Theme(
     name="classic",
     felt=(24, 96, 58), felt_edge=(16, 70, 42), text=(246, 243, 232), muted=(178, 210, 188),
     tag=(0, 0, 0, 92), slot=(255, 255, 255, 70),
-    face=(253, 252, 246), face_edge=(150, 144, 130), suits=_TWO_COLOURS,
+    face=(253, 252, 246), face_edge=(150, 144, 130), suits=_TWO_COLOURS, accent=(222, 170, 46),
     back=(140, 28, 36), back_pattern=(214, 170, 72),
     moved_to=(255, 212, 64), moved_from=(150, 225, 255), hinted=(120, 240, 120),
     losing=(255, 84, 200), won=(214, 162, 36), blocked=(150, 36, 40),
@@ -53,7 +54,7 @@ DARK = Theme(
     tag=(255, 255, 255, 30), slot=(255, 255, 255, 56),
     face=(232, 229, 220), face_edge=(110, 108, 100),
     suits={Suit.CLUBS: (22, 22, 26), Suit.SPADES: (22, 22, 26), Suit.HEARTS: (190, 30, 38),
-           Suit.DIAMONDS: (190, 30, 38)},
+           Suit.DIAMONDS: (190, 30, 38)}, accent=(206, 156, 38),
     back=(40, 62, 112), back_pattern=(140, 168, 222),
     moved_to=(255, 200, 60), moved_from=(120, 200, 255), hinted=(110, 230, 110),
     losing=(255, 90, 200), won=(190, 146, 30), blocked=(140, 34, 40),

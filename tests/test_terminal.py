@@ -11,11 +11,16 @@ import time
 
 from PIL import Image
 
+from bot.game import GAMES
 from bot.play import Player, SoloPlay
 from bot.store import NewGame, open_store
 from bot.terminal import TERMINAL_PLAYER, play_in_terminal, terminal_session
 from bot.words import TERMINAL
+from render.board import GEOMETRY
+from render.layouts import layout_for
 from tests.samples import won_game
+
+CANFIELD_WIDTH = GEOMETRY.width(layout_for(GAMES["canfield"]))  # a Canfield board image's
 
 
 async def test_a_won_game_typed_in_the_terminal_exorcises_the_demon(tmp_path) -> None:
@@ -53,7 +58,7 @@ async def test_a_lost_game_is_told_where_it_was_lost_and_analyse_tells_it_again(
     told = "after move 11 (wf2) the deal could no longer be won; d instead still wins."
     assert told in out.getvalue()
     board = Image.open(tmp_path / f"analysis-{stored.id}.png")
-    assert board.size[0] == 658
+    assert board.size[0] == CANFIELD_WIDTH
     # Later, in a new game: `analyse` tells the last finished game's again (from the store).
     again = io.StringIO()
     await play_in_terminal("canfield", 1, {}, database, io.StringIO("analyse\nq\n"), again, boards=tmp_path)
@@ -70,7 +75,7 @@ async def test_bad_input_is_answered_and_changes_nothing_and_save_writes_a_png(t
     assert "'rt1' is not legal: QC cannot go on KS" in text
     assert "Hint: " in text and "Stopped. Score -12." in text
     assert reply.game.moves == []
-    assert Image.open(board).size[0] == 658
+    assert Image.open(board).size[0] == CANFIELD_WIDTH
 
 
 async def test_the_terminal_speaks_the_language_asked_for(tmp_path) -> None:
@@ -162,7 +167,7 @@ async def test_save_to_a_missing_folder_is_answered_and_save_alone_writes_into_t
     text = out.getvalue()
     assert f"cannot save to {missing}: there is no folder {missing.parent}" in text
     saved = boards / f"board-{reply.game_id}-1.png"
-    assert f"wrote {saved} (" in text and Image.open(saved).size[0] == 658
+    assert f"wrote {saved} (" in text and Image.open(saved).size[0] == CANFIELD_WIDTH
     assert [str(m) for m in reply.game.moves] == ["d", "d"]  # the session went on after both
     assert not missing.parent.exists()
 

@@ -12,6 +12,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from bot.game import GAMES
+from render.board import GEOMETRY
+from render.layouts import layout_for
+
 from .fakediscord import (
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE_MESSAGE,
@@ -32,6 +36,11 @@ async def start(bots: BotRunner, tmp_path: Path, **env: str) -> BotProcess:
     """Start `python -m bot` with its own database file."""
     return await bots.start_bot("bot", env={"DATABASE_URL": f"sqlite:///{tmp_path / 'pe.sqlite3'}",
                                             "HEALTH_FILE": str(tmp_path / "alive"), **env})
+
+
+def board_width(game: str) -> int:
+    """The width of `game`'s board image (its layout's)."""
+    return GEOMETRY.width(layout_for(GAMES[game]))
 
 
 def board_of(message: StoredMessage) -> Image.Image:
@@ -62,7 +71,7 @@ async def test_play_gives_a_private_board_with_buttons(fake: FakeDiscord, bots: 
     assert set(fake.command_names()) >= COMMANDS
     message = await play(fake, deal=1)
     assert message.ephemeral and "New game of Canfield, deal #1" in said(message)
-    assert board_of(message).size[0] == 658
+    assert board_of(message).size[0] == board_width("canfield")
     labels = {b.label for b in message.buttons}
     assert {"Draw (34)", "Auto ▲", "Undo", "Hint", "Resign", "r · QC", "t2 · 2S"} <= labels
     assert button(message, "Undo").disabled and not button(message, "Draw").disabled
@@ -106,7 +115,7 @@ async def test_a_text_move_by_mention_works_and_a_garbled_one_changes_nothing(fa
     await play(fake, deal=1)
     sent = await fake.message("alice", f"{fake.bot_user.mention} d rt4", mentions_bot=True)
     answer = await fake.wait_for_bot_message(after=sent)
-    assert said(answer) == "Played d rt4." and board_of(answer).size[0] == 658
+    assert said(answer) == "Played d rt4." and board_of(answer).size[0] == board_width("canfield")
     sent = await fake.message("alice", f"{fake.bot_user.mention} zz9", mentions_bot=True)
     answer = await fake.wait_for_bot_message(after=sent)
     assert said(answer).startswith("cannot read 'zz9'")
@@ -142,7 +151,7 @@ async def test_a_message_of_moves_is_read_whole_and_the_words_work_by_mention_an
     reply = await fake.slash_command("alice", "move", {"moves": "help"})
     assert "Words work too" in said(await reply.wait_response())
     reply = await fake.slash_command("alice", "move", {"moves": "board"})
-    assert board_of(await reply.wait_response()).size[0] == 658
+    assert board_of(await reply.wait_response()).size[0] == board_width("canfield")
     reply = await fake.slash_command("alice", "move", {"moves": "undo"})
     assert said(await reply.wait_response()) == "Took back d."
     sent = await fake.message("alice", f"{fake.bot_user.mention} resign", mentions_bot=True)
@@ -282,7 +291,7 @@ async def test_a_two_deck_game_plays_by_buttons_and_ends_by_resigning(fake: Fake
     await start(bots, tmp_path)
     message = await play(fake, game=game, deal=1)
     assert f"New game of {title}, deal #1" in said(message)
-    assert board_of(message).size[0] == 1193  # eight foundations, nine columns
+    assert board_of(message).size[0] == board_width(game)  # eight foundations, nine columns
     labels = [b.label for b in message.buttons]
     assert {"Draw (46)", "r · QH", "t4 · 8C", "t9 · 4S"} <= set(labels) and len(labels) == 16
     message = await (await fake.click("alice", message, label="t4 · 8C")).wait_response()
@@ -302,7 +311,7 @@ async def test_patriarchs_and_picture_patience_play_by_buttons(fake: FakeDiscord
     await start(bots, tmp_path)
     message = await play(fake, game="picture-patience", deal=1)
     assert "New game of Picture Patience, deal #1" in said(message)
-    assert board_of(message).size[0] == 708  # ace foundations, the 3x3 reserve, king foundations
+    assert board_of(message).size[0] == board_width("picture-patience")  # aces, reserve, kings
     labels = {b.label for b in message.buttons}
     assert {"Draw (94)", "w · JD", "r1 · 3D", "r4 · KH", "r9 · 8D"} <= labels
     message = await (await fake.click("alice", message, label="r4 · KH")).wait_response()

@@ -25,6 +25,8 @@ GOLDEN: dict[str, tuple[str, str, str, dict]] = {
     "canfield-won-dark": ("canfield", "won", "dark", {}),
     "superior-canfield-mid-four-colour": ("superior-canfield", "mid", "four-colour", {}),
     "storehouse-blocked-dark-four-colour": ("storehouse", "blocked", "dark-four-colour", {"die": "game"}),
+    "demons-and-thieves-mid-classic": ("demons-and-thieves", "mid", "classic", {}),
+    "patriarchs-blocked-dark": ("patriarchs", "blocked", "dark", {}),
 }
 
 

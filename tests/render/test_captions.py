@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import fields, replace
 
 import pytest
-from PIL import ImageChops
+from PIL import Image, ImageChops
 
 from bot.words import TERMINAL, board_captions, race_captions
-from render.board import GEOMETRY, render_image
+from render.board import GEOMETRY, board_plan, render_image
 from render.captions import RaceCaptions
 from render.captions import board_captions as english_board
 from render.captions import race_captions as english_race
@@ -43,17 +43,21 @@ def test_the_captions_come_from_the_catalog_and_english_is_the_renderers_default
 
 
 def test_a_spanish_board_differs_from_the_english_one_only_in_its_words() -> None:
-    for game in (sample_game("canfield", "fresh", deal=7), blocked_game("canfield"), won_game("canfield")):
+    marked = sample_game("patriarchs", "mid")  # its marks over the foundation columns
+    for game in (sample_game("canfield", "fresh", deal=7), blocked_game("canfield"), won_game("canfield"), marked):
         english = render_image(game, player="Ana")
         spanish = render_image(game, player="Ana", captions=board_captions(game, SPANISH))
         assert english.size == spanish.size
         rows = changed_rows(english, spanish)
         assert rows and any(row < GEOMETRY.header for row in rows)  # the header's words changed
-        middle = (GEOMETRY.y(1) + english.height) // 2
-        banner = range(middle - 34, middle + 35) if game.outcome is not None else range(0)
-        assert all(row < GEOMETRY.header or row in banner for row in rows), sorted(rows)[-5:]
+        box = board_plan(game).banner
+        banner = range(box[1], box[3] + 1) if box is not None else range(0)
+        marks = range(GEOMETRY.header, GEOMETRY.header + GEOMETRY.mark) if game is marked else range(0)
+        assert all(row < GEOMETRY.header or row in banner or row in marks for row in rows), sorted(rows)[-5:]
         if game.outcome is not None:
             assert any(row in banner for row in rows)  # the banner's words changed too
+        if game is marked:
+            assert any(row in marks for row in rows)  # and the marks'
 
 
 def test_the_race_boards_speak_the_players_language() -> None:
@@ -87,6 +91,20 @@ def test_a_replay_draws_every_frame_with_the_words_of_the_members_language() -> 
         first, second = first.convert("RGB"), second.convert("RGB")
         header = (0, 0, first.width, GEOMETRY.header)
         assert first.crop(header).tobytes() != second.crop(header).tobytes()
+
+
+def test_a_players_name_gives_way_to_the_headers_details_and_never_covers_them() -> None:
+    from render import THEMES
+
+    game = sample_game("storehouse", "mid", die="game")  # the longest details line: German, with the die
+    edge = THEMES["dark"].felt_edge
+    for words, drawn in ((board_captions(game, GERMAN), False), (board_captions(game, TERMINAL), True)):
+        bare = render_image(game, theme="dark", captions=words)
+        named = render_image(game, theme="dark", player="Bartholomäus-Friedrich", captions=words)
+        changed = ImageChops.difference(bare, named).convert("L").point(lambda value: 255 if value else 0)
+        assert (changed.getbbox() is not None) is drawn
+        under = Image.composite(bare, Image.new("RGB", bare.size, edge), changed)  # what the name was drawn on
+        assert under.getcolors() == [(bare.width * bare.height, edge)]  # the header's plain band, nothing else
 
 
 @pytest.mark.parametrize("language", ["de", "es_ES", "fr", "pt_BR"])
