@@ -15,7 +15,8 @@ RUN useradd --create-home --uid 10001 exorcist \
 WORKDIR /app
 # The dependencies first, in a layer of their own: a change to the source does not reinstall them.
 COPY pyproject.toml README.md ./
-RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" \
+RUN python -c "import tomllib; project = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
+print('\n'.join(project['dependencies'] + project['optional-dependencies']['speed']))" \
         > /tmp/requirements.txt \
     && pip install -r /tmp/requirements.txt \
     && rm /tmp/requirements.txt

@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 $(BIN)/activate: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,speed]'
 	touch $(BIN)/activate
 
 run: $(BIN)/activate

@@ -5,18 +5,23 @@ as the previous one was answered with a board, for a fixed time; a game that end
 some deals are blocked from the start) is followed by a `/play` of another deal. `--burst`: every
 player gets a game, then all N send one `/move d` at the same moment, again and again (a second of
 quiet between bursts): DESIGN.md's budget, "500 players moving at once, no answer later than 1 s".
-With `--kill`, the bot is killed with SIGKILL halfway and restarted.
+With `--kill`, the bot is killed with SIGKILL halfway and restarted. With `--floor`, the same
+players then play against the floor (`benchmarks/floor.py`, a minimal discord.py bot that answers
+every command with a fixed image and the same buttons at once), through a new fake Discord.
 
 Run from the project root:
-    .venv/bin/python -m benchmarks.load [--players 500] [--seconds 30] [--burst] [--kill]
-                                        [--database-url URL] [--py-spy PREFIX]
+    .venv/bin/python -m benchmarks.load [--players 500] [--seconds 30] [--burst] [--kill] [--floor]
+                                        [--database-url URL] [--py-spy PREFIX [--gil]]
+                                        [--bot-env NAME=VALUE ...]
 
 Prints interactions per second; the time to the first acknowledgement (the interaction callback,
 a deferral or the answer itself) and to the answer the player sees (the board), p50/p99/max; the
-errors; the CPU time of the bot process (with its drawing processes) and of this process (the
-fake Discord and the players), which share the machine's cores. Then, read back through the
-store's own API (`open_store`), how many of the moves that got an answer are stored, and whether
-every game replays.
+errors; the CPU time of the bot process, of its drawing processes and of this process (the fake
+Discord and the players), which share the machine's cores, as a share of a core and in ms per
+interaction; the REST requests the bot made per interaction, and the mean size of an answer's
+image. Then, read back through the store's own API (`open_store`), how many of the moves that got
+an answer are stored, and whether every game replays. With `--floor`, the floor's line follows,
+and the bot process's CPU per interaction, ours against the floor's.
 
 Times are taken in the fake's event loop: from the moment it sends INTERACTION_CREATE to the
 moment it accepts the callback, or stores the answer.
@@ -62,6 +67,7 @@ from tests.e2e.harness import BotProcess, BotRunner
 ANSWER_TIMEOUT = 30.0  # a player gives up waiting for an answer after this long
 RETRY_PAUSE = 0.2  # and after an error, waits this long before the next command
 BURST_QUIET = 1.0  # seconds of quiet between two bursts
+FLOOR = "benchmarks.floor"  # the floor's module
 DRAW_BUTTON = re.compile(r"^pe:(?P<game>[0-9]+):(?P<version>[0-9]+):draw$")
 
 
@@ -214,7 +220,15 @@ class Results:
     answered: dict[int, int] = field(default_factory=dict)  # game id -> highest version shown to its player
     games_ended: int = 0
     bursts: list[float] = field(default_factory=list)  # each burst: the last answer, from the first dispatch
-    bot_cpu: float = 0.0  # CPU seconds of bot processes that are gone (killed)
+    bot_cpu: float = 0.0  # CPU seconds of the bot process
+    drawing_cpu: float = 0.0  # CPU seconds of the processes under it (drawing processes)
+    rest_calls: int = 0  # REST requests the bot made
+    image_bytes: list[int] = field(default_factory=list)  # the size of each answer's image
+
+    def add_cpu(self, cpu: Cpu, sign: int = 1) -> None:
+        """Count a bot's CPU (`sign` -1: take away what it had used before the measurement)."""
+        self.bot_cpu += sign * cpu.bot
+        self.drawing_cpu += sign * cpu.drawing
 
 
 def board_of(message: StoredMessage | None) -> Board | None:
@@ -256,6 +270,8 @@ async def command(fake: BenchFake, user: FakeUser, name: str, options: dict[str,
     if answered_at is not None:
         results.answers.append(answered_at - interaction.dispatched_at)
     results.commands[name] += 1
+    if message is not None and message.attachments:
+        results.image_bytes.append(sum(attachment.size for attachment in message.attachments))
     board = board_of(message)
     if board is None:
         text = message.content if message is not None else "(no message)"
@@ -324,18 +340,28 @@ class Player:
 # --- the bot process ----------------------------------------------------------------------------
 
 
-def cpu_seconds(pid: int | None) -> float:
-    """User + system CPU seconds a process (all its threads) and the processes under it (the
-    drawing processes of `RENDER_PROCESSES`, and their forkserver) have used so far; 0 if it is gone."""
+@dataclass(frozen=True, slots=True)
+class Cpu:
+    """CPU seconds used so far by a bot process and by the processes under it."""
+
+    bot: float
+    drawing: float
+
+
+def cpu_seconds(pid: int | None) -> Cpu:
+    """User + system CPU seconds a process (all its threads) has used so far, and apart, the
+    processes under it (the drawing processes of `RENDER_PROCESSES`, and their forkserver); 0 if
+    it is gone."""
     if pid is None:
-        return 0.0
+        return Cpu(0.0, 0.0)
     stats = _process_stats()
     family: set[int] = set()
     grown = {pid}
     while grown:
         family |= grown
         grown = {process for process, (parent, _) in stats.items() if parent in family} - family
-    return sum(stats[process][1] for process in family if process in stats)
+    own = stats[pid][1] if pid in stats else 0.0
+    return Cpu(own, sum(stats[process][1] for process in family - {pid} if process in stats))
 
 
 def _process_stats() -> dict[int, tuple[int, float]]:
@@ -364,11 +390,13 @@ def machine_cpu_seconds() -> float:
     return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
-def start_py_spy(pid: int, output: Path, seconds: float) -> subprocess.Popen[bytes]:
-    """py-spy (installed by hand, not a dependency) sampling a process for `seconds`, raw output."""
+def start_py_spy(pid: int, output: Path, seconds: float, *, gil: bool = False) -> subprocess.Popen[bytes]:
+    """py-spy (installed by hand, not a dependency) sampling a process for `seconds`, raw output;
+    `gil`: only the thread holding the GIL (the Python code's CPU, not threads waiting for it)."""
     spy = Path(sys.executable).with_name("py-spy")
     return subprocess.Popen([str(spy), "record", "--pid", str(pid), "--duration", str(max(1, round(seconds))),
-                             "--rate", "100", "--format", "raw", "--nonblocking", "--output", str(output)],
+                             "--rate", "100", "--format", "raw", "--nonblocking", "--output", str(output),
+                             *(["--gil"] if gil else [])],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -406,7 +434,7 @@ async def closed(fake: BenchFake, players: list[Player], seconds: float, kill: b
     loops = [asyncio.create_task(player.closed_loop(deadline)) for player in players]
     if kill:
         await asyncio.sleep(seconds / 2)
-        results.bot_cpu += cpu_seconds(bot.pid)
+        results.add_cpu(cpu_seconds(bot.pid))
         await bot.kill()
         fake.abandon("SIGKILL")
         await bot.restart()
@@ -422,7 +450,7 @@ async def burst(fake: BenchFake, players: list[Player], seconds: float, kill: bo
     killed = not kill
     while time.monotonic() < deadline:
         if not killed and time.monotonic() > deadline - seconds / 2:
-            results.bot_cpu += cpu_seconds(bot.pid)
+            results.add_cpu(cpu_seconds(bot.pid))
             await bot.kill()
             fake.abandon("SIGKILL")
             await bot.restart()
@@ -434,18 +462,29 @@ async def burst(fake: BenchFake, players: list[Player], seconds: float, kill: bo
         await asyncio.sleep(BURST_QUIET)
 
 
-async def run(players: int, seconds: float, *, kill: bool, burst_mode: bool, database_url: str | None,
-              py_spy: str | None) -> None:
-    """Start the fake and the bot, drive the load, print the tables and check the store."""
-    folder = Path(tempfile.mkdtemp(prefix="pe-load-"))
-    url = database_url or f"sqlite:///{folder / 'pe.sqlite3'}"
+@dataclass(slots=True)
+class Run:
+    """One bot's run: what was measured, and over how long."""
+
+    bot: str  # what ran: "ours" or "floor"
+    results: Results
+    elapsed: float
+    bench_cpu: float  # CPU seconds of this process meanwhile
+    others: float  # CPU seconds of every other process on the machine meanwhile
+    profiles: list[Path]  # py-spy's output files
+
+
+async def drive(module: str, env: dict[str, str], players: int, seconds: float, *, kill: bool, burst_mode: bool,
+                py_spy: str | None, gil: bool = False, folder: Path) -> Run:
+    """Start a fake Discord and the bot `python -m module` against it, drive the players, and
+    return what was measured (py-spy's output files, if asked for, are PREFIX-bot.txt and
+    PREFIX-bench.txt)."""
     results = Results()
     fake = BenchFake()
     await fake.start()
     try:
         async with BotRunner(fake, folder) as bots:
-            bot = await bots.start_bot("bot", env={"DATABASE_URL": url, "HEALTH_FILE": str(folder / "alive"),
-                                                    "LOG_LEVEL": "WARNING"})
+            bot = await bots.start_bot(module, env=env)
             team = [Player(fake, fake.add_user(f"player{i}"), i, results) for i in range(players)]
             if burst_mode:  # everyone gets a game first: the bursts are moves only
                 setup = time.monotonic() + 2 * ANSWER_TIMEOUT
@@ -458,25 +497,56 @@ async def run(players: int, seconds: float, *, kill: bool, burst_mode: bool, dat
             def spy() -> None:
                 for name, pid in (("bot", bot.pid), ("bench", os.getpid())):
                     output = Path(f"{py_spy}-{name}.txt")
-                    spies.append((start_py_spy(pid or 0, output, seconds / 2), output))
+                    spies.append((start_py_spy(pid or 0, output, seconds / 2, gil=gil), output))
 
             if py_spy:
                 asyncio.get_running_loop().call_later(seconds / 4, spy)
             machine, bench_cpu, began = machine_cpu_seconds(), time.process_time(), time.monotonic()
-            results.bot_cpu = -cpu_seconds(bot.pid)
+            requests_before = len(fake.requests)
+            results.add_cpu(cpu_seconds(bot.pid), -1)
             await (burst if burst_mode else closed)(fake, team, seconds, kill, bot, results)
             elapsed = time.monotonic() - began
-            results.bot_cpu += cpu_seconds(bot.pid)
+            results.add_cpu(cpu_seconds(bot.pid))
+            results.rest_calls = len(fake.requests) - requests_before
             bench_cpu = time.process_time() - bench_cpu
-            others = machine_cpu_seconds() - machine - results.bot_cpu - bench_cpu
+            others = machine_cpu_seconds() - machine - results.bot_cpu - results.drawing_cpu - bench_cpu
             for process, _ in spies:
                 process.wait()
     finally:
         await fake.stop()
-    report(results, players, seconds, elapsed, bench_cpu, others, kill=kill, burst_mode=burst_mode, url=url)
-    for _, output in spies:
-        print(profile_summary(output) if output.exists() else f"{output}: py-spy wrote nothing")
-    await check_store(url, results)
+    return Run("floor" if module == FLOOR else "ours", results, elapsed, bench_cpu, others,
+               [output for _, output in spies])
+
+
+async def run(players: int, seconds: float, *, kill: bool, burst_mode: bool, floor: bool, database_url: str | None,
+              py_spy: str | None, gil: bool, bot_env: dict[str, str], module: str = "bot") -> None:
+    """Run our bot (then the floor, with `floor`), print the tables and check the store."""
+    folder = Path(tempfile.mkdtemp(prefix="pe-load-"))
+    url = database_url or f"sqlite:///{folder / 'pe.sqlite3'}"
+    env = {"DATABASE_URL": url, "HEALTH_FILE": str(folder / "alive"), "LOG_LEVEL": "WARNING", **bot_env}
+    ours = await drive(module, env, players, seconds, kill=kill, burst_mode=burst_mode, py_spy=py_spy, gil=gil,
+                       folder=folder)
+    database = url.split("://")[0] if "://" in url else "sqlite"
+    print(f"{players} players, {seconds:g} s, {'burst' if burst_mode else 'closed loop'}, {database}"
+          f"{', SIGKILL and restart halfway' if kill else ''}, "
+          f"RENDER_PROCESSES={env.get('RENDER_PROCESSES') or os.environ.get('RENDER_PROCESSES') or 0}"
+          f"{''.join(f', {name}={value}' for name, value in bot_env.items() if name != 'RENDER_PROCESSES')}")
+    report(ours)
+    await check_store(url, ours.results)
+    if not floor:
+        return
+    floor_run = await drive(FLOOR, {"LOG_LEVEL": "WARNING", **bot_env}, players, seconds, kill=kill,
+                            burst_mode=burst_mode, py_spy=py_spy and f"{py_spy}-floor", gil=gil, folder=folder)
+    report(floor_run, header=False)
+    mine, least = per_interaction(ours, ours.results.bot_cpu), per_interaction(floor_run, floor_run.results.bot_cpu)
+    ratio = f"{mine / least:.1f}x the floor" if least else "the floor answered nothing"
+    print(f"bot process CPU per interaction: ours {mine:.2f} ms, the floor's {least:.2f} ms: {ratio}")
+
+
+def per_interaction(run: Run, cpu: float) -> float:
+    """CPU milliseconds per interaction answered in a run."""
+    done = sum(run.results.commands.values())
+    return 1000 * cpu / done if done else 0.0
 
 
 def _ms(values: list[float], share: float) -> str:
@@ -486,23 +556,25 @@ def _ms(values: list[float], share: float) -> str:
     return f"{ordered[min(len(ordered) - 1, int(len(ordered) * share))] * 1000:.0f}"
 
 
-def report(results: Results, players: int, seconds: float, elapsed: float, bench_cpu: float, others: float, *,
-           kill: bool, burst_mode: bool, url: str) -> None:
-    """Print the table of one run."""
+def report(run: Run, *, header: bool = True) -> None:
+    """Print the table of one run (the header line first, with `header`)."""
+    results, elapsed = run.results, run.elapsed
     done = sum(results.commands.values())
-    database = url.split("://")[0] if "://" in url else "sqlite"
-    print(f"{players} players, {seconds:g} s, {'burst' if burst_mode else 'closed loop'}, {database}"
-          f"{', SIGKILL and restart halfway' if kill else ''}")
-    print(f"{'interactions/s':>15} {'ack p50':>8} {'p99':>6} {'max':>6} {'answer p50':>11} {'p99':>6} {'max':>6} "
-          f"{'errors':>7} {'bot CPU':>8} {'bench CPU':>10}")
+    if header:
+        print(f"{'bot':>5} {'interactions/s':>15} {'ack p50':>8} {'p99':>6} {'max':>6} {'answer p50':>11} {'p99':>6} "
+              f"{'max':>6} {'errors':>7} {'bot CPU':>8} {'ms/i':>5} {'drawing':>8} {'ms/i':>5} {'bench CPU':>10} "
+              f"{'REST/i':>7} {'image KB':>9}")
     acks, answers = results.acks, results.answers
-    print(f"{done / elapsed:>15.1f} {_ms(acks, 0.5):>8} {_ms(acks, 0.99):>6} {_ms(acks, 1.0):>6} "
+    image = statistics.mean(results.image_bytes) / 1000 if results.image_bytes else 0.0
+    print(f"{run.bot:>5} {done / elapsed:>15.1f} {_ms(acks, 0.5):>8} {_ms(acks, 0.99):>6} {_ms(acks, 1.0):>6} "
           f"{_ms(answers, 0.5):>11} {_ms(answers, 0.99):>6} {_ms(answers, 1.0):>6} "
           f"{sum(results.errors.values()):>7} {100 * results.bot_cpu / elapsed:>7.0f}% "
-          f"{100 * bench_cpu / elapsed:>9.0f}%")
-    print(f"(times in ms; CPU as % of one core over {elapsed:.1f} s: the machine has {os.cpu_count()} cores, shared "
-          f"by the bot and this process, the fake Discord and its players; other processes used "
-          f"{100 * max(0.0, others) / elapsed:.0f}% meanwhile)")
+          f"{per_interaction(run, results.bot_cpu):>5.2f} {100 * results.drawing_cpu / elapsed:>7.0f}% "
+          f"{per_interaction(run, results.drawing_cpu):>5.2f} {100 * run.bench_cpu / elapsed:>9.0f}% "
+          f"{results.rest_calls / done if done else 0:>7.2f} {image:>9.1f}")
+    print(f"(times in ms; CPU as % of one core over {elapsed:.1f} s, and ms per interaction: the bot process, its "
+          f"drawing processes; the machine has {os.cpu_count()} cores, shared by the bot and this process, the fake "
+          f"Discord and its players; other processes used {100 * max(0.0, run.others) / elapsed:.0f}% meanwhile)")
     print(f"interactions: {dict(results.commands)}; games ended (won or blocked): {results.games_ended}; "
           f"answers over 1 s: {sum(1 for a in answers if a > 1.0)}")
     if results.bursts:
@@ -510,6 +582,8 @@ def report(results: Results, players: int, seconds: float, elapsed: float, bench
               f"after its first move was sent (median), {max(results.bursts):.2f} s (max)")
     if results.errors:
         print("errors:", ", ".join(f"{count} × {what!r}" for what, count in results.errors.most_common(4)))
+    for output in run.profiles:
+        print(profile_summary(output) if output.exists() else f"{output}: py-spy wrote nothing")
 
 
 async def check_store(url: str, results: Results) -> None:
@@ -546,17 +620,26 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--burst", action="store_true", help="all players send a move at the same moment, repeatedly")
     parser.add_argument("--kill", action="store_true", help="SIGKILL the bot halfway and restart it")
+    parser.add_argument("--floor", action="store_true",
+                        help="then run the same players against the floor (benchmarks/floor.py) and compare")
     parser.add_argument("--database-url", help="the bot's DATABASE_URL (default: a new SQLite file in a temp folder)")
     parser.add_argument("--py-spy", metavar="PREFIX",
                         help="profile the bot and this process with py-spy (pip install py-spy) over the middle "
                              "half of the run, into PREFIX-bot.txt and PREFIX-bench.txt, and print the top functions")
+    parser.add_argument("--gil", action="store_true",
+                        help="with --py-spy: sample only the thread holding the GIL (CPU in Python code)")
+    parser.add_argument("--bot-env", action="append", default=[], metavar="NAME=VALUE",
+                        help="set an environment variable for the bot (and the floor) alone, e.g. "
+                             "RENDER_PROCESSES=2 or PYTHONPATH=DIR for a folder of modules that hide others")
+    parser.add_argument("--module", default="bot", help="run `python -m MODULE` as our bot (a profiling wrapper)")
     args = parser.parse_args()
     logging.getLogger("fakediscord").setLevel(logging.ERROR)  # its warnings are the errors counted in the table
     # A bot killed in the middle of an upload leaves aiohttp a half-read request: that is the
     # test, and its traceback would bury the table (the interaction is counted as an error).
     logging.getLogger("aiohttp.server").setLevel(logging.CRITICAL)
-    asyncio.run(run(args.players, args.seconds, kill=args.kill, burst_mode=args.burst,
-                    database_url=args.database_url, py_spy=args.py_spy))
+    asyncio.run(run(args.players, args.seconds, kill=args.kill, burst_mode=args.burst, floor=args.floor,
+                    database_url=args.database_url, py_spy=args.py_spy, gil=args.gil,
+                    bot_env=dict(setting.split("=", 1) for setting in args.bot_env), module=args.module))
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import aiohttp
@@ -219,7 +220,8 @@ def run(config: Config) -> int:
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     bot = PatientExorcismBot(config)
     try:
-        asyncio.run(serve(bot, config.token))
+        with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
+            runner.run(serve(bot, config.token))
     except discord.LoginFailure:
         print("Discord rejected DISCORD_TOKEN: check the token in the environment or .env.", flush=True)
         return 2
@@ -232,6 +234,16 @@ def run(config: Config) -> int:
         print(f"The bot stopped: {describe_failure(error)}", flush=True)
         return 1
     return 0
+
+
+def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop where it is installed (the `speed` extra: less CPU per interaction,
+    benchmarks/load.py), else None: asyncio's own."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 async def serve(bot: PatientExorcismBot, token: str) -> None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import sys
 from pathlib import Path
 
 import pytest
 
-from bot.app import write_health_file
+from bot.app import event_loop_factory, write_health_file
 from bot.config import ConfigError, health_file, load_config, read_env_file, shard_ranges
 from bot.store import DEFAULT_DATABASE_URL, sqlite_path
 
@@ -144,3 +145,14 @@ def test_the_documented_docker_recipe_keeps_the_data_and_health_file_on_the_volu
     assert volumes == ["/data"] and database is not None and database.is_absolute()
     assert database.parent == Path("/data") and Path(config.health_file).parent == Path("/data")
     assert config.token == "secret" and environment.get("HEALTH_FILE", "") == ""
+
+
+def test_the_bot_runs_on_uvloop_where_it_is_installed_and_on_asyncio_without(monkeypatch: pytest.MonkeyPatch) -> None:
+    try:
+        import uvloop
+    except ImportError:
+        assert event_loop_factory() is None
+    else:
+        assert event_loop_factory() is uvloop.new_event_loop
+    monkeypatch.setitem(sys.modules, "uvloop", None)  # not installed: asyncio's own loop
+    assert event_loop_factory() is None

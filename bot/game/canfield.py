@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from functools import partial
 from itertools import pairwise
 
@@ -83,10 +84,10 @@ def _base_count(rules: Rules) -> int:
 class CanfieldGame(Game):
     """One game of the Canfield family. Build it with `bot.game.new_game`."""
 
-    def __init__(self, rules: Rules, cards: list[Card], deal: int | None = None) -> None:
+    def __init__(self, rules: Rules, cards: Sequence[Card], deal: int | None = None, *, checked: bool = False) -> None:
         self.rules = rules
         self.deal = deal
-        self.cards: tuple[Card, ...] = tuple(check_deck(cards, rules.decks))
+        self.cards: tuple[Card, ...] = tuple(cards if checked else check_deck(list(cards), rules.decks))
         self.deck_size = DECK_SIZE * rules.decks
         self.pile_order = pile_order(rules)
         self._sources = ("r", "w", *(f"t{i + 1}" for i in range(rules.columns)))

@@ -91,6 +91,12 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
 
+    def __reduce__(self) -> tuple[type[Card], tuple[int, Suit]]:
+        # Pickled as its constructor's arguments: a dataclass with slots is pickled field by field
+        # through `dataclasses.fields`, some 10 us a card, and a game goes to a drawing process
+        # with every move (render.workers).
+        return Card, (self.rank, self.suit)
+
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read a card name: `7H`, `7h`, `10h`, `TD`, `7♥` all work.

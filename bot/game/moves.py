@@ -25,6 +25,9 @@ class Move:
     dst: str
     count: int = 1
 
+    def __reduce__(self) -> tuple[type[Move], tuple[str, str, int]]:
+        return Move, (self.src, self.dst, self.count)  # quicker than a slotted dataclass's own (Card's)
+
     def __post_init__(self) -> None:
         for pile in (self.src, self.dst):
             if pile not in PILE_NAMES:

@@ -12,7 +12,7 @@ None), `_do` (carry out a legal move, appending a `Step`), `_carry_out` (one par
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol, Self
@@ -47,6 +47,9 @@ class Step:
     move: Move
     before: Position | None
     fills: tuple[str, ...] = ()
+
+    def __reduce__(self) -> tuple[type[Step], tuple[Move, Position | None, tuple[str, ...]]]:
+        return Step, (self.move, self.before, self.fills)  # quicker than a slotted dataclass's own (Card's)
 
 
 class GameRules(Protocol):
@@ -101,8 +104,11 @@ class Game(ABC):
     _piles: dict[str, list[Card]]
 
     @abstractmethod
-    def __init__(self, rules: GameRules, cards: list[Card], deal: int | None = None) -> None:
-        """Deal `cards` (a whole deck, first dealt first) under `rules`; `deal` is its game number."""
+    def __init__(self, rules: GameRules, cards: Sequence[Card], deal: int | None = None, *,
+                 checked: bool = False) -> None:
+        """Deal `cards` (a whole deck, first dealt first) under `rules`; `deal` is its game number.
+        `checked`: the cards are a game's own, already found to be whole decks (a copy's): they are
+        not counted again, which is most of what a copy costs."""
 
     @property
     @abstractmethod
@@ -190,7 +196,7 @@ class Game(ABC):
 
     def copy(self) -> Self:
         """An independent game in the same position with the same history."""
-        twin = type(self)(self.rules, list(self.cards), self.deal)
+        twin = type(self)(self.rules, self.cards, self.deal, checked=True)
         twin._restore(self._position())
         twin.history = list(self.history)
         twin._known_outcome = self._known_outcome
@@ -412,7 +418,7 @@ class Game(ABC):
 
     def _rebuild_history(self) -> None:
         """Replay the game from its deck to recover the positions that undo needs."""
-        fresh = type(self)(self.rules, list(self.cards), self.deal)
+        fresh = type(self)(self.rules, self.cards, self.deal, checked=True)
         for step in self.history:
             fresh._do(step.move)
         self._restore(fresh._position())

@@ -17,6 +17,7 @@ implementing `bot.game.patience.Game`; `PATRIARCHS_KINDS` registers both games.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -129,10 +130,11 @@ class PatriarchsGame(Game):
     pile_order = PILE_ORDER
     examples = Phrase("moves look like r1f, wf, f1f5, 7h, 7h f, d (draw), a (all to foundations), u (undo)")
 
-    def __init__(self, rules: PatriarchsRules, cards: list[Card], deal: int | None = None) -> None:
+    def __init__(self, rules: PatriarchsRules, cards: Sequence[Card], deal: int | None = None, *,
+                 checked: bool = False) -> None:
         self.rules = rules
         self.deal = deal
-        self.cards: tuple[Card, ...] = tuple(check_deck(list(cards), decks=DECKS))
+        self.cards: tuple[Card, ...] = tuple(cards if checked else check_deck(list(cards), decks=DECKS))
         base_count = len(BASE_CARDS) if rules.preplaced else 0
         bases = self.cards[:base_count]
         if bases != BASE_CARDS[:base_count]:

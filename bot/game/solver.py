@@ -21,6 +21,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING
 
 from bot.game.moves import DRAW, Move
@@ -80,6 +81,37 @@ def card_index(card: Card) -> int:
     return card.suit.index * 13 + card.rank - 1
 
 
+@cache
+def _card_tables(build: Build, base: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...],
+                                                   tuple[frozenset[int], ...], tuple[tuple[int, ...], ...]]:
+    """Each card's suit, rank and place on a foundation; the cards that can sit on each; the suits
+    whose cards could be built on each suit's. Worked out once for each way of building and base
+    rank (a table of 52 x 52: most of what a Search cost to make, with every move)."""
+    suit = tuple(c // 13 for c in range(DECK))
+    rank = tuple(c % 13 + 1 for c in range(DECK))
+    rel = tuple((rank[c] - base) % 13 for c in range(DECK))  # its place on a foundation
+    red = [suit[c] >= 2 for c in range(DECK)]  # hearts and diamonds
+    sits_on = []
+    for onto in range(DECK):
+        below = (rank[onto] - 2) % 13 + 1
+        sits_on.append(frozenset(c for c in range(DECK) if rank[c] == below and (
+            build is Build.ANY
+            or (build is Build.SUIT and suit[c] == suit[onto])
+            or (build is Build.ALTERNATE and red[c] != red[onto]))))
+    # The suits whose cards could be built on a card of each suit: a card is safe to put on its
+    # foundation once those suits' foundations are past the rank below it.
+    helpers = tuple(tuple(sorted({suit[c] for c in sits_on[s * 13]})) for s in range(4))
+    return suit, rank, rel, tuple(sits_on), helpers
+
+
+@cache
+def _foundation_tables(build: Build, base: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """The card each foundation wants after `count` cards, and the cards that can sit on each card, sorted."""
+    sits_on = _card_tables(build, base)[3]
+    wanted = tuple(tuple(suit * 13 + (base - 1 + count) % 13 for count in range(13)) for suit in range(4))
+    return wanted, tuple(tuple(sorted(cards)) for cards in sits_on)
+
+
 class Search:
     """The rules of one game as tables, and the moves they allow in a State."""
 
@@ -88,22 +120,7 @@ class Search:
         self.reference = reference
         self.rules = rules
         self.reserve = reserve  # bottom to top, as dealt; the state keeps only its length
-        base = game.base_rank
-        self.suit = [c // 13 for c in range(DECK)]
-        self.rank = [c % 13 + 1 for c in range(DECK)]
-        self.rel = [(self.rank[c] - base) % 13 for c in range(DECK)]  # its place on a foundation
-        red = [self.suit[c] >= 2 for c in range(DECK)]  # hearts and diamonds
-        self.sits_on: list[frozenset[int]] = []
-        for onto in range(DECK):
-            below = (self.rank[onto] - 2) % 13 + 1
-            fits = [c for c in range(DECK) if self.rank[c] == below and (
-                rules.build is Build.ANY
-                or (rules.build is Build.SUIT and self.suit[c] == self.suit[onto])
-                or (rules.build is Build.ALTERNATE and red[c] != red[onto]))]
-            self.sits_on.append(frozenset(fits))
-        # The suits whose cards could be built on a card of each suit: a card is safe to put on
-        # its foundation once those suits' foundations are past the rank below it.
-        self.helpers = [sorted({self.suit[c] for c in self.sits_on[suit * 13]}) for suit in range(4)]
+        self.suit, self.rank, self.rel, self.sits_on, self.helpers = _card_tables(rules.build, game.base_rank)
         self.any_group = rules.groups is Groups.ANY
         self.fill = rules.fill_from_reserve
         self.redeals = rules.redeals
@@ -114,8 +131,7 @@ class Search:
         self._wanted_cards: dict[tuple[int, ...], frozenset[int]] = {}
         self._by_card: dict[tuple[tuple[int, ...], tuple[int, ...], int], dict[int, tuple[int, State]]] = {}
         # The card each foundation wants after `count` cards, and the cards that can sit on each.
-        self.wanted = [[suit * 13 + (base - 1 + count) % 13 for count in range(13)] for suit in range(4)]
-        self.sits_list = [tuple(sorted(cards)) for cards in self.sits_on]
+        self.wanted, self.sits_list = _foundation_tables(rules.build, game.base_rank)
 
     # --- positions ---------------------------------------------------------------------
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
+from weakref import WeakKeyDictionary
 
 from bot.game.rules import Die
 from bot.i18n import LANGUAGE_CHOICES
@@ -12,6 +14,12 @@ from bot.store import Store
 DEFAULT_TARGET = 200
 MAX_TARGET = 100_000  # the largest target of a match, or of a team
 PREFIX_LENGTH = 5  # the most characters of a prefix for typed moves
+# A server's settings are read on most interactions (the language of a member whose Discord
+# language the bot does not speak, the play channels): they are kept in memory this long. A change
+# made here (`change_settings`) is seen at once; one made by another process (a server's
+# interactions all reach the process running its shard, so only around a resharding) within this.
+SETTINGS_KEPT = 60.0
+SERVERS_KEPT = 10_000  # the most servers whose settings are kept
 
 
 class BadSetting(PlayError):
@@ -67,11 +75,47 @@ class ServerSettings:
         return not self.play_channels or channel_id in self.play_channels
 
 
+class _Kept:
+    """The settings kept of a store's servers: when each was read, and what; and how many changes
+    this process has made, so that a read a change overtook is not kept."""
+
+    def __init__(self) -> None:
+        self.servers: dict[int, tuple[float, ServerSettings]] = {}
+        self.changes = 0
+
+
+_kept: WeakKeyDictionary[Store, _Kept] = WeakKeyDictionary()
+
+
 async def load_settings(store: Store, guild_id: int | None) -> ServerSettings:
-    """A server's settings (defaults outside a server, or for a value that does not read)."""
+    """A server's settings (defaults outside a server, or for a value that does not read): as read
+    from the store within the last SETTINGS_KEPT seconds, or since this process last changed them."""
     if guild_id is None:
         return ServerSettings()
-    raw = await store.stats.get_settings(guild_id)
+    kept = _kept.setdefault(store, _Kept())
+    now, changes = time.monotonic(), kept.changes
+    read_at, settings = kept.servers.get(guild_id, (-SETTINGS_KEPT, None))
+    if settings is not None and now - read_at < SETTINGS_KEPT:
+        return settings
+    settings = _read_settings(await store.stats.get_settings(guild_id))
+    if kept.changes == changes:
+        kept.servers.pop(guild_id, None)
+        kept.servers[guild_id] = (now, settings)
+        if len(kept.servers) > SERVERS_KEPT:
+            del kept.servers[next(iter(kept.servers))]  # the one read longest ago
+    return settings
+
+
+def forget_settings(store: Store, guild_id: int) -> None:
+    """Drop the settings kept of a server (they change): the next `load_settings` reads them from
+    the store, and a read in progress is not kept."""
+    kept = _kept.setdefault(store, _Kept())
+    kept.servers.pop(guild_id, None)
+    kept.changes += 1
+
+
+def _read_settings(raw: dict[str, str]) -> ServerSettings:
+    """Settings from the store's values; the defaults when one does not read."""
     try:
         return ServerSettings(
             target=int(raw.get("target", DEFAULT_TARGET)),
@@ -98,6 +142,7 @@ async def change_settings(store: Store, guild_id: int, *, target: int | None = N
                           allow: bool | None = None, prefix: str | None = None,
                           language: str | None = None) -> ServerSettings:
     """Change some settings; BadSetting for a value out of range."""
+    forget_settings(store, guild_id)
     current = await load_settings(store, guild_id)
     if target is not None:
         if not 1 <= target <= MAX_TARGET:
@@ -129,4 +174,5 @@ async def change_settings(store: Store, guild_id: int, *, target: int | None = N
         else:
             channels.add(channel)
         await store.stats.set_setting(guild_id, "play_channels", ",".join(str(c) for c in sorted(channels)))
+    forget_settings(store, guild_id)
     return await load_settings(store, guild_id)

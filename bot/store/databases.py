@@ -1,11 +1,14 @@
-"""The two databases behind the store, SQLite and PostgreSQL, through SQLAlchemy's asyncio engines
-(the aiosqlite and asyncpg drivers). Queries are SQLAlchemy Core expressions on the tables of
+"""The two databases behind the store, SQLite and PostgreSQL, through SQLAlchemy (Python's sqlite3
+in a thread, and the asyncio engine of the asyncpg driver). Queries are SQLAlchemy Core expressions on the tables of
 bot/store/tables.py, written once for both, their values bound as parameters (given in the
 expression, or by name with `bindparam` to a statement built once) so that each statement's
 shape is compiled once and cached; this module is the one place that knows the databases apart:
 
 - SQLite has one connection per process, so statements take turns on it; a transaction is
   BEGIN IMMEDIATE ... COMMIT, so that a second writer waits for the first instead of failing.
+  It is a synchronous connection kept open in a thread of its own, each statement run there
+  whole: one trip to that thread a statement (aiosqlite's engine made four: cursor, execute,
+  fetch, close, each waking a thread and the event loop; benchmarks/load.py).
 - INSERT ... ON CONFLICT is each dialect's own construct: `Database.upsert` picks it.
 - PostgreSQL sums BIGINTs into `numeric`: `total` and `mean` cast sums and averages to
   BIGINT and DOUBLE PRECISION, so that both give ints and floats.
@@ -17,21 +20,39 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import BigInteger, ColumnElement, Double, Executable, Insert, Table, cast, event, func
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    Connection,
+    CursorResult,
+    Double,
+    Engine,
+    Executable,
+    Insert,
+    Table,
+    cast,
+    create_engine,
+    event,
+    func,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
 from bot.store.base import StoreError
-from bot.store.migrate import sqlalchemy_url
+from bot.store.migrate import sqlalchemy_url, upgrade, upgrade_connection
 
 Row = tuple[Any, ...]
+T = TypeVar("T")
 Parameters = Mapping[str, Any]
 
 DEFAULT_POOL_SIZE = 10  # connections a process may hold; processes × this must stay below the server's max_connections
@@ -49,11 +70,19 @@ class Queries:
     def __init__(self, connection: AsyncConnection) -> None:
         self.connection = connection
 
+    async def run(self, statement: Executable, parameters: Parameters | list[Parameters] | None) -> Outcome:
+        """Run a statement (once for each set of parameters in a list): its rows and rowcount."""
+        async with _errors():
+            return outcome(await self.connection.execute(statement, parameters))
+
+    async def driver_sql(self, sql: str) -> None:
+        """Run SQL as the driver takes it (BEGIN, COMMIT, ROLLBACK)."""
+        async with _errors():
+            await self.connection.exec_driver_sql(sql)
+
     async def fetch_all(self, statement: Executable, parameters: Parameters | None = None) -> list[Row]:
         """Every row (`parameters`: the values of the statement's `bindparam`s by name, if it has any)."""
-        async with _errors():
-            result = await self.connection.execute(statement, parameters)
-            return [tuple(row) for row in result.fetchall()] if result.returns_rows else []
+        return (await self.run(statement, parameters)).rows
 
     async def fetch_one(self, statement: Executable, parameters: Parameters | None = None) -> Row | None:
         """The first row, or None."""
@@ -67,20 +96,48 @@ class Queries:
 
     async def execute(self, statement: Executable, parameters: Parameters | None = None) -> int:
         """Run a statement; the number of rows it changed."""
-        async with _errors():
-            result = await self.connection.execute(statement, parameters)
-            return result.rowcount
+        return (await self.run(statement, parameters)).rowcount
 
     async def execute_many(self, statement: Executable, rows: Iterable[Parameters]) -> None:
         """Run a statement once for each set of parameters (its `bindparam`s, or an INSERT's columns)."""
         rows = [dict(row) for row in rows]
         if rows:
-            async with _errors():
-                await self.connection.execute(statement, rows)
+            await self.run(statement, rows)
 
     async def insert(self, statement: Insert) -> int:
         """Run an INSERT into a table with an `id` column; the new row's id."""
         return int(await self.fetch_value(statement.returning(statement.table.c.id)))
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a statement gave: its rows (none for a statement that returns none), and the rows it changed."""
+
+    rows: list[Row]
+    rowcount: int
+
+
+def outcome(result: CursorResult[Any] | Any) -> Outcome:
+    """A statement's result read whole."""
+    return Outcome([tuple(row) for row in result.fetchall()] if result.returns_rows else [], result.rowcount)
+
+
+class SqliteQueries(Queries):
+    """Statements on SQLite's one synchronous connection, each run whole in the database's thread."""
+
+    def __init__(self, database: SqliteDatabase, connection: Connection) -> None:
+        self.database = database
+        self.sync = connection
+
+    async def run(self, statement: Executable, parameters: Parameters | list[Parameters] | None) -> Outcome:
+        """Run a statement in the database's thread: its rows and rowcount."""
+        async with _errors():
+            return await self.database.in_thread(lambda: outcome(self.sync.execute(statement, parameters)))
+
+    async def driver_sql(self, sql: str) -> None:
+        """Run SQL as the driver takes it, in the database's thread."""
+        async with _errors():
+            await self.database.in_thread(partial(self.sync.exec_driver_sql, sql))
 
 
 class Database:
@@ -98,21 +155,17 @@ class Database:
     async def open(self) -> None:
         """Create the engine and connect once, so that a database out of reach fails here."""
         address, connect_args = sqlalchemy_url(self.url)
-        if self.dialect == "sqlite":  # one connection per process, shared in turns (and ":memory:" works)
-            pool: dict[str, Any] = {"poolclass": StaticPool}
-        else:
-            pool = {"pool_size": self.max_connections, "max_overflow": 0}
+        # AUTOCOMMIT: transactions are begun and ended here (`transaction`), so the driver's own
+        # rollback when a connection is given back has nothing to undo; skipped, it saves a round
+        # trip to the database for every statement.
         engine = create_async_engine(address, connect_args=connect_args, isolation_level="AUTOCOMMIT",
-                                     pool_reset_on_return=None, **pool)
-        if self.dialect == "sqlite":
-            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+                                     pool_reset_on_return=None, skip_autocommit_rollback=True,
+                                     pool_size=self.max_connections, max_overflow=0)
         try:
             async with engine.connect():
                 pass
         except (OSError, DBAPIError) as error:
             await engine.dispose()
-            if self.dialect == "sqlite" and isinstance(error, DBAPIError):
-                raise error.orig from None  # sqlite3's own error, as the bot reports it at start
             raise StoreError(f"cannot connect to PostgreSQL at {_where(self.url)}: {error.__cause__ or error}"
                              ) from None
         self.engine = engine
@@ -129,6 +182,17 @@ class Database:
             raise StoreError("the store is not open")
         async with self.turns, self.engine.connect() as connection:
             yield Queries(connection)
+
+    async def upgrade(self) -> None:
+        """Apply the migrations the database lacks (bot/store/migrate.py)."""
+        assert self.engine is not None
+        await upgrade(self.engine)
+
+    @property
+    def sync_engine(self) -> Engine:
+        """The synchronous engine under the statements, whose events see each of them."""
+        assert self.engine is not None, "the store is not open"
+        return self.engine.sync_engine
 
     async def fetch_all(self, statement: Executable, parameters: Parameters | None = None) -> list[Row]:
         """Every row."""
@@ -169,20 +233,17 @@ class Database:
     async def transaction(self) -> AsyncIterator[Queries]:
         """Statements on one connection that commit together, or not at all."""
         async with self._connection() as queries:
-            begin = "BEGIN IMMEDIATE" if self.dialect == "sqlite" else "BEGIN"
-            async with _errors():
-                await queries.connection.exec_driver_sql(begin)
+            await queries.driver_sql("BEGIN IMMEDIATE" if self.dialect == "sqlite" else "BEGIN")
             try:
                 yield queries
             except BaseException:
-                await queries.connection.exec_driver_sql("ROLLBACK")
+                await queries.driver_sql("ROLLBACK")
                 raise
-            async with _errors():
-                await queries.connection.exec_driver_sql("COMMIT")
+            await queries.driver_sql("COMMIT")
 
 
 class SqliteDatabase(Database):
-    """One SQLite file in WAL mode, on one connection."""
+    """One SQLite file in WAL mode, on one synchronous connection that lives in a thread of its own."""
 
     def __init__(self, path: Path) -> None:
         if sqlite3.sqlite_version_info < (3, 35):
@@ -190,15 +251,72 @@ class SqliteDatabase(Database):
                              "(for RETURNING).")
         self.path = path
         super().__init__(str(path), "sqlite", 1)
+        self._sync_engine: Engine | None = None
+        self.connection: Connection | None = None
+        self.thread: ThreadPoolExecutor | None = None
 
     async def open(self) -> None:
         """Open the file (creating its folder) in WAL mode."""
         if str(self.path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            # A file that cannot be opened fails here, in a thread that reports back at once: aiosqlite's
-            # own thread would report it to an event loop that may be closed by then (a traceback at exit).
-            await asyncio.to_thread(_check_opens, self.path)
-        await super().open()
+        self.thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite")
+        try:
+            await self.in_thread(self._connect)
+        except BaseException:
+            self.thread.shutdown(wait=False)
+            self.thread = None
+            raise
+
+    def _connect(self) -> None:
+        engine = create_engine(f"sqlite:///{self.path}", isolation_level="AUTOCOMMIT", poolclass=StaticPool,
+                               pool_reset_on_return=None)
+        event.listen(engine, "connect", _sqlite_pragmas)
+        try:
+            self.connection = engine.connect()
+        except DBAPIError as error:
+            engine.dispose()
+            raise error.orig from None  # sqlite3's own error, as the bot reports it at start
+        self._sync_engine = engine
+
+    async def in_thread(self, work: Callable[[], T]) -> T:
+        """`work()` in the database's thread, where its connection lives."""
+        if self.thread is None:
+            raise StoreError("the store is not open")
+        return await asyncio.get_running_loop().run_in_executor(self.thread, work)
+
+    async def close(self) -> None:
+        """Close the connection and let the thread go."""
+        if self.thread is not None:
+            await self.in_thread(self._disconnect)
+            self.thread.shutdown(wait=True)
+            self.thread = None
+
+    def _disconnect(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+        if self._sync_engine is not None:
+            self._sync_engine.dispose()
+            self._sync_engine = None
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Queries]:
+        if self.connection is None:
+            raise StoreError("the store is not open")
+        async with self.turns:
+            yield SqliteQueries(self, self.connection)
+
+    @property
+    def sync_engine(self) -> Engine:
+        """The engine of the connection, whose events see each statement."""
+        assert self._sync_engine is not None, "the store is not open"
+        return self._sync_engine
+
+    async def upgrade(self) -> None:
+        """Apply the migrations the database lacks, in the database's thread."""
+        connection = self.connection
+        assert connection is not None
+        await self.in_thread(lambda: upgrade_connection(connection))
 
 
 class PostgresDatabase(Database):
@@ -260,8 +378,3 @@ def _where(url: str) -> str:
     """host:port/database of a URL, without the user or password."""
     rest = url.split("://", 1)[-1]
     return rest.rsplit("@", 1)[-1].split("?", 1)[0]
-
-
-def _check_opens(path: Path) -> None:
-    """sqlite3.Error when SQLite cannot open `path` (a folder, a file without permission)."""
-    sqlite3.connect(path).close()

@@ -54,17 +54,22 @@ async def upgrade(engine: AsyncEngine) -> None:
     """Apply the revisions the database lacks, on the store's engine (in autocommit: this opens
     and ends its own transaction)."""
     async with engine.connect() as connection:
-        if engine.dialect.name == "sqlite":
-            await connection.exec_driver_sql("BEGIN IMMEDIATE")
-        else:
-            await connection.exec_driver_sql("BEGIN")
-            await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
-        try:
-            await connection.run_sync(_upgrade)
-        except BaseException:
-            await connection.exec_driver_sql("ROLLBACK")
-            raise
-        await connection.exec_driver_sql("COMMIT")
+        await connection.run_sync(upgrade_connection)
+
+
+def upgrade_connection(connection: Connection) -> None:
+    """`upgrade` on a connection in autocommit (SQLite's, in the store's database thread)."""
+    if connection.dialect.name == "sqlite":
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+    else:
+        connection.exec_driver_sql("BEGIN")
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+    try:
+        _upgrade(connection)
+    except BaseException:
+        connection.exec_driver_sql("ROLLBACK")
+        raise
+    connection.exec_driver_sql("COMMIT")
 
 
 def _upgrade(connection: Connection) -> None:

@@ -11,7 +11,6 @@ from sqlalchemy import column, select, table
 from bot.store.databases import Database, PostgresDatabase, SqliteDatabase
 from bot.store.games import GameStore
 from bot.store.matches import MatchStore
-from bot.store.migrate import upgrade
 from bot.store.races import RaceStore
 from bot.store.stats import StatsStore
 
@@ -37,7 +36,7 @@ class Store:
         """Connect and apply pending migrations."""
         await self.db.open()
         try:
-            await upgrade(self.db.engine)
+            await self.db.upgrade()
         except BaseException:
             await self.db.close()
             raise

@@ -17,7 +17,8 @@ import discord
 from bot.game import Move
 from bot.play import Player, Reply
 from bot.play.review import Analysing
-from bot.views.respond import Answer, answer, shorten, voice_of
+from bot.play.solo import Moved
+from bot.views.respond import ERROR_LIMIT, Answer, answer, shorten, voice_of
 from bot.words import DISCORD, Voice, board_alt_text, board_captions, board_status, reply_text
 from render import render, workers
 
@@ -61,12 +62,22 @@ class Picked:
 async def board_answer(reply: Reply, player: Player, voice: Voice, *, picked: Picked | None = None,
                        message: str | None = None) -> Answer:
     """The whole board message for a reply, in the voice's language: status line, text, PNG
-    (drawn off the event loop) with its alt text, buttons."""
-    file = await board_file(reply, player.name, voice)
+    (drawn off the event loop) with its alt text, buttons. A refusal that changed nothing is its
+    words alone (`Answer.unchanged`): no new board is drawn, the one the player has stands."""
+    if message is None and unchanged(reply):
+        return Answer(text=shorten(reply_text(reply, voice), ERROR_LIMIT), unchanged=True)
     text = shorten(reply_text(reply, voice) if message is None else message)  # an error may quote a long input
+    file = await board_file(reply, player.name, voice)
     analysing = next((event.game_id for event in reply.events if isinstance(event, Analysing)), None)
     return Answer(text=text, file=file, view=board_view(reply, voice, picked), status=board_status(reply.game, voice),
                   analysing=analysing)
+
+
+def unchanged(reply: Reply) -> bool:
+    """Whether the reply refuses what was asked and nothing on the board changed (a move the
+    engine refused, a text it could not read, nothing to do): not a board out of date, and not
+    a text of moves refused after some of them were played."""
+    return not reply.ok and not reply.stale and not any(isinstance(event, Moved) for event in reply.events)
 
 
 async def board_file(reply: Reply, name: str, voice: Voice) -> discord.File:

@@ -1,10 +1,12 @@
 """Answering an interaction inside Discord's 3 seconds, whatever happens.
 
 The work runs as a task; if it is not done within `DEFER_AFTER` seconds the interaction is
-deferred first and the answer follows as an edit. When more answers are in progress than the
-bot finishes in that time (a crowd moving at once), the new one would wait that long anyway:
-it is deferred at once, so the player sees "thinking…" straight away and the 3 seconds cannot
-run out while it waits behind the others.
+deferred first and the answer follows as an edit (two requests to Discord instead of one). When
+more answers are in progress than the bot finishes in that time (a crowd moving at once), the new
+one would wait that long anyway: it is deferred at once, so the player sees "thinking…" straight
+away and the 3 seconds cannot run out while it waits behind the others. How many the bot finishes
+in that time is its rate while it was busy: a burst after a quiet moment is not taken for a bot
+that finishes nothing, and the first of the crowd are answered in one request.
 A PlayError becomes a short private message; anything unexpected is logged and answered with
 an apology, never "interaction failed". An answer pings nobody, whoever it names (NO_PINGS).
 """
@@ -51,12 +53,33 @@ class _Load:
         self.in_progress = 0
         self.waiting = 0  # of those, the ones waiting for their member's turn: they hold nobody up
         self.finished: deque[float] = deque()  # loop times of the answers finished within RATE_WINDOW
+        self.busy_since: float | None = None  # since when answers have been in progress without a break
+        self.busy_rate: float | None = None  # answers a second, over the last RATE_WINDOW that was all busy
+
+    def started(self, now: float) -> None:
+        """An answer is in progress."""
+        if not self.in_progress:
+            self.busy_since = now
+        self.in_progress += 1
+
+    def ended(self, now: float) -> None:
+        """An answer is done."""
+        self.in_progress -= 1
+        self.finished.append(now)
+        if not self.in_progress:
+            self.busy_since = None
 
     def crowded(self, now: float) -> bool:
-        """Whether a new answer would wait DEFER_AFTER or more behind the ones in progress."""
+        """Whether a new answer would wait DEFER_AFTER or more behind the ones in progress: its
+        place in the queue against how many the bot finishes in that time, at the rate it finishes
+        them while busy (before it has been busy for RATE_WINDOW: the last such rate, or what
+        finished lately, whichever is more; neither known: a crowd)."""
         while self.finished and self.finished[0] < now - RATE_WINDOW:
             self.finished.popleft()
         per_second = len(self.finished) / RATE_WINDOW
+        if self.busy_since is not None and now - self.busy_since >= RATE_WINDOW:
+            self.busy_rate = per_second
+        per_second = max(per_second, self.busy_rate or 0.0)
         working = self.in_progress - self.waiting
         return working >= CROWD and working > per_second * DEFER_AFTER
 
@@ -78,6 +101,8 @@ class Answer:
     status: str = ""
     analysing: int | None = None
     private: bool = False  # shown to the member who asked alone, even where the command answers publicly
+    # Nothing changed (a refused move): the words alone, privately, and any board is left as it is.
+    unchanged: bool = False
 
 
 @dataclass(slots=True)
@@ -107,7 +132,7 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
     busy, or when the work is not done within DEFER_AFTER seconds."""
     task = asyncio.ensure_future(in_turn(interaction.user.id, work, answering=True))
     loop = asyncio.get_running_loop()
-    _load.in_progress += 1
+    _load.started(loop.time())
     try:
         if _load.crowded(loop.time()) or not (await asyncio.wait({task}, timeout=DEFER_AFTER))[0]:
             try:
@@ -128,6 +153,9 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
             member_voice = DISCORD.speaking(choose_language(interaction.locale, None))  # the store may be down
             await _say(interaction, member_voice.gettext(SORRY), edit=edit)
             return
+        if result.unchanged:
+            await _say(interaction, result.text, edit=edit)
+            return
         await _show(interaction, result, edit=edit, ephemeral=ephemeral)
         if result.analysing is not None:
             from bot.views.review import follow_up_with_analysis  # the review views build on this module
@@ -135,8 +163,7 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
             follow_up_with_analysis(interaction.client.review, interaction, result.analysing,  # type: ignore[attr-defined]
                                     ephemeral=ephemeral)
     finally:
-        _load.in_progress -= 1
-        _load.finished.append(loop.time())
+        _load.ended(loop.time())
 
 
 async def in_turn(member_id: int, work: Awaitable[T], *, answering: bool = False) -> T:

@@ -13,6 +13,7 @@ import pytest
 from PIL import Image
 
 from bot.game import GAMES
+from bot.views.respond import CROWD
 from render.board import GEOMETRY
 from render.layouts import layout_for
 
@@ -525,4 +526,61 @@ async def test_a_crowd_pressing_at_once_gets_deferred_answers_that_become_v2_boa
     kinds = [click.response_type for click in clicks]
     assert kinds.count(DEFERRED_UPDATE_MESSAGE) >= 3 and set(kinds) <= {DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE}, kinds
     assert all(click.message.v2 and "Stock: 31 cards." in click.message.attachment().description for click in clicks)
+    assert fake.error_responses == []
+
+
+def requests_of(fake: FakeDiscord, interaction) -> list:
+    """The REST requests the bot made to answer one interaction (its callback, then its webhook)."""
+    return [request for request in fake.requests
+            if f"/interactions/{interaction.id}/" in request.path or interaction.token in request.path]
+
+
+async def test_a_refused_move_is_answered_in_words_without_a_new_board(fake: FakeDiscord, bots: BotRunner,
+                                                                       tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    board = await play(fake, deal=1)
+    reply = await fake.slash_command("alice", "move", {"moves": "rt1"})
+    answer = await reply.wait_response()
+    assert said(answer).startswith("'rt1' is not legal: QC cannot go on KS") and answer.ephemeral
+    assert not answer.attachments and not answer.components
+    sent = requests_of(fake, reply)
+    assert len(sent) == 1 and not sent[0].files  # one callback, no image drawn or uploaded
+    typed = await fake.message("alice", f"{fake.bot_user.mention} rt1", mentions_bot=True)
+    answer = await fake.wait_for_bot_message(after=typed)
+    assert said(answer).startswith("'rt1' is not legal") and not answer.attachments
+    # A text refused after some of its moves were played changed the board: that is shown.
+    reply = await fake.slash_command("alice", "move", {"moves": "d rt1"})
+    answer = await reply.wait_response()
+    assert "'rt1' is not legal" in said(answer) and "Stock: 31 cards." in answer.attachment("board.png").description
+    assert stored_moves(tmp_path) == [(fake.alice.id, "d", 1)] and board.version == 0
+
+
+async def test_a_burst_after_a_busy_spell_is_answered_in_one_request_each(fake: FakeDiscord, bots: BotRunner,
+                                                                          tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    players = [fake.add_user(f"player{n}") for n in range(CROWD)]
+    boards = {player.id: await play(fake, user=player, deal=1) for player in players}
+
+    def draw_button(player) -> str:
+        return next(b.custom_id for b in boards[player.id].buttons if (b.custom_id or "").endswith(":draw"))
+
+    async def draw(player) -> None:
+        click = await fake.click(player, boards[player.id], draw_button(player))
+        boards[player.id] = await click.wait_response()
+
+    async def keep_drawing(player, until: float) -> None:
+        while asyncio.get_running_loop().time() < until:
+            await draw(player)
+
+    # Busy for longer than the bot's RATE_WINDOW: it learns how many answers it finishes a second.
+    until = asyncio.get_running_loop().time() + 3.0
+    await asyncio.gather(*(keep_drawing(player, until) for player in players))
+    await asyncio.sleep(2.5)  # quiet: nothing finished lately
+    clicks = await asyncio.gather(*(fake.click(player, boards[player.id], draw_button(player)) for player in players))
+    for click in clicks:
+        await click.wait_response()
+    # A crowd at once (CROWD), but fewer than the bot finishes within DEFER_AFTER when busy:
+    # each answered straight away, the board edited by the callback, one request each.
+    assert [click.response_type for click in clicks] == [UPDATE_MESSAGE] * len(clicks)
+    assert all(len(requests_of(fake, click)) == 1 for click in clicks)
     assert fake.error_responses == []

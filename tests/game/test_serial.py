@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 
 import pytest
@@ -38,6 +39,19 @@ def test_record_and_snapshot_round_trip(name: str, options: dict) -> None:
     snapshot = to_snapshot(game)
     assert same(from_snapshot(snapshot), game)
     assert to_snapshot(from_snapshot(snapshot)) == snapshot
+
+
+@pytest.mark.parametrize("name", ["canfield", "demons-and-thieves", "patriarchs"])
+def test_a_game_pickles_to_the_same_game_with_the_same_history(name: str) -> None:
+    # How a game reaches a drawing or search process.
+    game = played_game(name)
+    twin = pickle.loads(pickle.dumps(game))
+    assert same(twin, game) and twin.history == game.history and twin.last_move == game.last_move
+    for card in game.cards:
+        assert pickle.loads(pickle.dumps(card)) == card and pickle.loads(pickle.dumps(card)).is_red == card.is_red
+    twin.undo()
+    game.undo()
+    assert same(twin, game)
 
 
 def test_explicit_decks_are_recorded_by_their_cards() -> None:

@@ -129,8 +129,8 @@ async def test_every_statement_is_compiled_once_then_cached_whatever_its_values(
             compiled.append((statement, context.cache_hit))
 
     await a_bit_of_everything(store, 1)
-    event.listen(store.db.engine.sync_engine, "before_cursor_execute", note)
+    event.listen(store.db.sync_engine, "before_cursor_execute", note)
     await a_bit_of_everything(store, 2)
-    event.remove(store.db.engine.sync_engine, "before_cursor_execute", note)
+    event.remove(store.db.sync_engine, "before_cursor_execute", note)
     assert len(compiled) > 80
     assert [statement for statement, hit in compiled if hit != CacheStats.CACHE_HIT] == []

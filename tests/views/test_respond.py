@@ -26,6 +26,31 @@ def test_a_crowd_is_more_answers_in_progress_than_finish_within_the_defer_time()
     assert load.crowded(100.0 + 2 * RATE_WINDOW) and not load.finished  # a crowd, and nothing finishing
 
 
+def test_a_burst_after_a_quiet_moment_is_measured_against_the_rate_the_bot_keeps_when_busy() -> None:
+    load = _Load()
+    # Busy for longer than RATE_WINDOW, finishing 30 a second: that is the bot's rate when busy.
+    for k in range(61):
+        load.started(100.0 + k / 30)
+    for k in range(60):
+        load.ended(100.0 + RATE_WINDOW + k / 30)
+    assert load.in_progress == 1 and load.busy_since == 100.0 and load.busy_rate is None
+    load.crowded(100.0 + 2 * RATE_WINDOW)  # 60 finished in the last RATE_WINDOW seconds, all busy
+    assert load.busy_rate == 60 / RATE_WINDOW
+    load.ended(105.0)  # the last one: quiet from now
+    assert load.busy_since is None
+    # A burst long after: nothing finished lately, but the bot is known to finish 30 within DEFER_AFTER.
+    later = 200.0
+    within = round(load.busy_rate * DEFER_AFTER)
+    load.in_progress = within
+    assert not load.crowded(later) and not load.finished  # answered in one request
+    load.in_progress = within + 1
+    assert load.crowded(later)  # this one would wait longer: deferred at once
+    # A bot busy a whole RATE_WINDOW that finished nothing (its database held up): a crowd.
+    load.busy_since = later - RATE_WINDOW
+    load.in_progress = CROWD
+    assert load.crowded(later) and load.busy_rate == 0.0
+
+
 def test_texts_are_cut_to_fit() -> None:
     assert cut("abc", 3) == "abc" and cut("abcd", 3) == "ab…"
     long_word = "x" * 100
