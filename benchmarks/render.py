@@ -1,7 +1,12 @@
 """Board render speed: render + PNG encode of fresh, mid-game and won canfield boards, one core.
 
-Run from the project root: .venv/bin/python -m benchmarks.render [--runs N]
-Prints median and 99th percentile milliseconds (drawing, encoding, both) and PNG bytes.
+Run from the project root: .venv/bin/python -m benchmarks.render [--runs N] [--theme T] [--plain-felt] [--cpu]
+Prints median milliseconds of each step and PNG bytes: drawing; the board as 8-bit RGB
+(encoding, bytes); the board in the theme's palette, as `render` sends it (quantizing, encoding,
+bytes); and the total of what `render` does (drawing, quantizing, encoding), median and 99th
+percentile. `--plain-felt` draws on felt without its weave, to see what the weave costs; `--cpu`
+times with this thread's CPU time instead of the wall clock, which other programs on a shared
+machine sway less.
 Budget (DESIGN.md section 7): mid-game median at most 15 ms, PNG at most 150 KB.
 """
 
@@ -10,10 +15,17 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections.abc import Callable
 
-from render import render_image
+from PIL import Image
+
+from render import board, render_image
 from render.board import PNG_COMPRESS_LEVEL, encode_png
+from render.palette import board_palette, quantize
+from render.themes import get_theme
 from tests.samples import sample_game
+
+STEPS = ("draw", "rgb", "quantize", "indexed")
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -22,21 +34,30 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
 
 
-def measure(state: str, theme: str, runs: int) -> tuple[list[float], list[float], int]:
-    """Milliseconds to draw and to encode each run, and the PNG's size."""
+def measure(state: str, theme: str, runs: int, clock: Callable[[], float] = time.perf_counter,
+            ) -> tuple[dict[str, list[float]], int, int]:
+    """Milliseconds of each step in each run (by `clock`, in seconds), and the RGB and the
+    indexed PNG's sizes."""
     game = sample_game("canfield", state)
-    render_image(game, theme=theme)  # sprites are drawn once per theme and size: not timed
-    draw_ms, encode_ms, size = [], [], 0
+    palette = board_palette(get_theme(theme))  # made once per theme, as sprites are: not timed
+    render_image(game, theme=theme)
+    times: dict[str, list[float]] = {step: [] for step in STEPS}
+    rgb_size = indexed_size = 0
     for _ in range(runs):
-        start = time.perf_counter()
+        start = clock()
         image = render_image(game, theme=theme)
-        drawn = time.perf_counter()
-        png = encode_png(image)  # what `render` does after drawing
-        done = time.perf_counter()
-        draw_ms.append((drawn - start) * 1000)
-        encode_ms.append((done - drawn) * 1000)
-        size = len(png)
-    return draw_ms, encode_ms, size
+        drawn = clock()
+        rgb = encode_png(image)  # the RGB encoding, as boards were sent before the palette
+        encoded = clock()
+        indexed = quantize(image, palette)
+        quantized = clock()
+        png = encode_png(indexed)  # what `render` does after drawing: quantize, encode
+        done = clock()
+        for step, (begin, end) in zip(STEPS, ((start, drawn), (drawn, encoded), (encoded, quantized),
+                                               (quantized, done)), strict=True):
+            times[step].append((end - begin) * 1000)
+        rgb_size, indexed_size = len(rgb), len(png)
+    return times, rgb_size, indexed_size
 
 
 def main() -> None:
@@ -44,14 +65,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=300)
     parser.add_argument("--theme", default="classic")
+    parser.add_argument("--plain-felt", action="store_true", help="draw on felt without its weave")
+    parser.add_argument("--cpu", action="store_true", help="time with the thread's CPU time")
     args = parser.parse_args()
-    print(f"canfield boards, theme {args.theme}, {args.runs} runs each, PNG zlib level {PNG_COMPRESS_LEVEL}")
-    print(f"{'board':<8} {'draw p50':>9} {'encode p50':>11} {'total p50':>10} {'total p99':>10} {'PNG bytes':>10}")
+    if args.plain_felt:
+        board.felt = lambda theme, size: Image.new("RGB", size, theme.felt)
+    felt = "plain felt" if args.plain_felt else "woven felt"
+    clock = "thread CPU ms" if args.cpu else "wall ms"
+    print(f"canfield boards, theme {args.theme}, {felt}, {args.runs} runs each, {clock}, "
+          f"PNG deflate level {PNG_COMPRESS_LEVEL}")
+    print(f"{'':<8} {'':>6} {'--- RGB PNG ---':>19} {'--- indexed PNG (sent) ---':>28} {'--- render total ---':>21}")
+    print(f"{'board':<8} {'draw':>6} {'encode':>7} {'bytes':>11} {'quantize':>9} {'encode':>7} {'bytes':>10} "
+          f"{'p50':>10} {'p99':>10}")
     for state in ("fresh", "mid", "won"):
-        draw_ms, encode_ms, size = measure(state, args.theme, args.runs)
-        total = [d + e for d, e in zip(draw_ms, encode_ms, strict=True)]
-        print(f"{state:<8} {statistics.median(draw_ms):>9.2f} {statistics.median(encode_ms):>11.2f} "
-              f"{statistics.median(total):>10.2f} {percentile(total, 0.99):>10.2f} {size:>10,}")
+        times, rgb_size, indexed_size = measure(state, args.theme, args.runs,
+                                                time.thread_time if args.cpu else time.perf_counter)
+        total = [sum(step) for step in zip(times["draw"], times["quantize"], times["indexed"], strict=True)]
+        draw, rgb, quantizing, indexed = (statistics.median(times[step]) for step in STEPS)
+        print(f"{state:<8} {draw:>6.2f} {rgb:>7.2f} {rgb_size:>11,} {quantizing:>9.2f} {indexed:>7.2f} "
+              f"{indexed_size:>10,} {statistics.median(total):>10.2f} {percentile(total, 0.99):>10.2f}")
 
 
 if __name__ == "__main__":

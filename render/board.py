@@ -6,8 +6,9 @@ sprites and draws the labels, header, highlights and banner. Safe to call from a
 
 It runs for every move of every player, in worker threads beside the bot's event loop, so it
 keeps its work under the GIL small: pile labels and header texts are drawn once and kept (as
-tiles and text masks), each board pastes them; and the PNG is written here, unfiltered and
-deflated by ISA-L (a fast zlib-compatible deflate), which lets go of the GIL while it compresses (see `encode_png`).
+masks), each board pastes them; the board is sent in the theme's palette of 255 colours
+(render.palette), and the PNG is written here, unfiltered and deflated by ISA-L (a fast
+zlib-compatible deflate), which lets go of the GIL while it compresses (see `encode_png`).
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ from PIL import Image, ImageDraw
 from bot.game import DRAW, Card, Game, Move, Outcome
 from bot.game.cards import rank_name
 from render.captions import BoardCaptions, board_captions
+from render.felt import FELT_ROWS, felt
 from render.fonts import font
 from render.layouts import Align, BoardLayout, Fan, Spot, layout_for
+from render.palette import board_palette, quantize
 from render.sprites import SHADOW, CardSize, card_back, card_face, empty_slot
 from render.themes import Theme, get_theme
 
@@ -42,6 +45,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # the deflating), large enough that the GIL is let go of and taken back only ~10 times a board.
 PNG_BAND_BYTES = 120 * 1024
 TEXT_CACHE = 4096  # text masks kept (labels, scores, deal numbers, player names: a few KB each)
+BACKGROUNDS = 32  # backgrounds kept (a theme, size and labels: about one per layout): 1.5 MB for Canfield
 RING_SPACING = 6  # pixels between two rings around one pile
 
 
@@ -108,25 +112,27 @@ def render(game: Game, *, theme: str = "classic", highlight: Move | None = None,
     is given; `highlight` outlines another move too, such as a hint; `losing`, in a colour of
     its own, a move not to play (an analysis shows the move that lost a game beside a better
     one); `player` names the player; `captions` are the board's words (render.captions
-    `board_captions`: English by default)."""
-    return encode_png(render_image(game, theme=theme, highlight=highlight, losing=losing, player=player,
-                                   captions=captions))
+    `board_captions`: English by default). The PNG is 8-bit indexed, in the theme's palette
+    (render.palette): a third of the bytes of RGB, and quicker to write."""
+    image = render_image(game, theme=theme, highlight=highlight, losing=losing, player=player, captions=captions)
+    return encode_png(quantize(image, board_palette(get_theme(theme))))
 
 
 def encode_png(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
-    """An RGB image as PNG bytes: 8-bit RGB, every row unfiltered, deflated at `level` (by ISA-L,
-    or zlib where ISA-L is not installed).
+    """An RGB or palette ("P") image as PNG bytes: 8-bit RGB, or 8-bit indexed with its palette,
+    every row unfiltered, deflated at `level` (by ISA-L, or zlib where ISA-L is not installed).
 
     Pillow's encoder tries every PNG filter on every row and keeps the best, which costs more
     than the deflating; on a board (flat felt, flat card faces) no filter gives a file as small
     or smaller, in half the time, and zlib releases the GIL while it compresses, so the event
     loop runs meanwhile. Other modes go through Pillow."""
-    if image.mode != "RGB":
+    if image.mode not in ("RGB", "P"):
         buffer = io.BytesIO()
         image.save(buffer, "PNG", compress_level=level)
         return buffer.getvalue()
     width, height = image.size
-    stride = 3 * width
+    indexed = image.mode == "P"
+    stride = width if indexed else 3 * width
     band = max(1, PNG_BAND_BYTES // (stride + 1))
     deflate = deflater.compressobj(level)
     data = []
@@ -135,8 +141,10 @@ def encode_png(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
         rows = b"\0" + b"\0".join([pixels[i:i + stride] for i in range(0, len(pixels), stride)])  # filter 0: none
         data.append(deflate.compress(rows))
     data.append(deflate.flush())
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, deflate, no interlace
-    return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"IDAT", b"".join(data)), _chunk(b"IEND", b"")))
+    header = struct.pack(">IIBBBBB", width, height, 8, 3 if indexed else 2, 0, 0, 0)  # deflate, no interlace
+    palette = [_chunk(b"PLTE", bytes(image.getpalette() or []))] if indexed else []
+    return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", header), *palette, _chunk(b"IDAT", b"".join(data)),
+                     _chunk(b"IEND", b"")))
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -193,12 +201,15 @@ class _Painter:
 
     def paint(self, highlight: Move | None, losing: Move | None, player: str | None) -> Image.Image:
         """Everything, bottom layer first."""
-        self.image = Image.new("RGB", self.size, self.theme.felt)
+        labels = tuple((*self._label_place(spot), spot.pile) for spot in self.board.spots if not spot.counted)
+        width, height = self.size
+        self.image = _background(self.theme, self.geo, width, _rows(height), labels).crop((0, 0, width, height))
         self.draw = ImageDraw.Draw(self.image, "RGBA")
         self._header(player)
         self._marks()
         for spot in self.board.spots:
-            self._label(spot)
+            if spot.counted:  # the others' labels are in the background
+                self._label(spot)
             self._paint_pile(spot)
         if losing is not None:
             self._outline(losing, self.theme.losing, self.theme.losing, played=False)
@@ -334,21 +345,20 @@ class _Painter:
         text = spot.pile
         if spot.counted:
             text += f" · {len(self.piles[spot.pile])}"
-        x, y = self.geo.x(spot.column), self._tops[spot.pile] - self.geo.label + 2
-        tile, left, top = _label_tile(text, self.theme, self.geo.label)
-        self.image.paste(tile, (x + left, y + top))
+        _paste_label(self.image, self._label_place(spot), text, self.theme, self.geo)
+
+    def _label_place(self, spot: Spot) -> tuple[int, int]:
+        """The top left corner of a pile's label: above the pile, wherever its row starts."""
+        return self.geo.x(spot.column), self._tops[spot.pile] - self.geo.label + 2
 
     def _text(self, xy: tuple[int, int], text: str, size: int, fill: tuple[int, int, int], anchor: str,
               bold: bool = True) -> None:
         """`ImageDraw.text` at a whole-pixel point, with the text's mask drawn once and kept."""
-        mask, left, top = _text_mask(text, size, bold, anchor)
-        if mask is not None:
-            self.image.paste(fill, (xy[0] + left, xy[1] + top), mask)
+        _paste_text(self.image, xy, text, size, fill, anchor, bold)
 
     def _header(self, player: str | None) -> None:
         game, theme, geo = self.game, self.theme, self.geo
-        width = self.image.width
-        self.draw.rectangle((0, 0, width, geo.header - 8), fill=theme.felt_edge)
+        width = self.image.width  # the header's band is in the background
         words = self.captions
         deal_width = round(_length(words.deal, 22, False)) + 24
         size = 28
@@ -449,6 +459,41 @@ class _Painter:
         self.draw.text(((box[0] + box[2]) // 2, middle), text, font=font(size), fill=(255, 255, 255), anchor="mm")
 
 
+@functools.lru_cache(maxsize=BACKGROUNDS)
+def _background(theme: Theme, geometry: Geometry, width: int, height: int,
+                labels: tuple[tuple[int, int, str], ...]) -> Image.Image:
+    """What the boards of a layout share, `height` pixels tall (a board's own height or more: it
+    crops its own): the woven felt, the header's band, and `labels` (the left, top and text of
+    each pile's label that is not counted, where its row starts). Kept, never drawn on: a board
+    starts from a copy."""
+    image = felt(theme, (width, height))
+    ImageDraw.Draw(image).rectangle((0, 0, width, geometry.header - 8), fill=theme.felt_edge)
+    for x, y, text in labels:
+        _paste_label(image, (x, y), text, theme, geometry)
+    return image
+
+
+def _rows(height: int) -> int:
+    """The height of the background a board of `height` crops: a multiple of FELT_ROWS, so that
+    boards a little taller or shorter share one."""
+    return -(-height // FELT_ROWS) * FELT_ROWS
+
+
+def _paste_label(image: Image.Image, corner: tuple[int, int], text: str, theme: Theme, geometry: Geometry) -> None:
+    """A pile's label, its tag and `text`, its top left corner at `corner`."""
+    x, y = corner
+    image.paste(theme.tag[:3], (x, y), _label_tag(text, theme.tag[3], geometry.label))
+    _paste_text(image, (x + 7, y + (geometry.label - 6) // 2), text, 19, theme.text, "lm", True)
+
+
+def _paste_text(image: Image.Image, xy: tuple[int, int], text: str, size: int, fill: tuple[int, int, int],
+                anchor: str, bold: bool) -> None:
+    """Paste `fill` through the text's mask (`_text_mask`): as `ImageDraw.text` draws at `xy`."""
+    mask, left, top = _text_mask(text, size, bold, anchor)
+    if mask is not None:
+        image.paste(fill, (xy[0] + left, xy[1] + top), mask)
+
+
 @functools.lru_cache(maxsize=TEXT_CACHE)
 def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image | None, int, int]:
     """The coverage mask of a text as `ImageDraw.text` draws it at a whole-pixel point, with the
@@ -470,22 +515,14 @@ def _length(text: str, size: int, bold: bool) -> float:
 
 
 @functools.lru_cache(maxsize=TEXT_CACHE)
-def _label_tile(text: str, theme: Theme, height: int) -> tuple[Image.Image, int, int]:
-    """A pile's label, its rounded tag and its text, drawn on the felt: a tile to paste, with the
-    offset of its corner from the tag's. Labels only ever sit on plain felt, so the tile's
-    pixels are the board's."""
-    label_font = font(19)
+def _label_tag(text: str, alpha: int, height: int) -> Image.Image:
+    """The rounded tag behind a pile's label, its top left corner the label's, as a mask of
+    `alpha`: pasting the tag's colour through it blends as drawing the tag does, on the woven
+    felt as on plain. The label's text is pasted over it (`_Painter._text`)."""
     width = round(_length(text, 19, True))
-    tag = (0, 0, width + 14, height - 6)
-    at = (7, (height - 6) // 2)
-    ink = label_font.getbbox(text, anchor="lm")
-    left, top = min(tag[0], at[0] + ink[0]), min(tag[1], at[1] + ink[1])
-    right, bottom = max(tag[2] + 1, at[0] + ink[2]), max(tag[3] + 1, at[1] + ink[3])
-    tile = Image.new("RGB", (right - left, bottom - top), theme.felt)
-    draw = ImageDraw.Draw(tile, "RGBA")
-    draw.rounded_rectangle((tag[0] - left, tag[1] - top, tag[2] - left, tag[3] - top), radius=9, fill=theme.tag)
-    draw.text((at[0] - left, at[1] - top), text, font=label_font, fill=theme.text, anchor="lm")
-    return tile, left, top
+    mask = Image.new("L", (width + 15, height - 5), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, width + 14, height - 6), radius=9, fill=alpha)
+    return mask
 
 
 def _depth(count: int) -> int:

@@ -26,6 +26,7 @@ from bot.game.race import DRAW_COUNT, MAX_PLAYERS, RaceGame
 from render.board import GEOMETRY as BOARD_GEOMETRY
 from render.board import _Painter, _shorten, encode_png
 from render.captions import RaceCaptions, race_captions
+from render.felt import felt
 from render.fonts import font
 from render.layouts import BoardLayout, Fan, Spot
 from render.sprites import SHADOW, CardSize, card_face, empty_slot
@@ -338,7 +339,7 @@ class _BoardPainter(_Painter):
         self.fan = self._column_fan()
         self.placed = {}
         self.ringed = Counter()
-        self.image = Image.new("RGB", (width, self._height()), theme.felt)
+        self.image = felt(theme, (width, self._height()))
         self.draw = ImageDraw.Draw(self.image, "RGBA")
 
     def paint_race(self) -> Image.Image:
@@ -413,7 +414,7 @@ class _TablePainter:
         height = self.lines_top + race.players * LINE + GEOMETRY.margin
         if self.finished:
             height += self._banner_height() + GEOMETRY.margin
-        self.image = Image.new("RGB", (BAND_WIDTH, height), theme.felt)
+        self.image = felt(theme, (BAND_WIDTH, height))
         self.draw = ImageDraw.Draw(self.image, "RGBA")
 
     def paint(self) -> Image.Image:

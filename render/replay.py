@@ -7,11 +7,12 @@ writes a 300-frame GIF of these boards in about a second, where animated WebP to
 
 Each frame is `render_image` of one position of the game, replayed from its deal: the deal,
 then the position after every move, each outlining its last move as the bot's boards do. The
-frames share one canvas (the tallest board's size; shorter boards on felt below) and one
-palette of 255 colours, so that Pillow writes each frame as the part that changed, the rest
-transparent: a 300-move game is some 3 MB. A draw's frame is short, the first frame and the
-last (which holds) long. A game of more than MAX_FRAMES positions keeps only the last of each
-run of draws, then evenly spaced positions, the deal and the end always among them.
+frames share one canvas (the tallest board's size; shorter boards on felt below) and the
+theme's palette of 255 colours (render.palette, as the bot's boards), so that Pillow writes
+each frame as the part that changed, the rest transparent: a 300-move game is some 3 MB. A
+draw's frame is short, the first frame and the last (which holds) long. A game of more than
+MAX_FRAMES positions keeps only the last of each run of draws, then evenly spaced positions,
+the deal and the end always among them.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from PIL import Image
 from bot.game import Game, from_record, parse_move
 from render.board import board_size, render_image
 from render.captions import BoardCaptions
+from render.felt import felt
+from render.palette import board_palette, quantize
 from render.themes import get_theme
 
 FIRST_MS = 1500  # the deal, before the first move
@@ -34,7 +37,6 @@ MOVE_MS = 450
 DRAW_MS = 150  # a draw: only the waste changes
 LAST_MS = 6000  # the end holds before the animation starts again
 MAX_FRAMES = 400  # about 3 s of drawing, and some 4 MB
-COLOURS = 255  # one palette index stays free: Pillow paints unchanged pixels with it (transparent)
 # Frames Pillow is given at once: it holds each (a canvas' worth of bytes, up to 2 MB) until it has
 # written them all, so a replay is written in parts of this many frames, joined (`join_gifs`).
 CHUNK = 50
@@ -95,16 +97,15 @@ def replay_gif(record: dict[str, Any], *, theme: str = "classic", player: str | 
     size = _canvas(record, frames)
     first = drawn(from_record({**record, "moves": []}), last > 0)
     final = drawn(from_record(record), False)
-    palette = _palette(first, final)
-    felt = Image.new("RGB", (1, 1), get_theme(theme).felt).quantize(palette=palette, dither=Image.Dither.NONE)
+    palette = board_palette(get_theme(theme))
+    cloth = quantize(felt(get_theme(theme), size), palette)
 
     def frame(board: Image.Image) -> Image.Image:
         """The board in the palette's colours, on a canvas of `size` (felt below a shorter board)."""
-        picture = board.quantize(palette=palette, dither=Image.Dither.NONE)
+        picture = quantize(board, palette)
         if picture.size == size:
             return picture
-        canvas = Image.new("P", size, felt.getpixel((0, 0)))
-        canvas.putpalette(picture.getpalette() or [])
+        canvas = cloth.copy()
         canvas.paste(picture, (0, 0))
         return canvas
 
@@ -158,16 +159,3 @@ def _canvas(record: dict[str, Any], frames: list[Frame]) -> tuple[int, int]:
     last = len(frames) - 1  # only the last frame is drawn with its outcome's banner
     sizes = [board_size(game, in_play=index != last) for index, game in enumerate(replay_positions(record, frames))]
     return max(width for width, _ in sizes), max(height for _, height in sizes)
-
-
-def _palette(*images: Image.Image) -> Image.Image:
-    """One palette of COLOURS colours for every frame, from the deal's board and the end's (between
-    them, they show every colour a board has: card faces and backs, felt, labels, outlines, banner)."""
-    sample = Image.new("RGB", (max(i.width for i in images), sum(i.height for i in images)))
-    top = 0
-    for picture in images:
-        sample.paste(picture, (0, top))
-        top += picture.height
-    # Octree keeps small patches of a colour of their own (the court cards' gold), which median cut
-    # merged into their neighbours; its GIFs came out smaller too.
-    return sample.quantize(COLOURS, method=Image.Quantize.FASTOCTREE)

@@ -9,7 +9,7 @@ from pathlib import Path
 from PIL import Image
 
 from bot.game import new_game
-from render.board import GEOMETRY, render_image
+from render.board import GEOMETRY, render
 
 from .fakediscord import FakeDiscord, StoredMessage
 from .harness import BotRunner, said
@@ -68,7 +68,7 @@ async def test_each_member_reads_their_language_and_typed_messages_the_servers(f
         "Tablero de Canfield, reparto #1, puntuación -12, repartos ilimitados. Fundaciones: f1 vacío")
     # The board image's words are Spanish too: below the header, the same pixels as the English board.
     drawn = Image.open(io.BytesIO(spanish.attachment("board.png").data)).convert("RGB")
-    english = render_image(new_game("canfield", deal=1), player="alice")
+    english = Image.open(io.BytesIO(render(new_game("canfield", deal=1), player="alice"))).convert("RGB")
     assert drawn.size == english.size
     header = (0, 0, drawn.width, GEOMETRY.header)
     assert drawn.crop(header).tobytes() != english.crop(header).tobytes()

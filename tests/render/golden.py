@@ -1,7 +1,7 @@
 """Golden board images: the boards in GOLDEN, stored as PNG beside this file.
 
 They change only on purpose: after a deliberate change to the look of the board, look at the
-new images and regenerate them with
+new images and regenerate them, and the themes' palettes (render/palette.py), with
 
     .venv/bin/python -m tests.render.golden
 """
@@ -13,7 +13,8 @@ from pathlib import Path
 
 from PIL import Image, ImageChops, ImageStat
 
-from render import render_image
+from render import THEMES, render_image
+from render.palette import PALETTES, write_palettes
 from tests.samples import sample_game
 
 FOLDER = Path(__file__).resolve().parent / "golden"
@@ -48,21 +49,23 @@ def difference(a: Image.Image, b: Image.Image) -> tuple[float, float]:
 
 
 def pixels(png: bytes) -> tuple[str, tuple[int, int], bytes]:
-    """What a PNG shows: its mode, size and raw pixels. Two encodings of one board compare
+    """What a PNG shows: its mode, size and pixels' colours. Two encodings of one board compare
     equal here even when their bytes differ: ISA-L's deflate, which `render` uses, is not
     bound to give the same stream twice for the same input (its match finder may start from
     leftover memory), so only the decoded pixels are the board."""
     image = Image.open(io.BytesIO(png))
-    return image.mode, image.size, image.tobytes()
+    return image.mode, image.size, image.convert("RGB").tobytes()
 
 
 def regenerate() -> None:
-    """Write every golden image anew."""
+    """Write every golden image and the themes' palettes anew."""
     FOLDER.mkdir(exist_ok=True)
     for name in GOLDEN:
         path = FOLDER / f"{name}.png"
         golden_image(name).save(path, optimize=True)
         print(f"wrote {path}")
+    write_palettes(THEMES.values())
+    print(f"wrote {PALETTES}")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,9 @@ from bot.game import GAMES, Move, Outcome, new_game, to_snapshot
 from render import THEMES, render, render_image
 from render.board import GEOMETRY, Box, board_plan, board_size
 from render.captions import board_captions
+from render.felt import felt_shades
 from render.layouts import LAYOUTS, Fan, layout_for
+from render.palette import board_palette, exact_colours, quantize, stored_palettes
 from render.race import BOARDS
 from tests.render.golden import FOLDER, GOLDEN, difference, golden_image, pixels
 from tests.samples import STATES, sample_game
@@ -34,7 +36,7 @@ def test_every_game_renders_in_every_state_and_theme(name: str, state: str, them
     data = render(game, theme=theme, player="Zoë")
     assert data.startswith(PNG_SIGNATURE)
     image = Image.open(io.BytesIO(data))
-    assert image.mode == "RGB"
+    assert image.mode == "P"  # 8-bit indexed, in the theme's palette
     assert image.width == GEOMETRY.width(layout_for(GAMES[name])) == WIDTHS.get(name, 629)
     assert 570 <= image.height <= 1000
     assert image.size == board_size(game)
@@ -113,11 +115,72 @@ def test_parallel_renders_from_several_threads_give_identical_boards() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_the_png_holds_exactly_the_drawn_board(name: str) -> None:
+def test_the_png_holds_exactly_the_drawn_board_in_the_themes_palette(name: str) -> None:
     for state, theme in zip(STATES, sorted(THEMES), strict=False):
         game = sample_game(name, state)
-        drawn = render_image(game, theme=theme, player="Zoë")
-        assert pixels(render(game, theme=theme, player="Zoë")) == (drawn.mode, drawn.size, drawn.tobytes())
+        shown = quantize(render_image(game, theme=theme, player="Zoë"), board_palette(THEMES[theme]))
+        assert pixels(render(game, theme=theme, player="Zoë")) == ("P", shown.size, shown.convert("RGB").tobytes())
+
+
+def channel_errors(drawn: Image.Image, shown: Image.Image) -> list[int]:
+    """How many pixels differ by 0, 1, ... 255 levels in the channel where they differ most."""
+    red, green, blue = ImageChops.difference(drawn, shown.convert("RGB")).split()
+    return ImageChops.lighter(ImageChops.lighter(red, green), blue).histogram()
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_the_palette_keeps_every_board_as_drawn_but_for_a_few_edge_pixels(theme: str) -> None:
+    """What a player sees is the board in 256 colours: flat colours (felt and its weave, faces,
+    suits, text, rings) exactly as drawn, and the anti-aliased edges between them near."""
+    palette, exact = board_palette(THEMES[theme]), set(exact_colours(THEMES[theme]))
+    errors = [0] * 256
+    for name in sorted(GAMES):
+        for state in STATES:
+            drawn = render_image(sample_game(name, state), theme=theme, player="Zoë")
+            shown = quantize(drawn, palette)
+            errors = [a + b for a, b in zip(errors, channel_errors(drawn, shown), strict=True)]
+            flat = list(zip(*[iter(drawn.tobytes())] * 3, strict=True))
+            seen = list(zip(*[iter(shown.convert("RGB").tobytes())] * 3, strict=True))
+            assert all(a == b for a, b in zip(flat, seen, strict=True) if a in exact), (name, state, "stale?")
+    total = sum(errors)
+    stale = "if the boards' look changed on purpose, remake the palettes: .venv/bin/python -m tests.render.golden"
+    assert max(level for level, count in enumerate(errors) if count) <= 64, stale  # an edge pixel, off at most this
+    assert sum(errors[25:]) / total < 0.002, stale  # 1 pixel in 500 or fewer off by more than 24 levels
+    assert sum(level * count for level, count in enumerate(errors)) / total < 1.0, stale  # the mean
+
+
+def test_every_themes_palette_is_stored_and_fits_a_gif() -> None:
+    stored = stored_palettes()
+    assert set(stored) == set(THEMES)  # none is made while a player waits
+    assert all(len(colours) <= 255 for colours in stored.values())  # one index free for a replay's GIF
+
+
+def test_the_felt_is_woven_faintly_and_the_weave_survives_the_palette() -> None:
+    for theme in THEMES.values():
+        game = sample_game("canfield", "mid")
+        drawn = render_image(game, theme=theme.name)
+        margin = (0, GEOMETRY.header, GEOMETRY.margin - GEOMETRY.ring_reach, drawn.height)  # felt only
+        colours = {colour for _, colour in drawn.crop(margin).getcolors()}
+        assert colours == set(felt_shades(theme)) and len(colours) == 3  # woven: not one colour
+        assert all(abs(a - b) <= 4 for colour in colours for a, b in zip(colour, theme.felt, strict=True))  # faint
+        shown = Image.open(io.BytesIO(render(game, theme=theme.name))).convert("RGB")
+        assert shown.crop(margin).tobytes() == drawn.crop(margin).tobytes()
+
+
+def test_the_weave_shows_through_a_pile_labels_tag() -> None:
+    theme = THEMES["classic"]
+    drawn = render_image(sample_game("canfield", "mid"), theme="classic")
+    x, y = GEOMETRY.x(0), GEOMETRY.y(0) - GEOMETRY.label + 2  # the stock's label, left of its text
+    tag = {colour for _, colour in drawn.crop((x + 3, y + 8, x + 7, y + 15)).getcolors()}
+    assert len(tag) >= 2  # the tag is pasted through a mask: the weave under it still shows
+    assert all(sum(colour) < sum(shade) for colour in tag for shade in felt_shades(theme))  # under a dark tag
+
+
+def test_boards_drawn_one_after_another_leave_their_shared_background_as_it_was() -> None:
+    games = [sample_game("canfield", state) for state in STATES]  # one layout, theme and height
+    first = [render_image(game, player="Zoë").tobytes() for game in games]
+    again = [render_image(game, player="Zoë").tobytes() for game in reversed(games)]
+    assert again[::-1] == first  # each board drew on a copy of the background, not on it
 
 
 def test_where_isal_is_missing_zlib_writes_the_same_board(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -191,10 +254,10 @@ def test_the_banner_covers_no_card_outline_or_ring_and_the_board_holds_it(label:
     assert banner[3] <= plan.size[1] - GEOMETRY.margin
     image = render_image(game)
     assert image.size == plan.size
-    felt = THEMES["classic"].felt
+    felt = felt_shades(THEMES["classic"])
     middle = (banner[1] + banner[3]) // 2
-    assert image.getpixel((banner[0] + 30, middle)) != felt  # drawn where the plan says
-    assert image.getpixel((banner[0] + 30, banner[1] - 4)) == felt
+    assert image.getpixel((banner[0] + 30, middle)) not in felt  # drawn where the plan says
+    assert image.getpixel((banner[0] + 30, banner[1] - 4)) in felt
     assert board_plan(game, in_play=True).banner is None
 
 

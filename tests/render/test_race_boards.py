@@ -14,6 +14,7 @@ from bot.game.race import RaceGame, new_race
 from render import PLAYER_COLOURS, THEMES, render_race_board, render_race_table
 from render.board import GEOMETRY
 from render.captions import race_captions
+from render.felt import felt_shades
 from render.fonts import font
 from render.race import (
     _fitted,
@@ -330,3 +331,12 @@ def test_every_race_image_stays_legible_at_400_pixels(layout: str, players: int)
         assert image.height / image.width < 2, kind  # a phone shows it in two screens at most
         widths[kind.split()[1]].add(image.width)
     assert all(len(found) == 1 for found in widths.values()), widths
+
+
+def test_both_boards_lie_on_the_woven_felt_of_the_solo_board() -> None:
+    race = mid_race(3)
+    for theme in THEMES.values():
+        for image in (render_race_board_image(race, 0, names=NAMES, theme=theme.name),
+                      render_race_table_image(race, names=NAMES, theme=theme.name)):
+            margin = (0, GEOMETRY.header, 8, image.height - 8)  # the left margin, below the header
+            assert {colour for _, colour in image.crop(margin).getcolors()} == set(felt_shades(theme))

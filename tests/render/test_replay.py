@@ -5,10 +5,11 @@ from __future__ import annotations
 import io
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image, ImageChops
 
 from bot.game import GAMES, Game, from_record, to_record
 from render import render
+from render.felt import felt
 from render.replay import CHUNK, DRAW_MS, FIRST_MS, LAST_MS, MAX_FRAMES, MOVE_MS, Frame, replay_frames, replay_gif
 from render.themes import get_theme
 from tests.samples import mid_game, sample_game, won_game
@@ -33,14 +34,9 @@ def position(record: dict, moves: int) -> Game:
 def drawn(game: Game, size: tuple[int, int], player: str) -> Image.Image:
     """render() of the position, on the felt of a canvas of `size` as the replay's frames are."""
     board = Image.open(io.BytesIO(render(game, player=player))).convert("RGB")
-    canvas = Image.new("RGB", size, get_theme("classic").felt)
+    canvas = felt(get_theme("classic"), size)
     canvas.paste(board, (0, 0))
     return canvas
-
-
-def mean_difference(a: Image.Image, b: Image.Image) -> float:
-    """The mean absolute difference of two images' channels, 0-255."""
-    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
 
 
 def share_off(a: Image.Image, b: Image.Image, levels: int) -> float:
@@ -71,12 +67,10 @@ def test_each_frame_is_the_games_position_as_render_draws_it_and_the_last_holds(
     assert size == (max(f.width for f, _ in frames), max(f.height for f, _ in frames))
     for index in sorted({0, 1, len(moves) // 2, len(moves) - 1, len(moves)}):
         expected = drawn(position(record, index), size, "Zoë")
-        # The palette of 255 colours rounds anti-aliased edges a little: under half a percent of
-        # the pixels are off by more than 24 levels, where the position before differs in 1% or more.
-        assert mean_difference(frames[index][0], expected) < 1.0, index
-        assert share_off(frames[index][0], expected, 24) < 0.005, index
+        # In the theme's palette, as render() sends a board: the same pixels, not the position before's.
+        assert frames[index][0].tobytes() == expected.tobytes(), index
         if index:
-            assert share_off(frames[index][0], drawn(position(record, index - 1), size, "Zoë"), 24) > 0.01, index
+            assert frames[index][0].tobytes() != drawn(position(record, index - 1), size, "Zoë").tobytes(), index
     durations = [duration for _, duration in frames]
     assert durations[0] == FIRST_MS and durations[-1] == LAST_MS
     for move, duration in zip(moves[:-1], durations[1:-1], strict=True):
