@@ -313,18 +313,22 @@ class _Painter:
         if not cards:
             self._paste(self._empty(spot.pile), placed[0].x, placed[0].y)
         else:
-            if spot.fan is Fan.STACK:
-                for layer in range(_depth(len(cards)), 0, -1):
-                    step = layer * self.geo.depth_step
-                    self._paste(card_back(self.theme, self.geo.card), placed[0].x + step, placed[0].y + step)
-            for card in placed:
-                self._card(card.text, card.x, card.y)
+            back = card_back(self.theme, self.geo.card)
+            depth = _depth(len(cards)) if spot.fan is Fan.STACK else 0
+            layers = [(back, placed[0].x + step, placed[0].y + step)
+                      for step in (layer * self.geo.depth_step for layer in range(depth, 0, -1))]
+            faces = [(self._sprite(card.text), card.x, card.y) for card in placed]
+            stack = [*layers, *faces]  # bottom to top
+            for (sprite, x, y), above in zip(stack, [*[(x, y) for _, x, y in stack[1:]], None], strict=True):
+                self._paste(sprite, x, y, under=above)
         self.placed[spot.pile] = placed
 
-    def _card(self, text: str, x: int, y: int) -> Placed:
-        sprite = card_back(self.theme, self.geo.card) if text == "??" else card_face(
+    def _sprite(self, text: str) -> Image.Image:
+        return card_back(self.theme, self.geo.card) if text == "??" else card_face(
             Card.parse(text), self.theme, self.geo.card)
-        self._paste(sprite, x, y)
+
+    def _card(self, text: str, x: int, y: int) -> Placed:
+        self._paste(self._sprite(text), x, y)
         return Placed(x, y, text)
 
     def _empty(self, pile: str) -> Image.Image:
@@ -336,8 +340,17 @@ class _Painter:
             return empty_slot(self.theme, self.geo.card, "↻" if self.game.can_move(DRAW) else "")
         return empty_slot(self.theme, self.geo.card)
 
-    def _paste(self, sprite: Image.Image, x: int, y: int) -> None:
-        self.image.paste(sprite, (x - SHADOW, y - SHADOW), sprite)
+    def _paste(self, sprite: Image.Image, x: int, y: int, under: tuple[int, int] | None = None) -> None:
+        """Paste a card's sprite (its top left corner at x, y). `under`: where the card pasted
+        next, on top of this one, will lie; only the parts of this sprite it leaves showing are
+        pasted (a fanned column's covered cards are mostly hidden, and blending their whole
+        sprites was most of a board's drawing). The board's pixels are the same either way."""
+        if under is None:
+            self.image.paste(sprite, (x - SHADOW, y - SHADOW), sprite)
+            return
+        for box in _uncovered(sprite.size, (under[0] - x + SHADOW, under[1] - y + SHADOW), self.geo.card):
+            part = sprite.crop(box)
+            self.image.paste(part, (x - SHADOW + box[0], y - SHADOW + box[1]), part)
 
     # --- words -------------------------------------------------------------------------
 
@@ -528,6 +541,20 @@ def _label_tag(text: str, alpha: int, height: int) -> Image.Image:
 def _depth(count: int) -> int:
     """How many card backs peek out under a stacked pile of `count` cards."""
     return min(3, (count + 3) // 5)
+
+
+def _uncovered(size: tuple[int, int], above: tuple[int, int], card: CardSize) -> list[tuple[int, int, int, int]]:
+    """The boxes of a sprite of `size` that a card whose top left corner lies at `above` (in the
+    sprite's pixels) leaves showing: the sprite less the card's fully opaque inside (its body
+    less a margin for the rounded corners and the anti-aliased edge)."""
+    width, height = size
+    margin = card.radius + 2
+    left, top = max(0, above[0] + margin), max(0, above[1] + margin)
+    right, bottom = min(width, above[0] + card.width - margin), min(height, above[1] + card.height - margin)
+    if left >= right or top >= bottom:
+        return [(0, 0, width, height)]
+    boxes = [(0, 0, width, top), (0, bottom, width, height), (0, top, left, bottom), (right, top, width, bottom)]
+    return [box for box in boxes if box[0] < box[2] and box[1] < box[3]]
 
 
 def _visible_on(colour: tuple[int, int, int], theme: Theme) -> tuple[int, int, int]:

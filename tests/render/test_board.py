@@ -11,6 +11,7 @@ from itertools import pairwise
 import pytest
 from PIL import Image, ImageChops
 
+import render.board as board_module
 from bot.game import GAMES, Move, Outcome, new_game, to_snapshot
 from render import THEMES, render, render_image
 from render.board import GEOMETRY, Box, board_plan, board_size
@@ -323,3 +324,13 @@ def test_patriarchs_marks_say_which_way_each_foundation_column_builds(name: str)
     canfield = sample_game("canfield", "mid")
     assert render_image(canfield) == render_image(canfield, captions=replace(board_captions(canfield),
                                                                                up_from_ace="x", down_from_king="y"))
+
+
+def test_a_covered_card_pasted_in_part_gives_the_same_board_as_pasted_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under a fanned or stacked card only what it leaves showing is pasted: every game, in
+    every state, draws the very pixels it draws when each card is pasted whole."""
+    boards = {(name, state): sample_game(name, state) for name in GAMES for state in STATES}
+    drawn = {key: render_image(game, theme="dark").tobytes() for key, game in boards.items()}
+    monkeypatch.setattr(board_module, "_uncovered", lambda size, above, card: [(0, 0, *size)])
+    for key, game in boards.items():
+        assert render_image(game, theme="dark").tobytes() == drawn[key], key
