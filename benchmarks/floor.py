@@ -24,9 +24,10 @@ import sys
 import zlib
 
 import discord
-import yarl
 from discord import app_commands
 from discord.ext import commands
+
+from tests.e2e.minibot import use_discord_from_environment
 
 PNG_BYTES = 60_000
 PNG_WIDTH = 256  # pixels; the height follows from the size asked for
@@ -112,12 +113,7 @@ async def move(interaction: discord.Interaction, moves: str, public: bool = Fals
 
 def main() -> int:
     """Run the floor bot against the Discord the environment names."""
-    api_base = os.environ.get("DISCORD_API_BASE")
-    if api_base:
-        discord.http.Route.BASE = api_base
-    gateway = os.environ.get("DISCORD_GATEWAY_URL")
-    if gateway:
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+    use_discord_from_environment()
     bot = FloorBot(fixed_png(int(os.environ.get("FLOOR_PNG_BYTES") or PNG_BYTES)))
     bot.run(os.environ["DISCORD_TOKEN"], log_level=logging.WARNING, root_logger=True)
     return 0

@@ -186,15 +186,21 @@ async def where(interaction: discord.Interaction, followups: int = 0) -> None:
             log.info("follow-up %s refused: %s %s", number, error.status, error.code)
 
 
-def main() -> int:
-    """Run the bot against the Discord given by the environment."""
-    token = os.environ["DISCORD_TOKEN"]
+def use_discord_from_environment() -> None:
+    """Point discord.py at the Discord the environment names (DISCORD_API_BASE,
+    DISCORD_GATEWAY_URL: the fake's), if it names one."""
     api_base = os.environ.get("DISCORD_API_BASE")
     if api_base:
         discord.http.Route.BASE = api_base
     gateway = os.environ.get("DISCORD_GATEWAY_URL")
     if gateway:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+
+
+def main() -> int:
+    """Run the bot against the Discord given by the environment."""
+    token = os.environ["DISCORD_TOKEN"]
+    use_discord_from_environment()
     sync_guild = int(os.environ["MINIBOT_SYNC_GUILD"]) if os.environ.get("MINIBOT_SYNC_GUILD") else None
     bot = MiniBot(sync_guild, os.environ.get("MINIBOT_MESSAGE_CONTENT") == "1")
     bot.run(token, log_level=logging.INFO, root_logger=True)
