@@ -85,11 +85,12 @@ PIP_LAYOUTS: dict[int, tuple[tuple[int, float], ...]] = {
 }
 
 
-def pip_area(size: CardSize) -> tuple[int, int, int, int]:
-    """The box (left, top, right, bottom) of a face's pips or court picture, in pixels from the
-    card's top left corner: right of the corner index column and below the top strip, so that
-    a card fanned downward or sideways still shows its whole index."""
-    return (round(size.width * 0.355), round(size.height * 0.28),
+def pip_area(size: CardSize, picture: bool = False) -> tuple[int, int, int, int]:
+    """The box (left, top, right, bottom) of a face's pips, or with `picture` its court picture,
+    in pixels from the card's top left corner: right of the corner index column and below the
+    top strip, so that a card fanned downward or sideways still shows its whole index. The pips
+    start lower than a picture, below the suit under the rank, so that it is not read as a pip."""
+    return (round(size.width * 0.355), round(size.height * (0.28 if picture else 0.36)),
             size.width - round(size.width * 0.05), size.height - round(size.height * 0.04))
 
 
@@ -105,7 +106,7 @@ def card_face(card: Card, theme: Theme, size: CardSize) -> Image.Image:
     colour = theme.suits[card.suit]
     pad = SHADOW * SUPERSAMPLE
     _draw_index(image, card, colour, size)
-    left, top, right, bottom = (pad + SUPERSAMPLE * edge for edge in pip_area(size))
+    left, top, right, bottom = (pad + SUPERSAMPLE * edge for edge in pip_area(size, picture=card.rank > 10))
     area: Box = (left, top, right, bottom)
     if card.rank == 1:
         _draw_ace(image, card.suit, colour, theme, area)

@@ -89,7 +89,7 @@ def test_the_pips_below_the_middle_are_upside_down(rank: int) -> None:
 @pytest.mark.parametrize("theme", sorted(THEMES))
 def test_jack_queen_and_king_are_double_ended_pictures_unlike_each_other_and_the_number_cards(theme: str) -> None:
     colours = THEMES[theme]
-    box = pip_area(STANDARD_CARD)
+    box = pip_area(STANDARD_CARD, picture=True)
     for suit in Suit:
         faces = {rank: card_region(Card(rank, suit), colours, STANDARD_CARD, box) for rank in range(1, 14)}
         for court in (11, 12, 13):
