@@ -319,17 +319,14 @@ class _Painter:
                       for step in (layer * self.geo.depth_step for layer in range(depth, 0, -1))]
             faces = [(self._sprite(card.text), card.x, card.y) for card in placed]
             stack = [*layers, *faces]  # bottom to top
-            for (sprite, x, y), above in zip(stack, [*[(x, y) for _, x, y in stack[1:]], None], strict=True):
+            for index, (sprite, x, y) in enumerate(stack):
+                above = stack[index + 1][1:] if index + 1 < len(stack) else None
                 self._paste(sprite, x, y, under=above)
         self.placed[spot.pile] = placed
 
     def _sprite(self, text: str) -> Image.Image:
         return card_back(self.theme, self.geo.card) if text == "??" else card_face(
             Card.parse(text), self.theme, self.geo.card)
-
-    def _card(self, text: str, x: int, y: int) -> Placed:
-        self._paste(self._sprite(text), x, y)
-        return Placed(x, y, text)
 
     def _empty(self, pile: str) -> Image.Image:
         if pile.startswith("f"):
@@ -463,7 +460,8 @@ class _Painter:
         won = outcome is Outcome.WON
         text = self.captions.won if won else self.captions.blocked
         colour = self.theme.won if won else self.theme.blocked
-        box = self.banner or self._banner_box(*self.size)
+        box = self.banner
+        assert box is not None, "a banner has its box once the game is over"
         middle = (box[1] + box[3]) // 2
         self.draw.rounded_rectangle(box, radius=14, fill=(*colour, 235), outline=(255, 255, 255, 160), width=2)
         size = 34 if won else 26
@@ -543,7 +541,7 @@ def _depth(count: int) -> int:
     return min(3, (count + 3) // 5)
 
 
-def _uncovered(size: tuple[int, int], above: tuple[int, int], card: CardSize) -> list[tuple[int, int, int, int]]:
+def _uncovered(size: tuple[int, int], above: tuple[int, int], card: CardSize) -> list[Box]:
     """The boxes of a sprite of `size` that a card whose top left corner lies at `above` (in the
     sprite's pixels) leaves showing: the sprite less the card's fully opaque inside (its body
     less a margin for the rounded corners and the anti-aliased edge)."""

@@ -245,18 +245,13 @@ async def _show_privately(interaction: discord.Interaction, result: Answer) -> N
 
 async def _say(interaction: discord.Interaction, text: str, *, edit: bool, ephemeral: bool = True) -> None:
     """A short private message that leaves any board as it is: a command's private "thinking…"
-    message becomes the text; a public one (`ephemeral` False) is taken away and the text sent
-    privately, so that the channel never reads what was meant for one member."""
+    message becomes the text; anywhere else it is shown privately (`_show_privately`: a public
+    "thinking…" is taken away), so that the channel never reads what was meant for one member."""
     text = shorten(text, ERROR_LIMIT)
-    if not interaction.response.is_done():
-        await interaction.response.send_message(text, ephemeral=True)
-    elif edit:
-        await interaction.followup.send(text, ephemeral=True)
-    elif ephemeral:
+    if interaction.response.is_done() and not edit and ephemeral:
         await interaction.edit_original_response(content=text)
     else:
-        await interaction.delete_original_response()
-        await interaction.followup.send(text, ephemeral=True)
+        await _show_privately(interaction, Answer(text=text))
 
 
 def error_text(error: PlayError, voice: Voice) -> str:
