@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from PIL import Image
 
@@ -191,25 +192,41 @@ async def test_asking_for_another_game_than_the_one_in_the_file_offers_the_choic
     await store.close()
 
 
-def test_ctrl_c_stops_the_terminal_at_once_without_a_traceback(tmp_path) -> None:
-    game = subprocess.Popen([sys.executable, "-m", "bot", "play", "--deal", "1"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
-    assert game.stdout is not None
+def ctrl_c_once_the_board_is_shown(command: list[str], cwd: Path) -> tuple[int, str]:
+    """Start the terminal game with `command`, press Ctrl-C (SIGINT) while it waits for a move,
+    without an Enter after it; its exit status and all it wrote. TimeoutExpired when it has not
+    ended 10 s after."""
+    game = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, cwd=cwd)
+    assert game.stdout is not None and game.stdin is not None
     for line in game.stdout:  # until the board is shown: then it waits for a line
         if line.startswith("Canfield · deal 1"):
             break
     time.sleep(0.3)
-    game.send_signal(signal.SIGINT)  # and no Enter after it
+    game.send_signal(signal.SIGINT)
     try:
         # Standard input stays open until the game ends: closed, as communicate() would at once,
         # its end of file could reach the game before the signal, and the game would end on that.
         game.wait(timeout=10)
-        output = game.stdout.read()
+        return game.returncode, game.stdout.read()
     finally:
         game.kill()
         game.stdin.close()
         game.stdout.close()
-    assert game.returncode == 130 and output.strip().endswith("Stopped.") and "Traceback" not in output
+
+
+def test_ctrl_c_stops_the_terminal_at_once_without_a_traceback(tmp_path) -> None:
+    status, output = ctrl_c_once_the_board_is_shown([sys.executable, "-m", "bot", "play", "--deal", "1"], tmp_path)
+    assert status == 130 and output.strip().endswith("Stopped.") and "Traceback" not in output
+
+
+def test_ctrl_c_stops_the_terminal_started_with_ctrl_c_ignored(tmp_path) -> None:
+    # A shell starts its background jobs so (`&` in a script): SIGINT ignored, inherited through
+    # exec. Python then leaves it ignored and asyncio.run does not take it over: the game used to
+    # wait on for ever, and so did a test suite started in the background.
+    ignoring = ["sh", "-c", 'trap "" INT && exec "$0" -m bot play --deal 1', sys.executable]
+    status, output = ctrl_c_once_the_board_is_shown(ignoring, tmp_path)
+    assert status == 130 and output.strip().endswith("Stopped.") and "Traceback" not in output
 
 
 async def test_a_damaged_game_in_the_file_is_set_aside_and_a_new_one_starts(tmp_path) -> None:
