@@ -179,7 +179,7 @@ class CanfieldGame(Game):
         `??` unless `reveal`. The stock's last card is the next one drawn."""
         return {
             name: [
-                str(card) if reveal or self.is_face_up(name, index) else "??"
+                card.name if reveal or self.is_face_up(name, index) else "??"
                 for index, card in enumerate(self._piles[name])
             ]
             for name in self.pile_order

@@ -354,9 +354,9 @@ class SoloPlay:
                     name: str = "canfield", deal: int | None = None, **options: object) -> Reply:
         """A new solo game for the player in this channel, or the one already running there.
         UnknownGame for an unknown game, BadOptions for options its rules refuse."""
-        running = await self.store.games.running_game(player.id, channel_id, kind="solo")
+        running = await self.store.games.running_version(player.id, channel_id, kind="solo")
         if running is not None:
-            table = await self._table(running.id)
+            table = await self._table(*running)
             return self._reply(table, AlreadyPlaying())
         return await self.create(player, guild_id=guild_id, channel_id=channel_id, name=name, deal=deal,
                                  options=options)
@@ -390,11 +390,10 @@ class SoloPlay:
 
     async def running(self, player: Player, channel_id: int | None) -> Reply:
         """The player's game in this channel; NoGameHere when there is none."""
-        stored = await self.store.games.running_game(player.id, channel_id)
-        if stored is None:
+        running = await self.store.games.running_version(player.id, channel_id)
+        if running is None:
             raise NoGameHere()
-        table = await self._table(stored.id)
-        return self._reply(table)
+        return self._reply(await self._table(*running))
 
     async def board(self, game_id: int, player: Player) -> Reply:
         """The game as it stands, for its owner."""
@@ -604,9 +603,11 @@ class SoloPlay:
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
-    async def _table(self, game_id: int) -> Table:
+    async def _table(self, game_id: int, version: int | None = None) -> Table:
+        """The game, from the cache when it holds it (at `version`, the stored one, when that is
+        known), else read from the store and rebuilt."""
         table = self._tables.get(game_id)
-        if table is not None:
+        if table is not None and (version is None or table.version == version):
             self._tables.move_to_end(game_id)
             return table
         stored = await self.store.games.get_game(game_id)

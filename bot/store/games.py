@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import Select, bindparam, func, select, update
 
 from bot.store.base import STATUSES, NewGame, StoredAnalysis, StoredGame, StoreError, VersionConflict
 from bot.store.databases import Database
@@ -29,6 +29,24 @@ _SAVE_GAME = {  # by whether the game has ended (its finished_at set once), else
             finished_at=func.coalesce(games.c.finished_at, bindparam("now")) if ended else None)
     .returning(*_GAME_COLUMNS)
     for ended in (False, True)}
+
+
+def _running(*columns: Any, in_dm: bool, of_kind: bool) -> Select[Any]:
+    """The player's game in play in a channel (none in a DM), of one kind or any, that moved last."""
+    query = select(*columns).where(
+        games.c.user_id == bindparam("user_id"),
+        games.c.channel_id.is_(None) if in_dm else games.c.channel_id == bindparam("channel_id"),
+        games.c.status == "playing")
+    if of_kind:
+        query = query.where(games.c.kind == bindparam("kind"))
+    return query.order_by(games.c.updated_at.desc(), games.c.id.desc()).limit(1)
+
+
+# By (in a DM, of one kind): the whole game, or its id and version alone (all a move needs to find it).
+_RUNNING_GAME = {(dm, kind): _running(*_GAME_COLUMNS, in_dm=dm, of_kind=kind) for dm in (False, True)
+                 for kind in (False, True)}
+_RUNNING_VERSION = {(dm, kind): _running(games.c.id, games.c.version, in_dm=dm, of_kind=kind)
+                    for dm in (False, True) for kind in (False, True)}
 
 
 class GameStore:
@@ -59,13 +77,16 @@ class GameStore:
                            ) -> StoredGame | None:
         """The game in play of this player in this channel that moved last (of one kind, if
         given), or None."""
-        query = select(*_GAME_COLUMNS).where(
-            games.c.user_id == user_id, games.c.channel_id.is_(None) if channel_id is None
-            else games.c.channel_id == channel_id, games.c.status == "playing")
-        if kind is not None:
-            query = query.where(games.c.kind == kind)
-        row = await self.db.fetch_one(query.order_by(games.c.updated_at.desc(), games.c.id.desc()).limit(1))
+        row = await self.db.fetch_one(_RUNNING_GAME[channel_id is None, kind is not None],
+                                      {"user_id": user_id, "channel_id": channel_id, "kind": kind})
         return _game(row) if row else None
+
+    async def running_version(self, user_id: int, channel_id: int | None, kind: str | None = None
+                              ) -> tuple[int, int] | None:
+        """The id and version of the game `running_game` gives, or None: one small row."""
+        row = await self.db.fetch_one(_RUNNING_VERSION[channel_id is None, kind is not None],
+                                      {"user_id": user_id, "channel_id": channel_id, "kind": kind})
+        return (row[0], row[1]) if row else None
 
     async def save_game(self, game_id: int, *, expected_version: int, moves: list[str], snapshot: str | None,
                         status: str, score: int, foundation_cards: int | None = None, taken_back: int = 0
