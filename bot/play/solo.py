@@ -736,7 +736,7 @@ def _table_from(stored: StoredGame, game: Game) -> Table:
 
 def _changes(before: list[Move], after: list[Move]) -> Moved:
     """What a text did to the moves: those taken back (the last first), then those played."""
-    kept = 0
-    while kept < min(len(before), len(after)) and before[kept] == after[kept]:
-        kept += 1
+    kept = min(len(before), len(after))
+    if before[:kept] != after[:kept]:  # some were taken back (else, the usual case, a quick comparison)
+        kept = next(index for index, (old, new) in enumerate(zip(before, after, strict=False)) if old != new)
     return Moved(took_back=tuple(reversed(before[kept:])), played=tuple(after[kept:]))
