@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 
 import pytest
 from sqlalchemy import func, select, table, update
 
 from bot.store import NewGame, PostgresStore, SqliteStore, StoreError, VersionConflict, open_store, store_for
-from bot.store.databases import pool_size
+from bot.store.databases import DatabaseThread, pool_size
 from bot.store.migrate import head
 from bot.store.tables import games
 
@@ -152,3 +153,20 @@ async def test_discord_ids_need_64_bits_and_get_them(database_url) -> None:
     assert (game.guild_id, game.channel_id, game.user_id) == (big, big + 1, big + 2)
     assert (await store.games.running_game(big + 2, big + 1)).id == game.id
     await store.close()
+
+
+async def test_the_database_thread_runs_work_in_order_hands_errors_back_and_skips_work_cancelled_in_time() -> None:
+    thread = DatabaseThread()
+    gate, ran = threading.Event(), []
+    first = thread.call(lambda: gate.wait(5) and ran.append("first"))  # holds the thread until the gate opens
+    second = thread.call(lambda: ran.append("second"))
+    second.cancel()  # before its turn: it never runs
+    third = thread.call(lambda: ran.append("third") or "done")
+    failing = thread.call(lambda: 1 // 0)
+    gate.set()
+    assert await third == "done"
+    with pytest.raises(ZeroDivisionError):
+        await failing
+    await first
+    assert ran == ["first", "third"]
+    thread.stop()
