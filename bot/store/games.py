@@ -42,6 +42,9 @@ def _running(*columns: Any, in_dm: bool, of_kind: bool) -> Select[Any]:
     return query.order_by(games.c.updated_at.desc(), games.c.id.desc()).limit(1)
 
 
+_CREATE_GAME = games.insert().values({name: bindparam(name) for name in (
+    "guild_id", "channel_id", "user_id", "name", "options", "deal", "cards", "snapshot", "score", "created_at",
+    "updated_at", "kind", "match_id", "round", "undo_allowed", "foundation_cards")}).returning(*_GAME_COLUMNS)
 # By (in a DM, of one kind): the whole game, or its id and version alone (all a move needs to find it).
 _RUNNING_GAME = {(dm, kind): _running(*_GAME_COLUMNS, in_dm=dm, of_kind=kind) for dm in (False, True)
                  for kind in (False, True)}
@@ -55,16 +58,21 @@ class GameStore:
     def __init__(self, db: Database, clock: Callable[[], float]) -> None:
         self.db = db
         self.clock = clock  # every time this store writes comes from here
+        insert = db.upsert(players).values(user_id=bindparam("user_id"), name=bindparam("name"),
+                                           updated_at=bindparam("updated_at"))
+        self._upsert_player = insert.on_conflict_do_update(  # built once: each /play remembers a name
+            index_elements=[players.c.user_id], set_={"name": insert.excluded.name,
+                                                      "updated_at": insert.excluded.updated_at})
 
     async def create_game(self, new: NewGame) -> StoredGame:
         """Store a new game (version 0, status playing) and return it."""
         now = self.clock()
-        row = await self.db.fetch_one(games.insert().values(
-            guild_id=new.guild_id, channel_id=new.channel_id, user_id=new.user_id, name=new.name,
-            options=json.dumps(new.options, sort_keys=True), deal=new.deal, cards=new.cards, snapshot=new.snapshot,
-            score=new.score, created_at=now, updated_at=now, kind=new.kind, match_id=new.match_id,
-            round=new.round, undo_allowed=int(new.undo_allowed), foundation_cards=new.foundation_cards,
-        ).returning(*_GAME_COLUMNS))
+        row = await self.db.fetch_one(_CREATE_GAME, {
+            "guild_id": new.guild_id, "channel_id": new.channel_id, "user_id": new.user_id, "name": new.name,
+            "options": json.dumps(new.options, sort_keys=True), "deal": new.deal, "cards": new.cards,
+            "snapshot": new.snapshot, "score": new.score, "created_at": now, "updated_at": now, "kind": new.kind,
+            "match_id": new.match_id, "round": new.round, "undo_allowed": int(new.undo_allowed),
+            "foundation_cards": new.foundation_cards})
         assert row is not None
         return _game(row)
 
@@ -148,10 +156,7 @@ class GameStore:
 
     async def upsert_player(self, user_id: int, name: str) -> None:
         """Remember a player's display name."""
-        insert = self.db.upsert(players).values(user_id=user_id, name=name, updated_at=self.clock())
-        await self.db.execute(insert.on_conflict_do_update(
-            index_elements=[players.c.user_id],
-            set_={"name": insert.excluded.name, "updated_at": insert.excluded.updated_at}))
+        await self.db.execute(self._upsert_player, {"user_id": user_id, "name": name, "updated_at": self.clock()})
 
     async def player_names(self, user_ids: list[int]) -> dict[int, str]:
         """The known display names of these players."""
