@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from functools import partial
+from functools import cache, partial
 from itertools import pairwise
 
 from bot.game import notation, solver
@@ -42,6 +42,7 @@ SUITS = list(Suit)  # foundations build SUITS in order, `decks` foundations a su
 _RIGHT_ROWS_FIRST = 7
 
 
+@cache  # a game's every copy asks (a move makes a few), and a game has few sets of rules
 def pile_order(rules: Rules) -> tuple[str, ...]:
     """The piles of a game in a fixed order: stock, waste, reserve, foundations, columns."""
     foundations = tuple(f"f{i + 1}" for i in range(4 * rules.decks))
