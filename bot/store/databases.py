@@ -19,9 +19,7 @@ shape is compiled once and cached; this module is the one place that knows the d
 from __future__ import annotations
 
 import asyncio
-import queue
 import sqlite3
-import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -51,6 +49,7 @@ from sqlalchemy.pool import StaticPool
 
 from bot.store.base import StoreError
 from bot.store.migrate import sqlalchemy_url, upgrade, upgrade_connection
+from bot.threads import Threads
 
 Row = tuple[Any, ...]
 T = TypeVar("T")
@@ -256,13 +255,13 @@ class SqliteDatabase(Database):
         super().__init__(str(path), "sqlite", 1)
         self._sync_engine: Engine | None = None
         self.connection: Connection | None = None
-        self.thread: DatabaseThread | None = None
+        self.thread: Threads | None = None
 
     async def open(self) -> None:
         """Open the file (creating its folder) in WAL mode."""
         if str(self.path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.thread = DatabaseThread()
+        self.thread = Threads(1, "sqlite")
         try:
             await self.in_thread(self._connect)
         except BaseException:
@@ -329,53 +328,6 @@ class SqliteDatabase(Database):
         connection = self.connection
         assert connection is not None
         await self.in_thread(lambda: upgrade_connection(connection))
-
-
-class DatabaseThread:
-    """A thread of its own that runs work handed to it, one piece at a time, in order. Leaner than
-    a one-thread ThreadPoolExecutor under `run_in_executor` (no concurrent future chained to the
-    asyncio one): SQLite's every statement is a trip to it and back."""
-
-    def __init__(self) -> None:
-        self._work: queue.SimpleQueue[tuple[asyncio.AbstractEventLoop, asyncio.Future[Any], Callable[[], Any]] | None]
-        self._work = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._serve, name="sqlite", daemon=True)
-        self._thread.start()
-
-    def call(self, work: Callable[[], T]) -> asyncio.Future[T]:
-        """A future of `work()`'s result (or error), run in the thread after the work handed before it.
-        Work whose future is cancelled before its turn comes is not run."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[T] = loop.create_future()
-        self._work.put((loop, future, work))
-        return future
-
-    def stop(self) -> None:
-        """Let the thread end once the work handed to it is done, and wait for it."""
-        self._work.put(None)
-        self._thread.join()
-
-    def _serve(self) -> None:
-        while (job := self._work.get()) is not None:
-            loop, future, work = job
-            if future.cancelled():
-                continue
-            try:
-                result = work()
-            except BaseException as error:  # handed back to the caller whole
-                loop.call_soon_threadsafe(_settle, future, None, error)
-            else:
-                loop.call_soon_threadsafe(_settle, future, result, None)
-
-
-def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    """Give a future its result or error (in its loop), unless it was cancelled meanwhile."""
-    if future.cancelled():
-        return
-    if error is None:
-        future.set_result(result)
-    else:
-        future.set_exception(error)
 
 
 class PostgresDatabase(Database):

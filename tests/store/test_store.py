@@ -11,9 +11,10 @@ import pytest
 from sqlalchemy import func, select, table, update
 
 from bot.store import NewGame, PostgresStore, SqliteStore, StoreError, VersionConflict, open_store, store_for
-from bot.store.databases import DatabaseThread, pool_size
+from bot.store.databases import pool_size
 from bot.store.migrate import head
 from bot.store.tables import games
+from bot.threads import Threads
 
 
 def new(user_id: int = 1, channel_id: int | None = 10) -> NewGame:
@@ -155,8 +156,8 @@ async def test_discord_ids_need_64_bits_and_get_them(database_url) -> None:
     await store.close()
 
 
-async def test_the_database_thread_runs_work_in_order_hands_errors_back_and_skips_work_cancelled_in_time() -> None:
-    thread = DatabaseThread()
+async def test_a_thread_runs_work_in_order_hands_errors_back_and_skips_work_cancelled_in_time() -> None:
+    thread = Threads(1, "test")
     gate, ran = threading.Event(), []
     first = thread.call(lambda: gate.wait(5) and ran.append("first"))  # holds the thread until the gate opens
     second = thread.call(lambda: ran.append("second"))
