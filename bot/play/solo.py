@@ -390,10 +390,15 @@ class SoloPlay:
 
     async def running(self, player: Player, channel_id: int | None) -> Reply:
         """The player's game in this channel; NoGameHere when there is none."""
+        return await self.board(await self.running_id(player, channel_id), player)
+
+    async def running_id(self, player: Player, channel_id: int | None) -> int:
+        """The id of the player's game in this channel (its copy here up to date with the store's,
+        so that a move made on it is not refused as stale); NoGameHere when there is none."""
         running = await self.store.games.running_version(player.id, channel_id)
         if running is None:
             raise NoGameHere()
-        return self._reply(await self._table(*running))
+        return (await self._table(*running)).id
 
     async def board(self, game_id: int, player: Player) -> Reply:
         """The game as it stands, for its owner."""
