@@ -13,6 +13,7 @@ import asyncio
 import queue
 import threading
 from collections.abc import Callable
+from contextlib import suppress
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -56,11 +57,11 @@ class Threads:
             if future.cancelled():
                 continue
             try:
-                result = work()
-            except BaseException as error:  # handed back to the caller whole
-                loop.call_soon_threadsafe(_settle, future, None, error)
-            else:
-                loop.call_soon_threadsafe(_settle, future, result, None)
+                result, error = work(), None
+            except BaseException as problem:  # handed back to the caller whole
+                result, error = None, problem
+            with suppress(RuntimeError):  # its loop has closed: nobody is waiting for it any more
+                loop.call_soon_threadsafe(_settle, future, result, error)
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:

@@ -171,3 +171,20 @@ async def test_a_thread_runs_work_in_order_hands_errors_back_and_skips_work_canc
     await first
     assert ran == ["first", "third"]
     thread.stop()
+
+
+def test_a_thread_outlives_a_closed_event_loop_that_handed_it_work() -> None:
+    thread, gate = Threads(1, "test"), threading.Event()
+
+    async def hand_over() -> None:
+        thread.call(lambda: gate.wait(5))  # still running when its loop closes
+
+    asyncio.run(hand_over())
+    gate.set()
+
+    async def more() -> str:
+        return await asyncio.wait_for(thread.call(lambda: "still there"), 5)
+
+    assert asyncio.run(more()) == "still there"
+    thread.stop()
+
