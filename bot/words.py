@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from bot.game import GAMES, TITLES, Move, Phrase, PhrasedError, Sentences, describe_game
 from bot.game.analysis import Verdict as AnalysisVerdict
@@ -679,6 +680,7 @@ PILE_WORDS = {"s": "stock", "w": "waste", "r": "reserve"}
 COLUMN_CAPS = (None, 6, 3, 1)  # the face-up cards named a column, tried in turn until the text fits
 
 
+@lru_cache(maxsize=4096)  # a board's alt text names some twenty cards, each in three look-ups of the catalog
 def card_words(card: str, voice: Voice) -> str:
     """A card as a screen reader should say it: `JD` is "jack of diamonds"."""
     rank = card[:-1]

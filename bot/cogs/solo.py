@@ -275,11 +275,13 @@ class SoloCog(commands.Cog):
             return await board_answer(reply, player, voice)
         if word is Word.RESIGN and (set_aside := await self._set_aside_damaged(player, channel_id, voice)):
             return set_aside
-        reply = await self.solo.running(player, channel_id)
+        game_id = await self.solo.running_id(player, channel_id)  # a move needs no copy of the board before it
         if word is Word.RESIGN:
-            reply = await self.solo.resign(reply.game_id, player)
-        elif word is not Word.BOARD:
-            reply = await self.solo.move(reply.game_id, player, text)
+            reply = await self.solo.resign(game_id, player)
+        elif word is Word.BOARD:
+            reply = await self.solo.board(game_id, player)
+        else:
+            reply = await self.solo.move(game_id, player, text)
         return await board_answer(reply, player, voice)
 
     async def _set_aside_damaged(self, player: Player, channel_id: int | None, voice: Voice) -> Answer | None:

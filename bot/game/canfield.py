@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from functools import partial
+from functools import cache, partial
 from itertools import pairwise
 
 from bot.game import notation, solver
@@ -42,6 +42,7 @@ SUITS = list(Suit)  # foundations build SUITS in order, `decks` foundations a su
 _RIGHT_ROWS_FIRST = 7
 
 
+@cache  # a game's every copy asks (a move makes a few), and a game has few sets of rules
 def pile_order(rules: Rules) -> tuple[str, ...]:
     """The piles of a game in a fixed order: stock, waste, reserve, foundations, columns."""
     foundations = tuple(f"f{i + 1}" for i in range(4 * rules.decks))
@@ -168,22 +169,25 @@ class CanfieldGame(Game):
 
     def is_face_up(self, pile: str, index: int) -> bool:
         """Whether the card at `index` (from the bottom) of `pile` shows its face."""
+        return index >= self._face_down(pile)
+
+    def _face_down(self, pile: str) -> int:
+        """How many cards at the bottom of `pile` lie face down: the whole stock, and the
+        reserve but for its top unless the rules turn it face up."""
         if pile == "s":
-            return False
-        if pile == "r":
-            return self.rules.reserve_face_up or index == len(self.reserve) - 1
-        return True
+            return len(self.stock)
+        if pile == "r" and not self.rules.reserve_face_up:
+            return max(len(self.reserve) - 1, 0)
+        return 0
 
     def piles(self, reveal: bool = False) -> dict[str, list[str]]:
         """Every pile by notation name, its cards bottom to top as `7H`; face-down cards are
         `??` unless `reveal`. The stock's last card is the next one drawn."""
-        return {
-            name: [
-                str(card) if reveal or self.is_face_up(name, index) else "??"
-                for index, card in enumerate(self._piles[name])
-            ]
-            for name in self.pile_order
-        }
+        piles = {name: [card.name for card in self._piles[name]] for name in self.pile_order}
+        for name, cards in piles.items():
+            hidden = 0 if reveal else self._face_down(name)
+            cards[:hidden] = ["??"] * hidden
+        return piles
 
     def __str__(self) -> str:
         return picture(self)

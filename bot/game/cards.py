@@ -74,11 +74,15 @@ class Card:
     rank: int
     suit: Suit
     is_red: bool = field(init=False, repr=False, compare=False)
+    # Its name, worked out once: a board's answer names every card a few times (its piles, alt
+    # text, snapshot).
+    name: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not ACE <= self.rank <= KING:
             raise ValueError(f"no card has rank {self.rank!r}")
         object.__setattr__(self, "is_red", self.suit.colour is Colour.RED)
+        object.__setattr__(self, "name", rank_name(self.rank) + self.suit.value)
 
     @property
     def colour(self) -> Colour:
@@ -86,7 +90,7 @@ class Card:
         return self.suit.colour
 
     def __str__(self) -> str:
-        return rank_name(self.rank) + self.suit.value
+        return self.name
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"

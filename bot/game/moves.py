@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 PILE_PATTERN = r"(?:s|w|r[1-9]?|f[1-8]?|t[1-9])"
 PILE_NAMES = frozenset(
@@ -24,6 +24,9 @@ class Move:
     src: str
     dst: str
     count: int = 1
+    # Its text, kept the first time it is asked for: a game's moves are written out whole at
+    # every move (to store it, and in its snapshot), and its copies share its Move objects.
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def __reduce__(self) -> tuple[type[Move], tuple[str, str, int]]:
         return Move, (self.src, self.dst, self.count)  # quicker than a slotted dataclass's own (Card's)
@@ -45,10 +48,11 @@ class Move:
         return self.src == "s"
 
     def __str__(self) -> str:
-        if self.is_draw:
-            return "d"
-        suffix = f":{self.count}" if self.count > 1 else ""
-        return f"{self.src}{self.dst}{suffix}"
+        text = self._text
+        if text is None:
+            text = "d" if self.is_draw else f"{self.src}{self.dst}" + (f":{self.count}" if self.count > 1 else "")
+            object.__setattr__(self, "_text", text)
+        return text
 
 
 DRAW = Move("s", "w")

@@ -354,9 +354,9 @@ class SoloPlay:
                     name: str = "canfield", deal: int | None = None, **options: object) -> Reply:
         """A new solo game for the player in this channel, or the one already running there.
         UnknownGame for an unknown game, BadOptions for options its rules refuse."""
-        running = await self.store.games.running_game(player.id, channel_id, kind="solo")
+        running = await self.store.games.running_version(player.id, channel_id, kind="solo")
         if running is not None:
-            table = await self._table(running.id)
+            table = await self._table(*running)
             return self._reply(table, AlreadyPlaying())
         return await self.create(player, guild_id=guild_id, channel_id=channel_id, name=name, deal=deal,
                                  options=options)
@@ -390,11 +390,15 @@ class SoloPlay:
 
     async def running(self, player: Player, channel_id: int | None) -> Reply:
         """The player's game in this channel; NoGameHere when there is none."""
-        stored = await self.store.games.running_game(player.id, channel_id)
-        if stored is None:
+        return await self.board(await self.running_id(player, channel_id), player)
+
+    async def running_id(self, player: Player, channel_id: int | None) -> int:
+        """The id of the player's game in this channel (its copy here up to date with the store's,
+        so that a move made on it is not refused as stale); NoGameHere when there is none."""
+        running = await self.store.games.running_version(player.id, channel_id)
+        if running is None:
             raise NoGameHere()
-        table = await self._table(stored.id)
-        return self._reply(table)
+        return (await self._table(*running)).id
 
     async def board(self, game_id: int, player: Player) -> Reply:
         """The game as it stands, for its owner."""
@@ -604,9 +608,11 @@ class SoloPlay:
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
-    async def _table(self, game_id: int) -> Table:
+    async def _table(self, game_id: int, version: int | None = None) -> Table:
+        """The game, from the cache when it holds it (at `version`, the stored one, when that is
+        known), else read from the store and rebuilt."""
         table = self._tables.get(game_id)
-        if table is not None:
+        if table is not None and (version is None or table.version == version):
             self._tables.move_to_end(game_id)
             return table
         stored = await self.store.games.get_game(game_id)
@@ -735,7 +741,7 @@ def _table_from(stored: StoredGame, game: Game) -> Table:
 
 def _changes(before: list[Move], after: list[Move]) -> Moved:
     """What a text did to the moves: those taken back (the last first), then those played."""
-    kept = 0
-    while kept < min(len(before), len(after)) and before[kept] == after[kept]:
-        kept += 1
+    kept = min(len(before), len(after))
+    if before[:kept] != after[:kept]:  # some were taken back (else, the usual case, a quick comparison)
+        kept = next(index for index, (old, new) in enumerate(zip(before, after, strict=False)) if old != new)
     return Moved(took_back=tuple(reversed(before[kept:])), played=tuple(after[kept:]))

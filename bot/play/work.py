@@ -30,7 +30,7 @@ import os
 import time
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -38,6 +38,7 @@ from functools import partial
 from typing import TypeVar
 
 from bot.processes import exit_with_the_bot
+from bot.threads import Threads
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -110,7 +111,7 @@ class Work:
     process), and each member's turn."""
 
     def __init__(self, *, engine_threads: int = ENGINE_THREADS, verdict_waiting: int = VERDICT_WAITING) -> None:
-        self._engine = ThreadPoolExecutor(engine_threads, thread_name_prefix="engine")
+        self._engine = Threads(engine_threads, "engine")
         self._verdict_waiting = verdict_waiting
         self._verdicts_in = 0  # verdicts running or waiting
         self._turns = Turns()
@@ -118,7 +119,7 @@ class Work:
     async def engine(self, member_id: int, function: Callable[..., T], /, *args: object) -> T:
         """`function(*args)` in an engine thread, after the member's earlier work."""
         async with self._turns.turn(member_id):
-            return await asyncio.get_running_loop().run_in_executor(self._engine, partial(function, *args))
+            return await self._engine.call(partial(function, *args))
 
     async def search(self, member_id: int, function: Callable[..., T], /, *args: object) -> T:
         """`function(*args)` in a search process, after the member's earlier work: a module-level
@@ -141,7 +142,7 @@ class Work:
 
     def stop(self) -> None:
         """Let the engine threads go once their work is done."""
-        self._engine.shutdown(wait=False, cancel_futures=True)
+        self._engine.stop(wait=False)
 
     async def _in_process(self, kind: str, call: Callable[[], T]) -> T:
         """`call()` in a process of `kind`; in an engine thread instead if one died meanwhile
@@ -155,7 +156,7 @@ class Work:
             if _pools.get(kind) is pool:
                 del _pools[kind]
             pool.shutdown(wait=False, cancel_futures=True)
-            return await loop.run_in_executor(self._engine, call)
+            return await self._engine.call(call)
 
 
 class Turns:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -50,6 +49,7 @@ from sqlalchemy.pool import StaticPool
 
 from bot.store.base import StoreError
 from bot.store.migrate import sqlalchemy_url, upgrade, upgrade_connection
+from bot.threads import Threads
 
 Row = tuple[Any, ...]
 T = TypeVar("T")
@@ -72,12 +72,12 @@ class Queries:
 
     async def run(self, statement: Executable, parameters: Parameters | list[Parameters] | None) -> Outcome:
         """Run a statement (once for each set of parameters in a list): its rows and rowcount."""
-        async with _errors():
+        with _errors:
             return outcome(await self.connection.execute(statement, parameters))
 
     async def driver_sql(self, sql: str) -> None:
         """Run SQL as the driver takes it (BEGIN, COMMIT, ROLLBACK)."""
-        async with _errors():
+        with _errors:
             await self.connection.exec_driver_sql(sql)
 
     async def fetch_all(self, statement: Executable, parameters: Parameters | None = None) -> list[Row]:
@@ -131,12 +131,12 @@ class SqliteQueries(Queries):
 
     async def run(self, statement: Executable, parameters: Parameters | list[Parameters] | None) -> Outcome:
         """Run a statement in the database's thread: its rows and rowcount."""
-        async with _errors():
+        with _errors:
             return await self.database.in_thread(lambda: outcome(self.sync.execute(statement, parameters)))
 
     async def driver_sql(self, sql: str) -> None:
         """Run SQL as the driver takes it, in the database's thread."""
-        async with _errors():
+        with _errors:
             await self.database.in_thread(partial(self.sync.exec_driver_sql, sql))
 
 
@@ -194,25 +194,28 @@ class Database:
         assert self.engine is not None, "the store is not open"
         return self.engine.sync_engine
 
+    async def run(self, statement: Executable, parameters: Parameters | None = None) -> Outcome:
+        """Run a statement on its own (it commits): its rows and rowcount."""
+        async with self._connection() as queries:
+            return await queries.run(statement, parameters)
+
     async def fetch_all(self, statement: Executable, parameters: Parameters | None = None) -> list[Row]:
         """Every row."""
-        async with self._connection() as queries:
-            return await queries.fetch_all(statement, parameters)
+        return (await self.run(statement, parameters)).rows
 
     async def fetch_one(self, statement: Executable, parameters: Parameters | None = None) -> Row | None:
         """The first row, or None."""
-        async with self._connection() as queries:
-            return await queries.fetch_one(statement, parameters)
+        rows = await self.fetch_all(statement, parameters)
+        return rows[0] if rows else None
 
     async def fetch_value(self, statement: Executable, parameters: Parameters | None = None) -> Any:
         """The first column of the first row, or None."""
-        async with self._connection() as queries:
-            return await queries.fetch_value(statement, parameters)
+        row = await self.fetch_one(statement, parameters)
+        return row[0] if row else None
 
     async def execute(self, statement: Executable, parameters: Parameters | None = None) -> int:
         """Run a statement; the number of rows it changed."""
-        async with self._connection() as queries:
-            return await queries.execute(statement, parameters)
+        return (await self.run(statement, parameters)).rowcount
 
     async def execute_many(self, statement: Executable, rows: Iterable[Parameters]) -> None:
         """Run a statement once for each set of parameters, in one transaction."""
@@ -221,8 +224,7 @@ class Database:
 
     async def insert(self, statement: Insert) -> int:
         """Run an INSERT; the new row's id."""
-        async with self._connection() as queries:
-            return await queries.insert(statement)
+        return int(await self.fetch_value(statement.returning(statement.table.c.id)))
 
     def upsert(self, table: Table) -> sqlite.Insert | postgresql.Insert:
         """An INSERT into `table` in this database's dialect, which has `on_conflict_do_update`
@@ -253,17 +255,17 @@ class SqliteDatabase(Database):
         super().__init__(str(path), "sqlite", 1)
         self._sync_engine: Engine | None = None
         self.connection: Connection | None = None
-        self.thread: ThreadPoolExecutor | None = None
+        self.thread: Threads | None = None
 
     async def open(self) -> None:
         """Open the file (creating its folder) in WAL mode."""
         if str(self.path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite")
+        self.thread = Threads(1, "sqlite")
         try:
             await self.in_thread(self._connect)
         except BaseException:
-            self.thread.shutdown(wait=False)
+            self.thread.stop()
             self.thread = None
             raise
 
@@ -282,13 +284,22 @@ class SqliteDatabase(Database):
         """`work()` in the database's thread, where its connection lives."""
         if self.thread is None:
             raise StoreError("the store is not open")
-        return await asyncio.get_running_loop().run_in_executor(self.thread, work)
+        return await self.thread.call(work)
+
+    async def run(self, statement: Executable, parameters: Parameters | None = None) -> Outcome:
+        """Run a statement on its own in the database's thread (it commits): its rows and rowcount."""
+        connection = self.connection
+        if connection is None:
+            raise StoreError("the store is not open")
+        async with self.turns:
+            with _errors:
+                return await self.in_thread(lambda: outcome(connection.execute(statement, parameters)))
 
     async def close(self) -> None:
         """Close the connection and let the thread go."""
         if self.thread is not None:
             await self.in_thread(self._disconnect)
-            self.thread.shutdown(wait=True)
+            self.thread.stop()  # it has nothing left to do: it ends at once
             self.thread = None
 
     def _disconnect(self) -> None:
@@ -334,17 +345,23 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-@asynccontextmanager
-async def _errors() -> AsyncIterator[None]:
-    try:
-        yield
-    except IntegrityError as error:
-        code = getattr(error.orig, "sqlstate", None) or getattr(error.orig, "pgcode", None)
-        if code is None or code == UNIQUE_VIOLATION:  # SQLite: every integrity error, as before
-            raise DuplicateRow(str(error.orig)) from None
-        raise StoreError(f"PostgreSQL: {error.orig}") from error
-    except (DBAPIError, OSError) as error:
-        raise StoreError(f"database: {getattr(error, 'orig', error)}") from error
+class _Errors:
+    """Turns the drivers' errors into the store's (a plain context manager: it is on every statement's path)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, _traceback: Any) -> None:
+        if isinstance(error, IntegrityError):
+            code = getattr(error.orig, "sqlstate", None) or getattr(error.orig, "pgcode", None)
+            if code is None or code == UNIQUE_VIOLATION:  # SQLite: every integrity error, as before
+                raise DuplicateRow(str(error.orig)) from None
+            raise StoreError(f"PostgreSQL: {error.orig}") from error
+        if isinstance(error, (DBAPIError, OSError)):
+            raise StoreError(f"database: {getattr(error, 'orig', error)}") from error
+
+
+_errors = _Errors()
 
 
 def total(column: ColumnElement[Any]) -> ColumnElement[int]:

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import Select, bindparam, func, select, update
 
 from bot.store.base import STATUSES, NewGame, StoredAnalysis, StoredGame, StoreError, VersionConflict
 from bot.store.databases import Database
@@ -31,22 +31,48 @@ _SAVE_GAME = {  # by whether the game has ended (its finished_at set once), else
     for ended in (False, True)}
 
 
+def _running(*columns: Any, in_dm: bool, of_kind: bool) -> Select[Any]:
+    """The player's game in play in a channel (none in a DM), of one kind or any, that moved last."""
+    query = select(*columns).where(
+        games.c.user_id == bindparam("user_id"),
+        games.c.channel_id.is_(None) if in_dm else games.c.channel_id == bindparam("channel_id"),
+        games.c.status == "playing")
+    if of_kind:
+        query = query.where(games.c.kind == bindparam("kind"))
+    return query.order_by(games.c.updated_at.desc(), games.c.id.desc()).limit(1)
+
+
+_CREATE_GAME = games.insert().values({name: bindparam(name) for name in (
+    "guild_id", "channel_id", "user_id", "name", "options", "deal", "cards", "snapshot", "score", "created_at",
+    "updated_at", "kind", "match_id", "round", "undo_allowed", "foundation_cards")}).returning(*_GAME_COLUMNS)
+# By (in a DM, of one kind): the whole game, or its id and version alone (all a move needs to find it).
+_RUNNING_GAME = {(dm, kind): _running(*_GAME_COLUMNS, in_dm=dm, of_kind=kind) for dm in (False, True)
+                 for kind in (False, True)}
+_RUNNING_VERSION = {(dm, kind): _running(games.c.id, games.c.version, in_dm=dm, of_kind=kind)
+                    for dm in (False, True) for kind in (False, True)}
+
+
 class GameStore:
     """Games (solo, match rounds, dailies) and the display names of the players."""
 
     def __init__(self, db: Database, clock: Callable[[], float]) -> None:
         self.db = db
         self.clock = clock  # every time this store writes comes from here
+        insert = db.upsert(players).values(user_id=bindparam("user_id"), name=bindparam("name"),
+                                           updated_at=bindparam("updated_at"))
+        self._upsert_player = insert.on_conflict_do_update(  # built once: each /play remembers a name
+            index_elements=[players.c.user_id], set_={"name": insert.excluded.name,
+                                                      "updated_at": insert.excluded.updated_at})
 
     async def create_game(self, new: NewGame) -> StoredGame:
         """Store a new game (version 0, status playing) and return it."""
         now = self.clock()
-        row = await self.db.fetch_one(games.insert().values(
-            guild_id=new.guild_id, channel_id=new.channel_id, user_id=new.user_id, name=new.name,
-            options=json.dumps(new.options, sort_keys=True), deal=new.deal, cards=new.cards, snapshot=new.snapshot,
-            score=new.score, created_at=now, updated_at=now, kind=new.kind, match_id=new.match_id,
-            round=new.round, undo_allowed=int(new.undo_allowed), foundation_cards=new.foundation_cards,
-        ).returning(*_GAME_COLUMNS))
+        row = await self.db.fetch_one(_CREATE_GAME, {
+            "guild_id": new.guild_id, "channel_id": new.channel_id, "user_id": new.user_id, "name": new.name,
+            "options": json.dumps(new.options, sort_keys=True), "deal": new.deal, "cards": new.cards,
+            "snapshot": new.snapshot, "score": new.score, "created_at": now, "updated_at": now, "kind": new.kind,
+            "match_id": new.match_id, "round": new.round, "undo_allowed": int(new.undo_allowed),
+            "foundation_cards": new.foundation_cards})
         assert row is not None
         return _game(row)
 
@@ -59,13 +85,16 @@ class GameStore:
                            ) -> StoredGame | None:
         """The game in play of this player in this channel that moved last (of one kind, if
         given), or None."""
-        query = select(*_GAME_COLUMNS).where(
-            games.c.user_id == user_id, games.c.channel_id.is_(None) if channel_id is None
-            else games.c.channel_id == channel_id, games.c.status == "playing")
-        if kind is not None:
-            query = query.where(games.c.kind == kind)
-        row = await self.db.fetch_one(query.order_by(games.c.updated_at.desc(), games.c.id.desc()).limit(1))
+        row = await self.db.fetch_one(_RUNNING_GAME[channel_id is None, kind is not None],
+                                      {"user_id": user_id, "channel_id": channel_id, "kind": kind})
         return _game(row) if row else None
+
+    async def running_version(self, user_id: int, channel_id: int | None, kind: str | None = None
+                              ) -> tuple[int, int] | None:
+        """The id and version of the game `running_game` gives, or None: one small row."""
+        row = await self.db.fetch_one(_RUNNING_VERSION[channel_id is None, kind is not None],
+                                      {"user_id": user_id, "channel_id": channel_id, "kind": kind})
+        return (row[0], row[1]) if row else None
 
     async def save_game(self, game_id: int, *, expected_version: int, moves: list[str], snapshot: str | None,
                         status: str, score: int, foundation_cards: int | None = None, taken_back: int = 0
@@ -127,10 +156,7 @@ class GameStore:
 
     async def upsert_player(self, user_id: int, name: str) -> None:
         """Remember a player's display name."""
-        insert = self.db.upsert(players).values(user_id=user_id, name=name, updated_at=self.clock())
-        await self.db.execute(insert.on_conflict_do_update(
-            index_elements=[players.c.user_id],
-            set_={"name": insert.excluded.name, "updated_at": insert.excluded.updated_at}))
+        await self.db.execute(self._upsert_player, {"user_id": user_id, "name": name, "updated_at": self.clock()})
 
     async def player_names(self, user_ids: list[int]) -> dict[int, str]:
         """The known display names of these players."""

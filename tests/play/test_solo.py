@@ -179,6 +179,22 @@ async def test_two_processes_on_one_game_cannot_both_apply_the_same_version(data
     await second_store.close()
 
 
+async def test_a_running_game_another_process_moved_is_read_again_not_played_stale(database_url) -> None:
+    first_store, second_store = await open_store(database_url), await open_store(database_url)
+    first, second = SoloPlay(first_store), SoloPlay(second_store)
+    game_id = (await first.start(ALICE, **HERE, deal=1)).game_id
+    assert (await second.running(ALICE, HERE["channel_id"])).version == 0  # second caches version 0
+    await first.move(game_id, ALICE, "d")
+    found = await second.running(ALICE, HERE["channel_id"])
+    assert found.version == 1 and [str(m) for m in found.game.moves] == ["d"]
+    moved = await second.move(found.game_id, ALICE, "rt4")
+    assert moved.ok and moved.version == 2 and (await first_store.games.get_game(game_id)).moves == ["d", "rt4"]
+    again = await first.start(ALICE, **HERE)  # /play finds it too, as stored
+    assert again.version == 2 and [str(m) for m in again.game.moves] == ["d", "rt4"]
+    await first_store.close()
+    await second_store.close()
+
+
 async def test_a_damaged_snapshot_is_rebuilt_from_the_moves_and_a_damaged_game_says_so(database_url) -> None:
     store = await open_store(database_url)
     game_id = (await SoloPlay(store).start(ALICE, **HERE, deal=1)).game_id

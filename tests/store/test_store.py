@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 
 import pytest
 from sqlalchemy import func, select, table, update
@@ -13,6 +14,7 @@ from bot.store import NewGame, PostgresStore, SqliteStore, StoreError, VersionCo
 from bot.store.databases import pool_size
 from bot.store.migrate import head
 from bot.store.tables import games
+from bot.threads import Threads
 
 
 def new(user_id: int = 1, channel_id: int | None = 10) -> NewGame:
@@ -152,3 +154,37 @@ async def test_discord_ids_need_64_bits_and_get_them(database_url) -> None:
     assert (game.guild_id, game.channel_id, game.user_id) == (big, big + 1, big + 2)
     assert (await store.games.running_game(big + 2, big + 1)).id == game.id
     await store.close()
+
+
+async def test_a_thread_runs_work_in_order_hands_errors_back_and_skips_work_cancelled_in_time() -> None:
+    thread = Threads(1, "test")
+    gate, ran = threading.Event(), []
+    first = thread.call(lambda: gate.wait(5) and ran.append("first"))  # holds the thread until the gate opens
+    second = thread.call(lambda: ran.append("second"))
+    second.cancel()  # before its turn: it never runs
+    third = thread.call(lambda: ran.append("third") or "done")
+    failing = thread.call(lambda: 1 // 0)
+    gate.set()
+    assert await third == "done"
+    with pytest.raises(ZeroDivisionError):
+        await failing
+    await first
+    assert ran == ["first", "third"]
+    thread.stop()
+
+
+def test_a_thread_outlives_a_closed_event_loop_that_handed_it_work() -> None:
+    thread, gate = Threads(1, "test"), threading.Event()
+
+    async def hand_over() -> None:
+        thread.call(lambda: gate.wait(5))  # still running when its loop closes
+
+    asyncio.run(hand_over())
+    gate.set()
+
+    async def more() -> str:
+        return await asyncio.wait_for(thread.call(lambda: "still there"), 5)
+
+    assert asyncio.run(more()) == "still there"
+    thread.stop()
+
