@@ -18,7 +18,8 @@ import io
 import struct
 import zlib
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
@@ -178,10 +179,8 @@ def board_plan(game: Game, geometry: Geometry = GEOMETRY, in_play: bool = False)
 
 
 class _Painter:
-    """Draws one board; lives for one render."""
-
-    image: Image.Image  # made by `paint`
-    draw: ImageDraw.ImageDraw
+    """Draws one board; lives for one render. It lays the board out as a list of parts (its
+    scene, `compose`), then draws them on the layout's background (`picture`)."""
 
     def __init__(self, game: Game, theme: Theme, geometry: Geometry, captions: BoardCaptions | None = None,
                  in_play: bool = False) -> None:
@@ -198,13 +197,30 @@ class _Painter:
         self.banner = None if self.outcome is None else self._banner_box(width, height)
         self.size = (width, height if self.banner is None else max(height, self.banner[3] + geometry.margin))
         self.ringed: Counter[tuple[int, int, int, int]] = Counter()  # the areas ringed, and how often
+        self.parts: list[Part] = []
 
     def paint(self, highlight: Move | None, losing: Move | None, player: str | None) -> Image.Image:
-        """Everything, bottom layer first."""
-        labels = tuple((*self._label_place(spot), spot.pile) for spot in self.board.spots if not spot.counted)
+        """The board: its scene (`compose`) drawn (`picture`)."""
+        self.compose(highlight, losing, player)
+        return self.picture()
+
+    def picture(self, box: Box | None = None) -> Image.Image:
+        """The parts drawn so far on the background: the whole board, or the part in `box`."""
         width, height = self.size
-        self.image = _background(self.theme, self.geo, width, _rows(height), labels).crop((0, 0, width, height))
-        self.draw = ImageDraw.Draw(self.image, "RGBA")
+        box = box or (0, 0, width, height)
+        image = _background(*self.frame()).crop(box)
+        paint_parts(self.parts, _Canvas(image, box[:2], self.theme, self.geo))
+        return image
+
+    def frame(self) -> tuple[Theme, Geometry, int, int, tuple[tuple[int, int, str], ...]]:
+        """What the board's background is made of (`_background`'s arguments): boards with one
+        frame differ only in their parts."""
+        labels = tuple((*self._label_place(spot), spot.pile) for spot in self.board.spots if not spot.counted)
+        return self.theme, self.geo, self.size[0], _rows(self.size[1]), labels
+
+    def compose(self, highlight: Move | None, losing: Move | None, player: str | None) -> list[Part]:
+        """The board's parts, bottom layer first (the background is not one of them)."""
+        self.parts = []
         self._header(player)
         self._marks()
         for spot in self.board.spots:
@@ -219,7 +235,7 @@ class _Painter:
             self._outline(highlight, self.theme.hinted, self.theme.hinted, played=False)
         if self.outcome is not None:
             self._banner(self.outcome)
-        return self.image
+        return self.parts
 
     # --- sizes -------------------------------------------------------------------------
 
@@ -311,43 +327,33 @@ class _Painter:
         placed = self._place(spot)
         cards = self.piles[spot.pile]
         if not cards:
-            self._paste(self._empty(spot.pile), placed[0].x, placed[0].y)
+            words, sprite = self._empty(spot.pile)
+            self.parts.append(Sprite(f"empty {words}", placed[0].x, placed[0].y, sprite))
         else:
             back = card_back(self.theme, self.geo.card)
             depth = _depth(len(cards)) if spot.fan is Fan.STACK else 0
-            layers = [(back, placed[0].x + step, placed[0].y + step)
+            layers = [("??", back, placed[0].x + step, placed[0].y + step)
                       for step in (layer * self.geo.depth_step for layer in range(depth, 0, -1))]
-            faces = [(self._sprite(card.text), card.x, card.y) for card in placed]
+            faces = [(card.text, self._sprite(card.text), card.x, card.y) for card in placed]
             stack = [*layers, *faces]  # bottom to top
-            for index, (sprite, x, y) in enumerate(stack):
-                above = stack[index + 1][1:] if index + 1 < len(stack) else None
-                self._paste(sprite, x, y, under=above)
+            for index, (name, sprite, x, y) in enumerate(stack):
+                above = stack[index + 1][2:] if index + 1 < len(stack) else None
+                self.parts.append(Sprite(name, x, y, sprite, above))
         self.placed[spot.pile] = placed
 
     def _sprite(self, text: str) -> Image.Image:
         return card_back(self.theme, self.geo.card) if text == "??" else card_face(
             Card.parse(text), self.theme, self.geo.card)
 
-    def _empty(self, pile: str) -> Image.Image:
+    def _empty(self, pile: str) -> tuple[str, Image.Image]:
+        """An empty pile's outline, and its words (what tells it from the other outlines)."""
         if pile.startswith("f"):
             base = self.game.foundation_base(pile)
-            return empty_slot(self.theme, self.geo.card, rank_name(base.rank) + base.suit.symbol,
-                              _visible_on(self.theme.suits[base.suit], self.theme))
-        if pile == "s":
-            return empty_slot(self.theme, self.geo.card, "↻" if self.game.can_move(DRAW) else "")
-        return empty_slot(self.theme, self.geo.card)
-
-    def _paste(self, sprite: Image.Image, x: int, y: int, under: tuple[int, int] | None = None) -> None:
-        """Paste a card's sprite (its top left corner at x, y). `under`: where the card pasted
-        next, on top of this one, will lie; only the parts of this sprite it leaves showing are
-        pasted (a fanned column's covered cards are mostly hidden, and blending their whole
-        sprites was most of a board's drawing). The board's pixels are the same either way."""
-        if under is None:
-            self.image.paste(sprite, (x - SHADOW, y - SHADOW), sprite)
-            return
-        for box in _uncovered(sprite.size, (under[0] - x + SHADOW, under[1] - y + SHADOW), self.geo.card):
-            part = sprite.crop(box)
-            self.image.paste(part, (x - SHADOW + box[0], y - SHADOW + box[1]), part)
+            words = rank_name(base.rank) + base.suit.symbol
+            return words, empty_slot(self.theme, self.geo.card, words, _visible_on(self.theme.suits[base.suit],
+                                                                                      self.theme))
+        words = "↻" if pile == "s" and self.game.can_move(DRAW) else ""
+        return words, empty_slot(self.theme, self.geo.card, words)
 
     # --- words -------------------------------------------------------------------------
 
@@ -355,7 +361,7 @@ class _Painter:
         text = spot.pile
         if spot.counted:
             text += f" · {len(self.piles[spot.pile])}"
-        _paste_label(self.image, self._label_place(spot), text, self.theme, self.geo)
+        self.parts.append(Label(*self._label_place(spot), text, self.geo.label))
 
     def _label_place(self, spot: Spot) -> tuple[int, int]:
         """The top left corner of a pile's label: above the pile, wherever its row starts."""
@@ -364,11 +370,11 @@ class _Painter:
     def _text(self, xy: tuple[int, int], text: str, size: int, fill: tuple[int, int, int], anchor: str,
               bold: bool = True) -> None:
         """`ImageDraw.text` at a whole-pixel point, with the text's mask drawn once and kept."""
-        _paste_text(self.image, xy, text, size, fill, anchor, bold)
+        self.parts.append(Text(*xy, text, size, fill, anchor, bold))
 
     def _header(self, player: str | None) -> None:
         game, theme, geo = self.game, self.theme, self.geo
-        width = self.image.width  # the header's band is in the background
+        width = self.size[0]  # the header's band is in the background
         words = self.captions
         deal_width = round(_length(words.deal, 22, False)) + 24
         size = 28
@@ -399,14 +405,7 @@ class _Painter:
 
     def _die(self, x: int, y: int, size: int, roll: int) -> None:
         """A die face showing `roll`: the Die of Justice."""
-        self.draw.rounded_rectangle((x, y, x + size, y + size), radius=4, fill=self.theme.face,
-                                    outline=self.theme.face_edge)
-        pips = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (0, 2), (2, 0), (2, 2)],
-                5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)], 6: [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)]}
-        step, r = size / 4, max(1.5, size / 11)
-        for column, row in pips[roll]:
-            cx, cy = x + step * (column + 1), y + step * (row + 1)
-            self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(30, 30, 34))
+        self.parts.append(Die(x, y, size, roll))
 
     def _marks(self) -> None:
         """The layout's marks in their band over the first row: which way the columns under
@@ -450,11 +449,8 @@ class _Painter:
             return
         outside = RING_SPACING * self.ringed[area]
         self.ringed[area] += 1
-        x0, y0, x1, y1 = area[0] - outside, area[1] - outside, area[2] + outside, area[3] + outside
-        radius = self.geo.card.radius + 3
-        self.draw.rounded_rectangle((x0 - 5, y0 - 5, x1 + 4, y1 + 4), radius=radius + 2, outline=(*colour, 90),
-                                    width=width + 3)
-        self.draw.rounded_rectangle((x0 - 3, y0 - 3, x1 + 2, y1 + 2), radius=radius, outline=colour, width=width)
+        ringed = (area[0] - outside, area[1] - outside, area[2] + outside, area[3] + outside)
+        self.parts.append(Ring(ringed, colour, width, self.geo.card.radius + 3))
 
     def _banner(self, outcome: Outcome) -> None:
         won = outcome is Outcome.WON
@@ -462,12 +458,205 @@ class _Painter:
         colour = self.theme.won if won else self.theme.blocked
         box = self.banner
         assert box is not None, "a banner has its box once the game is over"
-        middle = (box[1] + box[3]) // 2
-        self.draw.rounded_rectangle(box, radius=14, fill=(*colour, 235), outline=(255, 255, 255, 160), width=2)
         size = 34 if won else 26
         while size > 16 and font(size).getlength(text) > box[2] - box[0] - 24:  # a longer language's words
             size -= 2
-        self.draw.text(((box[0] + box[2]) // 2, middle), text, font=font(size), fill=(255, 255, 255), anchor="mm")
+        self.parts.append(Banner(box, text, size, colour))
+
+
+# --- a board's parts --------------------------------------------------------------------
+# A board is drawn as a list of parts, bottom first (its scene): each a small frozen value that
+# says what it draws where, and can draw itself on any rectangle of the board. Two boards of a
+# game can be compared part by part (render.redraw draws only where they differ).
+
+
+@dataclass(slots=True)
+class _Canvas:
+    """Where parts are drawn: an image holding the board's rectangle from `origin` (the whole
+    board, or a part of it), and what the parts draw with."""
+
+    image: Image.Image
+    origin: tuple[int, int]
+    theme: Theme
+    geo: Geometry
+    draw: ImageDraw.ImageDraw = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.draw = ImageDraw.Draw(self.image, "RGBA")
+
+    def at(self, x: int, y: int) -> tuple[int, int]:
+        """A board point in the canvas's pixels."""
+        return x - self.origin[0], y - self.origin[1]
+
+    def shifted(self, box: Sequence[int]) -> tuple[int, int, int, int]:
+        """A board box in the canvas's pixels."""
+        x, y = self.origin
+        return box[0] - x, box[1] - y, box[2] - x, box[3] - y
+
+
+@dataclass(frozen=True, slots=True)
+class Sprite:
+    """A card's face or back, or an empty pile's outline, its card's top left corner at x, y;
+    `name` tells the sprite apart (a card's text, "??" a back, an outline's words and colour).
+    `under`: where the card put on it lies, if any (only what that card leaves showing is drawn)."""
+
+    name: str | tuple[str, str, tuple[int, int, int] | None]
+    x: int
+    y: int
+    sprite: Image.Image = field(compare=False)
+    under: tuple[int, int] | None = field(compare=False, default=None)
+
+    @property
+    def box(self) -> Box:
+        """The pixels it may draw on."""
+        width, height = self.sprite.size
+        return self.x - SHADOW, self.y - SHADOW, self.x - SHADOW + width, self.y - SHADOW + height
+
+    def paint(self, canvas: _Canvas) -> None:
+        """Draw it (sprites are pasted blended through their alpha)."""
+        x, y = canvas.at(self.x - SHADOW, self.y - SHADOW)
+        if self.under is None:
+            canvas.image.paste(self.sprite, (x, y), self.sprite)
+            return
+        above = (self.under[0] - self.x + SHADOW, self.under[1] - self.y + SHADOW)
+        for box in _uncovered(self.sprite.size, above, canvas.geo.card):
+            part = self.sprite.crop(box)
+            canvas.image.paste(part, (x + box[0], y + box[1]), part)
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A text, drawn as `ImageDraw.text` draws it at the whole-pixel point x, y."""
+
+    x: int
+    y: int
+    text: str
+    size: int
+    fill: tuple[int, int, int]
+    anchor: str
+    bold: bool = True
+
+    @property
+    def box(self) -> Box:
+        """The pixels it may draw on."""
+        mask, left, top = _text_mask(self.text, self.size, self.bold, self.anchor)
+        if mask is None:
+            return self.x, self.y, self.x, self.y
+        return self.x + left, self.y + top, self.x + left + mask.width, self.y + top + mask.height
+
+    def paint(self, canvas: _Canvas) -> None:
+        """Draw it."""
+        _paste_text(canvas.image, canvas.at(self.x, self.y), self.text, self.size, self.fill, self.anchor, self.bold)
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """A pile's label, its tag and text, its top left corner at x, y."""
+
+    x: int
+    y: int
+    text: str
+    height: int  # the geometry's label band
+
+    @property
+    def box(self) -> Box:
+        """The pixels it may draw on: the tag, and the text, which may reach out of it."""
+        right, bottom = self.x + round(_length(self.text, 19, True)) + 15, self.y + self.height - 5  # `_label_tag`
+        words = Text(*_label_text_place(self.x, self.y, self.height), self.text, 19, (0, 0, 0), "lm").box
+        return min(self.x, words[0]), min(self.y, words[1]), max(right, words[2]), max(bottom, words[3])
+
+    def paint(self, canvas: _Canvas) -> None:
+        """Draw it."""
+        _paste_label(canvas.image, canvas.at(self.x, self.y), self.text, canvas.theme, canvas.geo)
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """A die face showing `roll`, its top left corner at x, y: the Die of Justice."""
+
+    x: int
+    y: int
+    size: int
+    roll: int
+
+    @property
+    def box(self) -> Box:
+        """The pixels it may draw on."""
+        return self.x, self.y, self.x + self.size + 1, self.y + self.size + 1
+
+    def paint(self, canvas: _Canvas) -> None:
+        """Draw it."""
+        x, y = canvas.at(self.x, self.y)
+        size, theme = self.size, canvas.theme
+        canvas.draw.rounded_rectangle((x, y, x + size, y + size), radius=4, fill=theme.face, outline=theme.face_edge)
+        step, r = size / 4, max(1.5, size / 11)
+        for column, row in DIE_PIPS[self.roll]:
+            cx, cy = x + step * (column + 1), y + step * (row + 1)
+            canvas.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(30, 30, 34))
+
+
+@dataclass(frozen=True, slots=True)
+class Ring:
+    """An outline around an area (left, top, right, bottom), in `colour`, `width` pixels wide,
+    with a faint glow outside it."""
+
+    area: Box
+    colour: tuple[int, int, int]
+    width: int
+    radius: int
+
+    @property
+    def box(self) -> Box:
+        """The pixels it may draw on."""
+        x0, y0, x1, y1 = self.area
+        return x0 - 5, y0 - 5, x1 + 5, y1 + 5
+
+    def paint(self, canvas: _Canvas) -> None:
+        """Draw it."""
+        x0, y0, x1, y1 = canvas.shifted(self.area)
+        canvas.draw.rounded_rectangle((x0 - 5, y0 - 5, x1 + 4, y1 + 4), radius=self.radius + 2,
+                                      outline=(*self.colour, 90), width=self.width + 3)
+        canvas.draw.rounded_rectangle((x0 - 3, y0 - 3, x1 + 2, y1 + 2), radius=self.radius, outline=self.colour,
+                                      width=self.width)
+
+
+@dataclass(frozen=True, slots=True)
+class Banner:
+    """The outcome's banner: a rounded band over `area` in `colour`, `text` in its middle."""
+
+    area: Box
+    text: str
+    size: int
+    colour: tuple[int, int, int]
+
+    @property
+    def box(self) -> Box:
+        """The pixels it may draw on."""
+        x0, y0, x1, y1 = self.area
+        return x0, y0, x1 + 1, y1 + 1
+
+    def paint(self, canvas: _Canvas) -> None:
+        """Draw it."""
+        x0, y0, x1, y1 = canvas.shifted(self.area)
+        canvas.draw.rounded_rectangle((x0, y0, x1, y1), radius=14, fill=(*self.colour, 235),
+                                      outline=(255, 255, 255, 160), width=2)
+        canvas.draw.text(((x0 + x1) // 2, (y0 + y1) // 2), self.text, font=font(self.size), fill=(255, 255, 255),
+                         anchor="mm")
+
+
+Part = Sprite | Text | Label | Die | Ring | Banner
+DIE_PIPS = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (0, 2), (2, 0), (2, 2)],
+            5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)], 6: [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)]}
+
+
+def paint_parts(parts: Sequence[Part], canvas: _Canvas) -> None:
+    """Draw the parts that reach into the canvas, bottom first, each clipped to it."""
+    left, top = canvas.origin
+    right, bottom = left + canvas.image.width, top + canvas.image.height
+    for part in parts:
+        x0, y0, x1, y1 = part.box
+        if x0 < right and left < x1 and y0 < bottom and top < y1:
+            part.paint(canvas)
 
 
 @functools.lru_cache(maxsize=BACKGROUNDS)
@@ -494,7 +683,13 @@ def _paste_label(image: Image.Image, corner: tuple[int, int], text: str, theme: 
     """A pile's label, its tag and `text`, its top left corner at `corner`."""
     x, y = corner
     image.paste(theme.tag[:3], (x, y), _label_tag(text, theme.tag[3], geometry.label))
-    _paste_text(image, (x + 7, y + (geometry.label - 6) // 2), text, 19, theme.text, "lm", True)
+    _paste_text(image, _label_text_place(x, y, geometry.label), text, 19, theme.text, "lm", True)
+
+
+def _label_text_place(x: int, y: int, height: int) -> tuple[int, int]:
+    """Where a label's text is drawn (anchored left and middle), for a label at x, y in a band
+    `height` pixels tall."""
+    return x + 7, y + (height - 6) // 2
 
 
 def _paste_text(image: Image.Image, xy: tuple[int, int], text: str, size: int, fill: tuple[int, int, int],
