@@ -18,7 +18,7 @@ import io
 import struct
 import zlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
@@ -108,15 +108,24 @@ class BoardPlan:
 
 
 def render(game: Game, *, theme: str = "classic", highlight: Move | None = None, losing: Move | None = None,
-           player: str | None = None, captions: BoardCaptions | None = None) -> bytes:
+           player: str | None = None, captions: BoardCaptions | None = None, key: Hashable | None = None) -> bytes:
     """The board as PNG bytes. The last move is outlined (source and target), unless `losing`
     is given; `highlight` outlines another move too, such as a hint; `losing`, in a colour of
     its own, a move not to play (an analysis shows the move that lost a game beside a better
     one); `player` names the player; `captions` are the board's words (render.captions
     `board_captions`: English by default). The PNG is 8-bit indexed, in the theme's palette
-    (render.palette): a third of the bytes of RGB, and quicker to write."""
-    image = render_image(game, theme=theme, highlight=highlight, losing=losing, player=player, captions=captions)
-    return encode_png(quantize(image, board_palette(get_theme(theme))))
+    (render.palette): a third of the bytes of RGB, and quicker to write.
+
+    `key` (a game's id): this process keeps the board under it, and the next board drawn with
+    that key is drawn from it, only where it differs (render.redraw). The pixels are the same."""
+    painter = _Painter(game, get_theme(theme), GEOMETRY, captions)
+    palette = board_palette(painter.theme)
+    if key is None:
+        return encode_png(quantize(painter.paint(highlight, losing, player), palette))
+    from render.redraw import render_again  # it builds on this module
+
+    painter.compose(highlight, losing, player)
+    return render_again(key, painter, palette)
 
 
 def encode_png(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
