@@ -104,12 +104,7 @@ def _again(last: _Board, painter: _Painter, palette: Image.Image) -> _Board:
     height = len(rows) // (width + 1)
     rectangles = dirty(last.parts, painter.parts, (width, height))
     for box in rectangles:
-        x0, y0, x1, y1 = box
-        pixels = memoryview(quantize(painter.picture(box), palette).tobytes())
-        span = x1 - x0
-        for y in range(y0, y1):
-            start = y * (width + 1) + 1 + x0
-            rows[start:start + span] = pixels[(y - y0) * span:(y - y0 + 1) * span]
+        _put(rows, width, box, quantize(painter.picture(box), palette))
     tops = sorted({top for x0, y0, x1, y1 in rectangles
                    for top in range(y0 // BAND_ROWS * BAND_ROWS, y1, BAND_ROWS)})
     bands = list(last.bands)
@@ -152,6 +147,16 @@ def merged(boxes: list[Box]) -> list[Box]:
 
 def _near(a: Box, b: Box) -> bool:
     return a[0] < b[2] + MERGE_GAP and b[0] < a[2] + MERGE_GAP and a[1] < b[3] + MERGE_GAP and b[1] < a[3] + MERGE_GAP
+
+
+def _put(rows: bytearray, width: int, box: Box, indexed: Image.Image) -> None:
+    """Put an indexed image into the rows of a PNG `width` pixels wide, over `box`."""
+    x0, y0, x1, y1 = box
+    pixels = memoryview(indexed.tobytes())
+    span = x1 - x0
+    for y in range(y0, y1):
+        start = y * (width + 1) + 1 + x0
+        rows[start:start + span] = pixels[(y - y0) * span:(y - y0 + 1) * span]
 
 
 def _deflate(rows: bytearray, width: int, tops: Sequence[int] | range) -> dict[int, _Band]:
