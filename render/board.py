@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from bot.game import DRAW, Card, Game, Move, Outcome
 from bot.game.cards import rank_name
@@ -48,6 +48,9 @@ PNG_BAND_BYTES = 120 * 1024
 TEXT_CACHE = 4096  # text masks kept (labels, scores, deal numbers, player names: a few KB each)
 BACKGROUNDS = 32  # backgrounds kept (a theme, size and labels: about one per layout): 1.5 MB for Canfield
 RING_SPACING = 6  # pixels between two rings around one pile
+SPRITE_PIECES = 1024  # sprites cut into pieces kept (a sprite, as it shows under each card offset): ~50 KB each
+OPAQUE_PIECE = 3000  # an opaque middle at least this many pixels is copied apart from the sprite's blended edges
+RING_MASKS = 256  # ring masks kept (one per size of area ringed: a card, a waste, a column of some length): ~6 KB each
 
 
 @dataclass(frozen=True, slots=True)
@@ -509,7 +512,7 @@ class Sprite:
     `name` tells the sprite apart (a card's text, "??" a back, an outline's words and colour).
     `under`: where the card put on it lies, if any (only what that card leaves showing is drawn)."""
 
-    name: str | tuple[str, str, tuple[int, int, int] | None]
+    name: str
     x: int
     y: int
     sprite: Image.Image = field(compare=False)
@@ -522,15 +525,51 @@ class Sprite:
         return self.x - SHADOW, self.y - SHADOW, self.x - SHADOW + width, self.y - SHADOW + height
 
     def paint(self, canvas: _Canvas) -> None:
-        """Draw it (sprites are pasted blended through their alpha)."""
+        """Draw it: its pieces (`_pieces`), each blended through its alpha, or copied where it is opaque."""
         x, y = canvas.at(self.x - SHADOW, self.y - SHADOW)
-        if self.under is None:
-            canvas.image.paste(self.sprite, (x, y), self.sprite)
-            return
-        above = (self.under[0] - self.x + SHADOW, self.under[1] - self.y + SHADOW)
-        for box in _uncovered(self.sprite.size, above, canvas.geo.card):
-            part = self.sprite.crop(box)
-            canvas.image.paste(part, (x + box[0], y + box[1]), part)
+        above = None if self.under is None else (self.under[0] - self.x + SHADOW, self.under[1] - self.y + SHADOW)
+        for (left, top), piece in _pieces(_Same(self.sprite), above, canvas.geo.card):
+            canvas.image.paste(piece, (x + left, y + top), piece if piece.mode == "RGBA" else None)
+
+
+class _Same:
+    """An image that is equal only to itself (the caches of pieces of sprites are keyed by it)."""
+
+    __slots__ = ("image",)
+
+    def __init__(self, image: Image.Image) -> None:
+        self.image = image
+
+    def __hash__(self) -> int:
+        return id(self.image)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.image is self.image
+
+
+@functools.lru_cache(maxsize=SPRITE_PIECES)
+def _pieces(sprite: _Same, above: tuple[int, int] | None, card: CardSize) -> list[tuple[tuple[int, int], Image.Image]]:
+    """The pieces of a sprite to paste, each with its top left corner in the sprite: the parts a
+    card lying at `above` (in the sprite's pixels) leaves showing (`_uncovered`), or all of it;
+    a large opaque middle apart, as RGB, to be copied rather than blended (the same pixels,
+    sooner), and the rest as RGBA."""
+    image = sprite.image
+    margin = card.radius + 2
+    inner = (SHADOW + margin, SHADOW + margin, SHADOW + card.width - margin, SHADOW + card.height - margin)
+    opaque = image.mode == "RGBA" and image.getchannel("A").crop(inner).getextrema() == (255, 255)
+    boxes = [(0, 0, *image.size)] if above is None else _uncovered(image.size, above, card)
+    pieces: list[tuple[Box, bool]] = []  # each box, and whether it is opaque
+    for box in boxes:
+        left, top = max(box[0], inner[0]), max(box[1], inner[1])
+        right, bottom = min(box[2], inner[2]), min(box[3], inner[3])
+        if not opaque or right <= left or bottom <= top or (right - left) * (bottom - top) < OPAQUE_PIECE:
+            pieces.append((box, False))
+            continue
+        around = [(box[0], box[1], box[2], top), (box[0], bottom, box[2], box[3]), (box[0], top, left, bottom),
+                  (right, top, box[2], bottom)]
+        pieces += [(side, False) for side in around if side[0] < side[2] and side[1] < side[3]]
+        pieces.append(((left, top, right, bottom), True))
+    return [((box[0], box[1]), image.crop(box).convert("RGB") if whole else image.crop(box)) for box, whole in pieces]
 
 
 @dataclass(frozen=True, slots=True)
@@ -621,12 +660,11 @@ class Ring:
         return x0 - 5, y0 - 5, x1 + 5, y1 + 5
 
     def paint(self, canvas: _Canvas) -> None:
-        """Draw it."""
-        x0, y0, x1, y1 = canvas.shifted(self.area)
-        canvas.draw.rounded_rectangle((x0 - 5, y0 - 5, x1 + 4, y1 + 4), radius=self.radius + 2,
-                                      outline=(*self.colour, 90), width=self.width + 3)
-        canvas.draw.rounded_rectangle((x0 - 3, y0 - 3, x1 + 2, y1 + 2), radius=self.radius, outline=self.colour,
-                                      width=self.width)
+        """Draw it (its colour through the ring's mask, `_ring_mask`)."""
+        x0, y0, x1, y1 = self.area
+        x, y = canvas.at(x0 - 5, y0 - 5)
+        for (left, top), mask in _ring_mask(x1 - x0, y1 - y0, self.radius, self.width):
+            canvas.image.paste(self.colour, (x + left, y + top), mask)
 
 
 @dataclass(frozen=True, slots=True)
@@ -721,6 +759,28 @@ def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Ima
     mask = Image.new("L", (right - left, bottom - top), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=face, anchor=anchor)
     return mask, left, top
+
+
+@functools.lru_cache(maxsize=RING_MASKS)
+def _ring_mask(width: int, height: int, radius: int, line: int) -> list[tuple[tuple[int, int], Image.Image]]:
+    """The mask of a ring (`Ring`) around an area `width` by `height`, 5 pixels wider on each
+    side: its glow, a rounded outline `line` + 3 pixels wide at alpha 90, and inside it the
+    ring itself, `line` pixels wide and opaque. Pasting a colour through it blends exactly as
+    drawing the two outlines does (ImageDraw does not smooth them: where the ring lies, its
+    colour covers the glow's). As the top left corner and mask of each of its four sides: the
+    empty middle is left out."""
+    glow = Image.new("L", (width + 10, height + 10), 0)
+    ImageDraw.Draw(glow).rounded_rectangle((0, 0, width + 9, height + 9), radius=radius + 2, outline=90, width=line + 3)
+    ring = Image.new("L", glow.size, 0)
+    ImageDraw.Draw(ring).rounded_rectangle((2, 2, width + 7, height + 7), radius=radius, outline=255, width=line)
+    mask = ImageChops.lighter(glow, ring)
+    across, down = mask.size
+    band, corner = line + 3, max(radius + 3, line + 3)  # the sides' width; the corners' reach
+    if 2 * corner >= down or 2 * band >= across or mask.crop((band, corner, across - band, down - corner)).getbbox():
+        return [((0, 0), mask)]
+    sides = [(0, 0, across, corner), (0, down - corner, across, down), (0, corner, band, down - corner),
+             (across - band, corner, across, down - corner)]
+    return [(side[:2], mask.crop(side)) for side in sides]
 
 
 @functools.lru_cache(maxsize=TEXT_CACHE)

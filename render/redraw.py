@@ -52,8 +52,7 @@ class _Board:
 
     frame: tuple[object, ...]  # its size and background (render.board `_Painter.frame`): its theme, hence palette
     parts: list[Part]
-    rows: bytearray  # the PNG's rows: each a filter byte (0: none), then the row's palette indices
-    width: int
+    rows: Image.Image  # the PNG's rows, as a "P" image one pixel wider: a filter byte (0: none), then the row
     bands: list[_Band]
     head: bytes  # the PNG up to its IDAT: signature, IHDR, PLTE
 
@@ -69,7 +68,9 @@ def render_again(key: Hashable, painter: _Painter, palette: Image.Image) -> byte
     frame = (*painter.frame(), painter.size)
     with _lock:
         last = _boards.pop(key, None)  # taken out while it is redrawn: a second drawing at once starts afresh
-    board = _whole(painter, frame, palette) if last is None or last.frame != frame else _again(last, painter, palette)
+        if last is None or last.frame != frame:  # another game's board of the same frame, copied, if there is one
+            last = next((_copy(board) for board in reversed(_boards.values()) if board.frame == frame), None)
+    board = _whole(painter, frame, palette) if last is None else _again(last, painter, palette)
     with _lock:
         _boards[key] = board
         while len(_boards) > GAMES:
@@ -88,29 +89,32 @@ def kept() -> int:
     return len(_boards)
 
 
+def _copy(board: _Board) -> _Board:
+    return _Board(board.frame, board.parts, board.rows.copy(), list(board.bands), board.head)
+
+
 def _whole(painter: _Painter, frame: tuple[object, ...], palette: Image.Image) -> _Board:
     indexed = quantize(painter.picture(), palette)
     width, height = indexed.size
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indexed, deflate, no interlace
     head = PNG_SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"PLTE", bytes(indexed.getpalette() or []))
-    pixels = memoryview(indexed.tobytes())
-    rows = bytearray(b"\0" + b"\0".join([pixels[i:i + width] for i in range(0, len(pixels), width)]))
-    bands = _deflate(rows, width, range(0, height, BAND_ROWS))
-    return _Board(frame, painter.parts, rows, width, [bands[top] for top in sorted(bands)], head)
+    rows = Image.new("P", (width + 1, height), 0)
+    rows.paste(indexed, (1, 0))
+    bands = _deflate(rows, range(0, height, BAND_ROWS))
+    return _Board(frame, painter.parts, rows, [bands[top] for top in sorted(bands)], head)
 
 
 def _again(last: _Board, painter: _Painter, palette: Image.Image) -> _Board:
-    rows, width = last.rows, last.width
-    height = len(rows) // (width + 1)
-    rectangles = dirty(last.parts, painter.parts, (width, height))
+    rows = last.rows
+    rectangles = dirty(last.parts, painter.parts, (rows.width - 1, rows.height))
     for box in rectangles:
-        _put(rows, width, box, quantize(painter.picture(box), palette))
+        _put(rows, box, quantize(painter.picture(box), palette))
     tops = sorted({top for x0, y0, x1, y1 in rectangles
                    for top in range(y0 // BAND_ROWS * BAND_ROWS, y1, BAND_ROWS)})
     bands = list(last.bands)
-    for top, band in _deflate(rows, width, tops).items():
+    for top, band in _deflate(rows, tops).items():
         bands[top // BAND_ROWS] = band
-    return _Board(last.frame, painter.parts, rows, width, bands, last.head)
+    return _Board(last.frame, painter.parts, rows, bands, last.head)
 
 
 def dirty(before: Sequence[Part], after: Sequence[Part], size: tuple[int, int]) -> list[Box]:
@@ -149,28 +153,19 @@ def _near(a: Box, b: Box) -> bool:
     return a[0] < b[2] + MERGE_GAP and b[0] < a[2] + MERGE_GAP and a[1] < b[3] + MERGE_GAP and b[1] < a[3] + MERGE_GAP
 
 
-def _put(rows: bytearray, width: int, box: Box, indexed: Image.Image) -> None:
-    """Put an indexed image into the rows of a PNG `width` pixels wide, over `box`."""
-    x0, y0, x1, y1 = box
-    pixels = memoryview(indexed.tobytes())
-    span = x1 - x0
-    for y in range(y0, y1):
-        start = y * (width + 1) + 1 + x0
-        rows[start:start + span] = pixels[(y - y0) * span:(y - y0 + 1) * span]
+def _put(rows: Image.Image, box: Box, indexed: Image.Image) -> None:
+    """Put an indexed image into a PNG's rows (`_Board.rows`), over the board's `box`."""
+    rows.paste(indexed, (box[0] + 1, box[1]))  # both "P": the indices are copied as they are
 
 
-def _deflate(rows: bytearray, width: int, tops: Sequence[int] | range) -> dict[int, _Band]:
-    """The bands of `rows` (a PNG's, `width` pixels wide) starting at rows `tops`, each
-    deflated on its own."""
+def _deflate(rows: Image.Image, tops: Sequence[int] | range) -> dict[int, _Band]:
+    """The bands of a PNG's rows (`_Board.rows`) starting at rows `tops`, each deflated on its own."""
     deflate = deflater.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15)  # raw deflate: no header, no checksum
-    stride = width + 1
     bands = {}
-    with memoryview(rows) as view:
-        for top in tops:
-            band = view[top * stride:(top + BAND_ROWS) * stride]
-            deflated = deflate.compress(band) + deflate.flush(deflater.Z_FULL_FLUSH)  # later bands do not look back
-            bands[top] = _Band(deflated, deflater.adler32(band), len(band))
-            band.release()
+    for top in tops:
+        band = rows.crop((0, top, rows.width, min(rows.height, top + BAND_ROWS))).tobytes()
+        deflated = deflate.compress(band) + deflate.flush(deflater.Z_FULL_FLUSH)  # later bands do not look back
+        bands[top] = _Band(deflated, deflater.adler32(band), len(band))
     return bands
 
 
