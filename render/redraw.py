@@ -17,6 +17,7 @@ The pixels are exactly those `render` draws without the cache (tests/render/test
 
 from __future__ import annotations
 
+import itertools
 import struct
 import threading
 import zlib
@@ -31,6 +32,7 @@ from render.palette import quantize
 
 BAND_ROWS = 48  # rows deflated together: a draw touches ~250 rows of the ~580 (header, stock, waste)
 GAMES = 256  # boards kept per process, the least recently drawn let go first: ~0.4 MB each
+TEMPLATES = 16  # a game's first board starts from the most recent of this many kept boards in its frame
 MERGE_GAP = 24  # dirty boxes nearer each other than this are drawn as one rectangle
 MOST_RECTANGLES = 8  # more than this, and the dirty boxes are drawn as their bounding box
 ZLIB_HEADER = b"\x78\x01"  # deflate, 32 KB window, fastest
@@ -63,13 +65,15 @@ _lock = threading.Lock()
 
 def render_again(key: Hashable, painter: _Painter, palette: Image.Image) -> bytes:
     """The PNG of the board `painter` has composed (its parts), drawn from the last board kept
-    under `key` where it can be (same size, theme and background), else whole; kept in its
-    place. The same pixels as drawing it whole."""
+    under `key` where it can be (same size, theme and background), else from a copy of another
+    game's recent board that can be (a game's first board: the felt, the header band and most
+    labels are there already), else whole; kept in its place. The same pixels as drawing it whole."""
     frame = (*painter.frame(), painter.size)
     with _lock:
         last = _boards.pop(key, None)  # taken out while it is redrawn: a second drawing at once starts afresh
-        if last is None or last.frame != frame:  # another game's board of the same frame, copied, if there is one
-            last = next((_copy(board) for board in reversed(_boards.values()) if board.frame == frame), None)
+        if last is None or last.frame != frame:  # a recent board of another game in the same frame, copied
+            recent = itertools.islice(reversed(_boards.values()), TEMPLATES)
+            last = next((_copy(board) for board in recent if board.frame == frame), None)
     board = _whole(painter, frame, palette) if last is None else _again(last, painter, palette)
     with _lock:
         _boards[key] = board
@@ -123,10 +127,13 @@ def dirty(before: Sequence[Part], after: Sequence[Part], size: tuple[int, int]) 
     parts both have are in another order (one may now cover the other)."""
     width, height = size
     kept_before, kept_after = set(before), set(after)
-    if [part for part in before if part in kept_after] != [part for part in after if part in kept_before]:
+    stayed = [part in kept_after for part in before]
+    was = [part in kept_before for part in after]
+    if ([part for part, kept in zip(before, stayed, strict=True) if kept]
+            != [part for part, kept in zip(after, was, strict=True) if kept]):
         return [(0, 0, width, height)]
-    boxes = [part.box for part in before if part not in kept_after]
-    boxes += [part.box for part in after if part not in kept_before]
+    boxes = [part.box for part, kept in zip(before, stayed, strict=True) if not kept]
+    boxes += [part.box for part, kept in zip(after, was, strict=True) if not kept]
     clipped = [(max(0, x0), max(0, y0), min(width, x1), min(height, y1)) for x0, y0, x1, y1 in boxes]
     return merged([box for box in clipped if box[0] < box[2] and box[1] < box[3]])
 

@@ -118,6 +118,18 @@ def test_two_games_interleaved_each_drawn_from_its_own_last_board() -> None:
     assert redraw.kept() == 2
 
 
+def test_a_new_games_first_board_starts_from_another_games_and_leaves_it_as_it_was() -> None:
+    first, second = sample_game("canfield", "mid"), new_game("canfield", deal=99)
+    check(first, key="first")
+    before = redraw._boards["first"].rows.tobytes()
+    check(second, key="second")  # from a copy of the first game's board
+    assert redraw._boards["first"].rows.tobytes() == before
+    first.play("d")
+    second.play("d")
+    check(first, key="first")
+    check(second, key="second")
+
+
 def test_a_draw_is_drawn_again_only_around_the_stock_and_the_waste() -> None:
     game = new_game("canfield", deal=7)
     game.play("d")
