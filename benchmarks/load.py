@@ -48,6 +48,7 @@ from aiohttp import web
 
 from bot.game import from_record
 from bot.store import open_store
+from tests.conftest import fresh_postgres_schema
 from tests.e2e.fakediscord import (
     AUTOCOMPLETE_RESULT,
     CHANNEL_MESSAGE,
@@ -518,9 +519,19 @@ async def drive(module: str, env: dict[str, str], players: int, seconds: float, 
                [output for _, output in spies])
 
 
-async def run(players: int, seconds: float, *, kill: bool, burst_mode: bool, floor: bool, database_url: str | None,
-              py_spy: str | None, gil: bool, bot_env: dict[str, str], module: str = "bot") -> None:
-    """Run our bot (then the floor, with `floor`), print the tables and check the store."""
+async def run(players: int, seconds: float, *, database_url: str | None, **options: Any) -> None:
+    """Run our bot (then the floor, with `floor`), print the tables and check the store. On
+    PostgreSQL, in a new schema of its own, dropped afterwards: the games checked are the run's."""
+    if database_url is None or not database_url.startswith("postgres"):
+        await run_on(players, seconds, database_url=database_url, **options)
+        return
+    async with fresh_postgres_schema(database_url) as url:
+        await run_on(players, seconds, database_url=url, **options)
+
+
+async def run_on(players: int, seconds: float, *, kill: bool, burst_mode: bool, floor: bool, database_url: str | None,
+                 py_spy: str | None, gil: bool, bot_env: dict[str, str], module: str = "bot") -> None:
+    """`run` on the database at `database_url` (a new SQLite file when None)."""
     folder = Path(tempfile.mkdtemp(prefix="pe-load-"))
     url = database_url or f"sqlite:///{folder / 'pe.sqlite3'}"
     env = {"DATABASE_URL": url, "HEALTH_FILE": str(folder / "alive"), "LOG_LEVEL": "WARNING", **bot_env}
@@ -622,7 +633,8 @@ def main() -> None:
     parser.add_argument("--kill", action="store_true", help="SIGKILL the bot halfway and restart it")
     parser.add_argument("--floor", action="store_true",
                         help="then run the same players against the floor (benchmarks/floor.py) and compare")
-    parser.add_argument("--database-url", help="the bot's DATABASE_URL (default: a new SQLite file in a temp folder)")
+    parser.add_argument("--database-url", help="the bot's DATABASE_URL (default: a new SQLite file in a temp "
+                                               "folder; on PostgreSQL, a new schema, dropped after the run)")
     parser.add_argument("--py-spy", metavar="PREFIX",
                         help="profile the bot and this process with py-spy (pip install py-spy) over the middle "
                              "half of the run, into PREFIX-bot.txt and PREFIX-bench.txt, and print the top functions")

@@ -562,6 +562,8 @@ async def test_components_v2_messages_are_checked_as_discord_does(fake: FakeDisc
         assert message.v2 and message.text_displays() == ["Played d."]
         assert created["attachments"][0]["description"] == "the board in words"
         assert message.media_urls() == [message.attachment("b.png").url]  # attachment:// resolved, as Discord does
+        sent = fake.requests[-1].payload["components"]  # what the bot sent is recorded as it was sent
+        assert "attachment://b.png" in json.dumps(sent) and message.attachment("b.png").url not in json.dumps(sent)
 
         too_many = _v2_board(rows=7, buttons=5)  # 1 container + 1 text + 1 gallery + 7 rows + 35 buttons = 45
         assert "40 or fewer" in await refused("POST", url, {**v2, "components": too_many}, {"b.png": png})
