@@ -140,22 +140,22 @@ def main() -> None:
     clock = "thread CPU ms" if args.cpu else "wall ms"
     print(f"canfield boards, theme {args.theme}, {felt}, {args.runs} runs each, {clock}, "
           f"PNG deflate level {PNG_COMPRESS_LEVEL}")
-    print(f"{'':<8} {'':>6} {'--- RGB PNG ---':>19} {'--- indexed PNG (sent) ---':>28} {'--- render total ---':>21}")
-    print(f"{'board':<8} {'draw':>6} {'encode':>7} {'bytes':>11} {'quantize':>9} {'encode':>7} {'bytes':>10} "
+    print(f"{'':<12} {'':>6} {'--- RGB PNG ---':>19} {'--- indexed PNG (sent) ---':>28} {'--- render total ---':>21}")
+    print(f"{'board':<12} {'draw':>6} {'encode':>7} {'bytes':>11} {'quantize':>9} {'encode':>7} {'bytes':>10} "
           f"{'p50':>10} {'p99':>10}")
     for state in ("fresh", "mid", "won"):
         times, rgb_size, indexed_size = measure(state, args.theme, args.runs,
                                                 time.thread_time if args.cpu else time.perf_counter)
         total = [sum(step) for step in zip(times["draw"], times["quantize"], times["indexed"], strict=True)]
         draw, rgb, quantizing, indexed = (statistics.median(times[step]) for step in STEPS)
-        print(f"{state:<8} {draw:>6.2f} {rgb:>7.2f} {rgb_size:>11,} {quantizing:>9.2f} {indexed:>7.2f} "
+        print(f"{state:<12} {draw:>6.2f} {rgb:>7.2f} {rgb_size:>11,} {quantizing:>9.2f} {indexed:>7.2f} "
               f"{indexed_size:>10,} {statistics.median(total):>10.2f} {percentile(total, 0.99):>10.2f}")
     print("drawn again from the game's last board (render.redraw), mid-game:")
     for change in ("a draw", "a move"):
         times, size = measure_again(change, args.theme, args.runs, time.thread_time if args.cpu else time.perf_counter)
         total = [sum(step) for step in zip(times["draw"], times["quantize"], times["indexed"], strict=True)]
         draw, quantizing, indexed = (statistics.median(times[step]) for step in ("draw", "quantize", "indexed"))
-        print(f"{'after ' + change:<12} {draw:>6.2f} {'-':>7} {'-':>11} {quantizing:>5.2f} {indexed:>7.2f} "
+        print(f"{'after ' + change:<12} {draw:>6.2f} {'-':>7} {'-':>11} {quantizing:>9.2f} {indexed:>7.2f} "
               f"{size:>10,} {statistics.median(total):>10.2f} {percentile(total, 0.99):>10.2f}")
 
 
