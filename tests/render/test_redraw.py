@@ -5,6 +5,7 @@ one worker process (render.workers)."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import io
 import os
 import random
@@ -12,6 +13,7 @@ import signal
 import struct
 import zlib
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from PIL import Image
@@ -171,6 +173,26 @@ def test_a_theme_change_draws_the_board_whole_and_the_same() -> None:
     game = sample_game("canfield", "mid")
     check(game, theme="classic")
     check(game, theme=sorted(set(THEMES) - {"classic"})[0])
+
+
+def test_boards_drawn_again_in_threads_at_once_are_the_same() -> None:
+    games = [new_game("canfield", deal=deal) for deal in range(20, 23)]
+    boards = []  # each game's positions, in order
+    for game in games:
+        positions = []
+        for _ in range(6):
+            positions.append(copy.deepcopy(game))
+            game.play(DRAW if game.can_move(DRAW) else game.legal_moves()[0])
+        boards.append(positions)
+
+    def draw_all(index: int) -> list[bytes]:  # each game's boards in order, two threads to a game
+        return [render(position, key=index % 3) for position in boards[index % 3]]
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        drawn = list(pool.map(draw_all, range(6)))
+    for index, pngs in enumerate(drawn):
+        for png, position in zip(pngs, boards[index % 3], strict=True):
+            assert same_pixels(png, render(position))
 
 
 def pid_drawing(game: Game, key: object = None) -> bytes:
