@@ -1,10 +1,14 @@
-"""Board render speed: render + PNG encode of fresh, mid-game and won canfield boards, one core.
+"""Board render speed: render + PNG encode of fresh, mid-game and won canfield boards, one core;
+and a mid-game board drawn again from the game's last (render.redraw) after a draw and after a move.
 
 Run from the project root: .venv/bin/python -m benchmarks.render [--runs N] [--theme T] [--plain-felt] [--cpu]
 Prints median milliseconds of each step and PNG bytes: drawing; the board as 8-bit RGB
 (encoding, bytes); the board in the theme's palette, as `render` sends it (quantizing, encoding,
 bytes); and the total of what `render` does (drawing, quantizing, encoding), median and 99th
-percentile. `--plain-felt` draws on felt without its weave, to see what the weave costs; `--cpu`
+percentile. The boards drawn again (`render(..., key=...)`: only what changed since the last board
+of the game) are timed as the same steps: drawing (laying out, comparing, drawing the rectangles
+that changed), quantizing them, encoding (putting them into the rows, deflating the bands they
+touch, the PNG). `--plain-felt` draws on felt without its weave, to see what the weave costs; `--cpu`
 times with this thread's CPU time instead of the wall clock, which other programs on a shared
 machine sway less.
 Budget (DESIGN.md section 7): mid-game median at most 15 ms, PNG at most 150 KB.
@@ -13,13 +17,18 @@ Budget (DESIGN.md section 7): mid-game median at most 15 ms, PNG at most 150 KB.
 from __future__ import annotations
 
 import argparse
+import copy
+import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
 from PIL import Image
 
-from render import board, render_image
+from bot.game import DRAW, Game, new_game
+from render import board, redraw, render, render_image
 from render.board import PNG_COMPRESS_LEVEL, encode_png
 from render.palette import board_palette, quantize
 from render.themes import get_theme
@@ -60,6 +69,63 @@ def measure(state: str, theme: str, runs: int, clock: Callable[[], float] = time
     return times, rgb_size, indexed_size
 
 
+def redrawn_after(change: str) -> tuple[Game, Game]:
+    """A mid-game Canfield board and the next after `change`: "a draw" or "a move" (not a draw),
+    both in play."""
+    game = new_game("canfield", deal=12345)
+    rng = random.Random(3)
+    while True:
+        real = [move for move in game.legal_moves() if not move.is_draw]
+        following = copy.deepcopy(game)
+        if len(game.moves) >= 20 and (real if change == "a move" else following.can_move(DRAW)):
+            following.play(rng.choice(real) if change == "a move" else DRAW)
+            if following.outcome is None:
+                return game, following
+        game.play(rng.choice(real) if real and rng.random() < 0.5 else DRAW)
+
+
+@contextmanager
+def timing(module: Any, name: str, spent: list[float], clock: Callable[[], float]) -> Iterator[None]:
+    """Add the time each call of `module.name` takes to spent[0]."""
+    function = getattr(module, name)
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        start = clock()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            spent[0] += clock() - start
+
+    setattr(module, name, timed)
+    try:
+        yield
+    finally:
+        setattr(module, name, function)
+
+
+def measure_again(change: str, theme: str, runs: int, clock: Callable[[], float] = time.perf_counter,
+                  ) -> tuple[dict[str, list[float]], int]:
+    """Milliseconds of each step of drawing a board again from the last after `change`, in each
+    run (the two boards in turn, each drawn from the other), and the PNG's size."""
+    boards = redrawn_after(change)
+    redraw.forget()
+    render(boards[0], theme=theme, key="benchmark")
+    times: dict[str, list[float]] = {step: [] for step in STEPS}
+    size = 0
+    for run in range(runs):
+        quantizing, encoding = [0.0], [0.0]
+        with (timing(redraw, "quantize", quantizing, clock), timing(redraw, "_put", encoding, clock),
+              timing(redraw, "_deflate", encoding, clock), timing(redraw, "_png", encoding, clock)):
+            start = clock()
+            png = render(boards[(run + 1) % 2], theme=theme, key="benchmark")
+            total = clock() - start
+        times["draw"].append((total - quantizing[0] - encoding[0]) * 1000)
+        times["quantize"].append(quantizing[0] * 1000)
+        times["indexed"].append(encoding[0] * 1000)
+        size = len(png)
+    return times, size
+
+
 def main() -> None:
     """Print the table."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -74,16 +140,23 @@ def main() -> None:
     clock = "thread CPU ms" if args.cpu else "wall ms"
     print(f"canfield boards, theme {args.theme}, {felt}, {args.runs} runs each, {clock}, "
           f"PNG deflate level {PNG_COMPRESS_LEVEL}")
-    print(f"{'':<8} {'':>6} {'--- RGB PNG ---':>19} {'--- indexed PNG (sent) ---':>28} {'--- render total ---':>21}")
-    print(f"{'board':<8} {'draw':>6} {'encode':>7} {'bytes':>11} {'quantize':>9} {'encode':>7} {'bytes':>10} "
+    print(f"{'':<12} {'':>6} {'--- RGB PNG ---':>19} {'--- indexed PNG (sent) ---':>28} {'--- render total ---':>21}")
+    print(f"{'board':<12} {'draw':>6} {'encode':>7} {'bytes':>11} {'quantize':>9} {'encode':>7} {'bytes':>10} "
           f"{'p50':>10} {'p99':>10}")
     for state in ("fresh", "mid", "won"):
         times, rgb_size, indexed_size = measure(state, args.theme, args.runs,
                                                 time.thread_time if args.cpu else time.perf_counter)
         total = [sum(step) for step in zip(times["draw"], times["quantize"], times["indexed"], strict=True)]
         draw, rgb, quantizing, indexed = (statistics.median(times[step]) for step in STEPS)
-        print(f"{state:<8} {draw:>6.2f} {rgb:>7.2f} {rgb_size:>11,} {quantizing:>9.2f} {indexed:>7.2f} "
+        print(f"{state:<12} {draw:>6.2f} {rgb:>7.2f} {rgb_size:>11,} {quantizing:>9.2f} {indexed:>7.2f} "
               f"{indexed_size:>10,} {statistics.median(total):>10.2f} {percentile(total, 0.99):>10.2f}")
+    print("drawn again from the game's last board (render.redraw), mid-game:")
+    for change in ("a draw", "a move"):
+        times, size = measure_again(change, args.theme, args.runs, time.thread_time if args.cpu else time.perf_counter)
+        total = [sum(step) for step in zip(times["draw"], times["quantize"], times["indexed"], strict=True)]
+        draw, quantizing, indexed = (statistics.median(times[step]) for step in ("draw", "quantize", "indexed"))
+        print(f"{'after ' + change:<12} {draw:>6.2f} {'-':>7} {'-':>11} {quantizing:>9.2f} {indexed:>7.2f} "
+              f"{size:>10,} {statistics.median(total):>10.2f} {percentile(total, 0.99):>10.2f}")
 
 
 if __name__ == "__main__":

@@ -96,7 +96,7 @@ async def save_board(reply: Reply, player: Player, named: str | None, folder: Pa
     if not path.parent.is_dir():
         return voice.gettext("cannot save to {path}: there is no folder {folder}", path=path, folder=path.parent)
     png = await workers.draw(render, reply.game, highlight=reply.highlight, player=player.name,
-                             captions=board_captions(reply.game, voice))
+                             captions=board_captions(reply.game, voice), key=reply.game_id)
     try:
         path.write_bytes(png)
     except OSError as error:

@@ -18,9 +18,10 @@ import io
 import struct
 import zlib
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from bot.game import DRAW, Card, Game, Move, Outcome
 from bot.game.cards import rank_name
@@ -47,6 +48,9 @@ PNG_BAND_BYTES = 120 * 1024
 TEXT_CACHE = 4096  # text masks kept (labels, scores, deal numbers, player names: a few KB each)
 BACKGROUNDS = 32  # backgrounds kept (a theme, size and labels: about one per layout): 1.5 MB for Canfield
 RING_SPACING = 6  # pixels between two rings around one pile
+SPRITE_PIECES = 1024  # sprites cut into pieces kept (a sprite, as it shows under each card offset): ~50 KB each
+OPAQUE_PIECE = 3000  # an opaque middle at least this many pixels is copied apart from the sprite's blended edges
+RING_MASKS = 256  # ring masks kept (one per size of area ringed: a card, a waste, a column of some length): ~6 KB each
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,15 +111,24 @@ class BoardPlan:
 
 
 def render(game: Game, *, theme: str = "classic", highlight: Move | None = None, losing: Move | None = None,
-           player: str | None = None, captions: BoardCaptions | None = None) -> bytes:
+           player: str | None = None, captions: BoardCaptions | None = None, key: Hashable | None = None) -> bytes:
     """The board as PNG bytes. The last move is outlined (source and target), unless `losing`
     is given; `highlight` outlines another move too, such as a hint; `losing`, in a colour of
     its own, a move not to play (an analysis shows the move that lost a game beside a better
     one); `player` names the player; `captions` are the board's words (render.captions
     `board_captions`: English by default). The PNG is 8-bit indexed, in the theme's palette
-    (render.palette): a third of the bytes of RGB, and quicker to write."""
-    image = render_image(game, theme=theme, highlight=highlight, losing=losing, player=player, captions=captions)
-    return encode_png(quantize(image, board_palette(get_theme(theme))))
+    (render.palette): a third of the bytes of RGB, and quicker to write.
+
+    `key` (a game's id): this process keeps the board under it, and the next board drawn with
+    that key is drawn from it, only where it differs (render.redraw). The pixels are the same."""
+    painter = _Painter(game, get_theme(theme), GEOMETRY, captions)
+    palette = board_palette(painter.theme)
+    if key is None:
+        return encode_png(quantize(painter.paint(highlight, losing, player), palette))
+    from render.redraw import render_again  # it builds on this module
+
+    painter.compose(highlight, losing, player)
+    return render_again(key, painter, palette)
 
 
 def encode_png(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
@@ -178,10 +191,8 @@ def board_plan(game: Game, geometry: Geometry = GEOMETRY, in_play: bool = False)
 
 
 class _Painter:
-    """Draws one board; lives for one render."""
-
-    image: Image.Image  # made by `paint`
-    draw: ImageDraw.ImageDraw
+    """Draws one board; lives for one render. It lays the board out as a list of parts (its
+    scene, `compose`), then draws them on the layout's background (`picture`)."""
 
     def __init__(self, game: Game, theme: Theme, geometry: Geometry, captions: BoardCaptions | None = None,
                  in_play: bool = False) -> None:
@@ -198,13 +209,30 @@ class _Painter:
         self.banner = None if self.outcome is None else self._banner_box(width, height)
         self.size = (width, height if self.banner is None else max(height, self.banner[3] + geometry.margin))
         self.ringed: Counter[tuple[int, int, int, int]] = Counter()  # the areas ringed, and how often
+        self.parts: list[Part] = []
 
     def paint(self, highlight: Move | None, losing: Move | None, player: str | None) -> Image.Image:
-        """Everything, bottom layer first."""
-        labels = tuple((*self._label_place(spot), spot.pile) for spot in self.board.spots if not spot.counted)
+        """The board: its scene (`compose`) drawn (`picture`)."""
+        self.compose(highlight, losing, player)
+        return self.picture()
+
+    def picture(self, box: Box | None = None) -> Image.Image:
+        """The parts drawn so far on the background: the whole board, or the part in `box`."""
         width, height = self.size
-        self.image = _background(self.theme, self.geo, width, _rows(height), labels).crop((0, 0, width, height))
-        self.draw = ImageDraw.Draw(self.image, "RGBA")
+        box = box or (0, 0, width, height)
+        image = _background(*self.frame()).crop(box)
+        paint_parts(self.parts, _Canvas(image, box[:2], self.theme, self.geo))
+        return image
+
+    def frame(self) -> tuple[Theme, Geometry, int, int, tuple[tuple[int, int, str], ...]]:
+        """What the board's background is made of (`_background`'s arguments): boards with one
+        frame differ only in their parts."""
+        labels = tuple((*self._label_place(spot), spot.pile) for spot in self.board.spots if not spot.counted)
+        return self.theme, self.geo, self.size[0], _rows(self.size[1]), labels
+
+    def compose(self, highlight: Move | None, losing: Move | None, player: str | None) -> list[Part]:
+        """The board's parts, bottom layer first (the background is not one of them)."""
+        self.parts = []
         self._header(player)
         self._marks()
         for spot in self.board.spots:
@@ -219,7 +247,7 @@ class _Painter:
             self._outline(highlight, self.theme.hinted, self.theme.hinted, played=False)
         if self.outcome is not None:
             self._banner(self.outcome)
-        return self.image
+        return self.parts
 
     # --- sizes -------------------------------------------------------------------------
 
@@ -311,43 +339,33 @@ class _Painter:
         placed = self._place(spot)
         cards = self.piles[spot.pile]
         if not cards:
-            self._paste(self._empty(spot.pile), placed[0].x, placed[0].y)
+            words, sprite = self._empty(spot.pile)
+            self.parts.append(Sprite(f"empty {words}", placed[0].x, placed[0].y, sprite))
         else:
             back = card_back(self.theme, self.geo.card)
             depth = _depth(len(cards)) if spot.fan is Fan.STACK else 0
-            layers = [(back, placed[0].x + step, placed[0].y + step)
+            layers = [("??", back, placed[0].x + step, placed[0].y + step)
                       for step in (layer * self.geo.depth_step for layer in range(depth, 0, -1))]
-            faces = [(self._sprite(card.text), card.x, card.y) for card in placed]
+            faces = [(card.text, self._sprite(card.text), card.x, card.y) for card in placed]
             stack = [*layers, *faces]  # bottom to top
-            for index, (sprite, x, y) in enumerate(stack):
-                above = stack[index + 1][1:] if index + 1 < len(stack) else None
-                self._paste(sprite, x, y, under=above)
+            for index, (name, sprite, x, y) in enumerate(stack):
+                above = stack[index + 1][2:] if index + 1 < len(stack) else None
+                self.parts.append(Sprite(name, x, y, sprite, above))
         self.placed[spot.pile] = placed
 
     def _sprite(self, text: str) -> Image.Image:
         return card_back(self.theme, self.geo.card) if text == "??" else card_face(
             Card.parse(text), self.theme, self.geo.card)
 
-    def _empty(self, pile: str) -> Image.Image:
+    def _empty(self, pile: str) -> tuple[str, Image.Image]:
+        """An empty pile's outline, and its words (what tells it from the other outlines)."""
         if pile.startswith("f"):
             base = self.game.foundation_base(pile)
-            return empty_slot(self.theme, self.geo.card, rank_name(base.rank) + base.suit.symbol,
-                              _visible_on(self.theme.suits[base.suit], self.theme))
-        if pile == "s":
-            return empty_slot(self.theme, self.geo.card, "↻" if self.game.can_move(DRAW) else "")
-        return empty_slot(self.theme, self.geo.card)
-
-    def _paste(self, sprite: Image.Image, x: int, y: int, under: tuple[int, int] | None = None) -> None:
-        """Paste a card's sprite (its top left corner at x, y). `under`: where the card pasted
-        next, on top of this one, will lie; only the parts of this sprite it leaves showing are
-        pasted (a fanned column's covered cards are mostly hidden, and blending their whole
-        sprites was most of a board's drawing). The board's pixels are the same either way."""
-        if under is None:
-            self.image.paste(sprite, (x - SHADOW, y - SHADOW), sprite)
-            return
-        for box in _uncovered(sprite.size, (under[0] - x + SHADOW, under[1] - y + SHADOW), self.geo.card):
-            part = sprite.crop(box)
-            self.image.paste(part, (x - SHADOW + box[0], y - SHADOW + box[1]), part)
+            words = rank_name(base.rank) + base.suit.symbol
+            return words, empty_slot(self.theme, self.geo.card, words, _visible_on(self.theme.suits[base.suit],
+                                                                                      self.theme))
+        words = "↻" if pile == "s" and self.game.can_move(DRAW) else ""
+        return words, empty_slot(self.theme, self.geo.card, words)
 
     # --- words -------------------------------------------------------------------------
 
@@ -355,7 +373,7 @@ class _Painter:
         text = spot.pile
         if spot.counted:
             text += f" · {len(self.piles[spot.pile])}"
-        _paste_label(self.image, self._label_place(spot), text, self.theme, self.geo)
+        self.parts.append(Label(*self._label_place(spot), text, self.geo.label))
 
     def _label_place(self, spot: Spot) -> tuple[int, int]:
         """The top left corner of a pile's label: above the pile, wherever its row starts."""
@@ -364,11 +382,11 @@ class _Painter:
     def _text(self, xy: tuple[int, int], text: str, size: int, fill: tuple[int, int, int], anchor: str,
               bold: bool = True) -> None:
         """`ImageDraw.text` at a whole-pixel point, with the text's mask drawn once and kept."""
-        _paste_text(self.image, xy, text, size, fill, anchor, bold)
+        self.parts.append(Text(*xy, text, size, fill, anchor, bold))
 
     def _header(self, player: str | None) -> None:
         game, theme, geo = self.game, self.theme, self.geo
-        width = self.image.width  # the header's band is in the background
+        width = self.size[0]  # the header's band is in the background
         words = self.captions
         deal_width = round(_length(words.deal, 22, False)) + 24
         size = 28
@@ -399,14 +417,7 @@ class _Painter:
 
     def _die(self, x: int, y: int, size: int, roll: int) -> None:
         """A die face showing `roll`: the Die of Justice."""
-        self.draw.rounded_rectangle((x, y, x + size, y + size), radius=4, fill=self.theme.face,
-                                    outline=self.theme.face_edge)
-        pips = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (0, 2), (2, 0), (2, 2)],
-                5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)], 6: [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)]}
-        step, r = size / 4, max(1.5, size / 11)
-        for column, row in pips[roll]:
-            cx, cy = x + step * (column + 1), y + step * (row + 1)
-            self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(30, 30, 34))
+        self.parts.append(Die(x, y, size, roll))
 
     def _marks(self) -> None:
         """The layout's marks in their band over the first row: which way the columns under
@@ -450,11 +461,8 @@ class _Painter:
             return
         outside = RING_SPACING * self.ringed[area]
         self.ringed[area] += 1
-        x0, y0, x1, y1 = area[0] - outside, area[1] - outside, area[2] + outside, area[3] + outside
-        radius = self.geo.card.radius + 3
-        self.draw.rounded_rectangle((x0 - 5, y0 - 5, x1 + 4, y1 + 4), radius=radius + 2, outline=(*colour, 90),
-                                    width=width + 3)
-        self.draw.rounded_rectangle((x0 - 3, y0 - 3, x1 + 2, y1 + 2), radius=radius, outline=colour, width=width)
+        ringed = (area[0] - outside, area[1] - outside, area[2] + outside, area[3] + outside)
+        self.parts.append(Ring(ringed, colour, width, self.geo.card.radius + 3))
 
     def _banner(self, outcome: Outcome) -> None:
         won = outcome is Outcome.WON
@@ -462,12 +470,240 @@ class _Painter:
         colour = self.theme.won if won else self.theme.blocked
         box = self.banner
         assert box is not None, "a banner has its box once the game is over"
-        middle = (box[1] + box[3]) // 2
-        self.draw.rounded_rectangle(box, radius=14, fill=(*colour, 235), outline=(255, 255, 255, 160), width=2)
         size = 34 if won else 26
         while size > 16 and font(size).getlength(text) > box[2] - box[0] - 24:  # a longer language's words
             size -= 2
-        self.draw.text(((box[0] + box[2]) // 2, middle), text, font=font(size), fill=(255, 255, 255), anchor="mm")
+        self.parts.append(Banner(box, text, size, colour))
+
+
+# --- a board's parts --------------------------------------------------------------------
+# A board is drawn as a list of parts, bottom first (its scene): each a small frozen value that
+# says what it draws where, and can draw itself on any rectangle of the board. Two boards of a
+# game can be compared part by part (render.redraw draws only where they differ).
+
+
+@dataclass(slots=True)
+class _Canvas:
+    """Where parts are drawn: an image holding the board's rectangle from `origin` (the whole
+    board, or a part of it), and what the parts draw with."""
+
+    image: Image.Image
+    origin: tuple[int, int]
+    theme: Theme
+    geo: Geometry
+    draw: ImageDraw.ImageDraw = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.draw = ImageDraw.Draw(self.image, "RGBA")
+
+    def at(self, x: int, y: int) -> tuple[int, int]:
+        """A board point in the canvas's pixels."""
+        return x - self.origin[0], y - self.origin[1]
+
+    def shifted(self, box: Sequence[int]) -> tuple[int, int, int, int]:
+        """A board box in the canvas's pixels."""
+        x, y = self.origin
+        return box[0] - x, box[1] - y, box[2] - x, box[3] - y
+
+
+@dataclass(frozen=True, slots=True)
+class Sprite:
+    """A card's face or back, or an empty pile's outline, its card's top left corner at x, y;
+    `name` tells the sprite apart (a card's text, "??" a back, an outline's words and colour).
+    `under`: where the card put on it lies, if any (only what that card leaves showing is drawn)."""
+
+    name: str
+    x: int
+    y: int
+    sprite: Image.Image = field(compare=False)
+    under: tuple[int, int] | None = field(compare=False, default=None)
+
+    @property
+    def box(self) -> Box:
+        """The pixels it may draw on."""
+        width, height = self.sprite.size
+        return self.x - SHADOW, self.y - SHADOW, self.x - SHADOW + width, self.y - SHADOW + height
+
+    def paint(self, canvas: _Canvas) -> None:
+        """Draw it: its pieces (`_pieces`), each blended through its alpha, or copied where it is opaque."""
+        x, y = canvas.at(self.x - SHADOW, self.y - SHADOW)
+        above = None if self.under is None else (self.under[0] - self.x + SHADOW, self.under[1] - self.y + SHADOW)
+        for (left, top), piece in _pieces(_Same(self.sprite), above, canvas.geo.card):
+            canvas.image.paste(piece, (x + left, y + top), piece if piece.mode == "RGBA" else None)
+
+
+class _Same:
+    """An image that is equal only to itself (the caches of pieces of sprites are keyed by it)."""
+
+    __slots__ = ("image",)
+
+    def __init__(self, image: Image.Image) -> None:
+        self.image = image
+
+    def __hash__(self) -> int:
+        return id(self.image)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.image is self.image
+
+
+@functools.lru_cache(maxsize=SPRITE_PIECES)
+def _pieces(sprite: _Same, above: tuple[int, int] | None, card: CardSize) -> list[tuple[tuple[int, int], Image.Image]]:
+    """The pieces of a sprite to paste, each with its top left corner in the sprite: the parts a
+    card lying at `above` (in the sprite's pixels) leaves showing (`_uncovered`), or all of it;
+    a large opaque middle apart, as RGB, to be copied rather than blended (the same pixels,
+    sooner), and the rest as RGBA."""
+    image = sprite.image
+    margin = card.radius + 2
+    inner = (SHADOW + margin, SHADOW + margin, SHADOW + card.width - margin, SHADOW + card.height - margin)
+    opaque = image.mode == "RGBA" and image.getchannel("A").crop(inner).getextrema() == (255, 255)
+    boxes = [(0, 0, *image.size)] if above is None else _uncovered(image.size, above, card)
+    pieces: list[tuple[Box, bool]] = []  # each box, and whether it is opaque
+    for box in boxes:
+        left, top = max(box[0], inner[0]), max(box[1], inner[1])
+        right, bottom = min(box[2], inner[2]), min(box[3], inner[3])
+        if not opaque or right <= left or bottom <= top or (right - left) * (bottom - top) < OPAQUE_PIECE:
+            pieces.append((box, False))
+            continue
+        around = [(box[0], box[1], box[2], top), (box[0], bottom, box[2], box[3]), (box[0], top, left, bottom),
+                  (right, top, box[2], bottom)]
+        pieces += [(side, False) for side in around if side[0] < side[2] and side[1] < side[3]]
+        pieces.append(((left, top, right, bottom), True))
+    return [((box[0], box[1]), image.crop(box).convert("RGB") if whole else image.crop(box)) for box, whole in pieces]
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A text, drawn as `ImageDraw.text` draws it at the whole-pixel point x, y."""
+
+    x: int
+    y: int
+    text: str
+    size: int
+    fill: tuple[int, int, int]
+    anchor: str
+    bold: bool = True
+
+    @property
+    def box(self) -> Box:
+        """The pixels it may draw on."""
+        mask, left, top = _text_mask(self.text, self.size, self.bold, self.anchor)
+        if mask is None:
+            return self.x, self.y, self.x, self.y
+        return self.x + left, self.y + top, self.x + left + mask.width, self.y + top + mask.height
+
+    def paint(self, canvas: _Canvas) -> None:
+        """Draw it."""
+        _paste_text(canvas.image, canvas.at(self.x, self.y), self.text, self.size, self.fill, self.anchor, self.bold)
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """A pile's label, its tag and text, its top left corner at x, y."""
+
+    x: int
+    y: int
+    text: str
+    height: int  # the geometry's label band
+
+    @property
+    def box(self) -> Box:
+        """The pixels it may draw on: the tag, and the text, which may reach out of it."""
+        right, bottom = self.x + round(_length(self.text, 19, True)) + 15, self.y + self.height - 5  # `_label_tag`
+        words = Text(*_label_text_place(self.x, self.y, self.height), self.text, 19, (0, 0, 0), "lm").box
+        return min(self.x, words[0]), min(self.y, words[1]), max(right, words[2]), max(bottom, words[3])
+
+    def paint(self, canvas: _Canvas) -> None:
+        """Draw it."""
+        _paste_label(canvas.image, canvas.at(self.x, self.y), self.text, canvas.theme, canvas.geo)
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """A die face showing `roll`, its top left corner at x, y: the Die of Justice."""
+
+    x: int
+    y: int
+    size: int
+    roll: int
+
+    @property
+    def box(self) -> Box:
+        """The pixels it may draw on."""
+        return self.x, self.y, self.x + self.size + 1, self.y + self.size + 1
+
+    def paint(self, canvas: _Canvas) -> None:
+        """Draw it."""
+        x, y = canvas.at(self.x, self.y)
+        size, theme = self.size, canvas.theme
+        canvas.draw.rounded_rectangle((x, y, x + size, y + size), radius=4, fill=theme.face, outline=theme.face_edge)
+        step, r = size / 4, max(1.5, size / 11)
+        for column, row in DIE_PIPS[self.roll]:
+            cx, cy = x + step * (column + 1), y + step * (row + 1)
+            canvas.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(30, 30, 34))
+
+
+@dataclass(frozen=True, slots=True)
+class Ring:
+    """An outline around an area (left, top, right, bottom), in `colour`, `width` pixels wide,
+    with a faint glow outside it."""
+
+    area: Box
+    colour: tuple[int, int, int]
+    width: int
+    radius: int
+
+    @property
+    def box(self) -> Box:
+        """The pixels it may draw on."""
+        x0, y0, x1, y1 = self.area
+        return x0 - 5, y0 - 5, x1 + 5, y1 + 5
+
+    def paint(self, canvas: _Canvas) -> None:
+        """Draw it (its colour through the ring's mask, `_ring_mask`)."""
+        x0, y0, x1, y1 = self.area
+        x, y = canvas.at(x0 - 5, y0 - 5)
+        for (left, top), mask in _ring_mask(x1 - x0, y1 - y0, self.radius, self.width):
+            canvas.image.paste(self.colour, (x + left, y + top), mask)
+
+
+@dataclass(frozen=True, slots=True)
+class Banner:
+    """The outcome's banner: a rounded band over `area` in `colour`, `text` in its middle."""
+
+    area: Box
+    text: str
+    size: int
+    colour: tuple[int, int, int]
+
+    @property
+    def box(self) -> Box:
+        """The pixels it may draw on."""
+        x0, y0, x1, y1 = self.area
+        return x0, y0, x1 + 1, y1 + 1
+
+    def paint(self, canvas: _Canvas) -> None:
+        """Draw it."""
+        x0, y0, x1, y1 = canvas.shifted(self.area)
+        canvas.draw.rounded_rectangle((x0, y0, x1, y1), radius=14, fill=(*self.colour, 235),
+                                      outline=(255, 255, 255, 160), width=2)
+        canvas.draw.text(((x0 + x1) // 2, (y0 + y1) // 2), self.text, font=font(self.size), fill=(255, 255, 255),
+                         anchor="mm")
+
+
+Part = Sprite | Text | Label | Die | Ring | Banner
+DIE_PIPS = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (0, 2), (2, 0), (2, 2)],
+            5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)], 6: [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)]}
+
+
+def paint_parts(parts: Sequence[Part], canvas: _Canvas) -> None:
+    """Draw the parts that reach into the canvas, bottom first, each clipped to it."""
+    left, top = canvas.origin
+    right, bottom = left + canvas.image.width, top + canvas.image.height
+    for part in parts:
+        x0, y0, x1, y1 = part.box
+        if x0 < right and left < x1 and y0 < bottom and top < y1:
+            part.paint(canvas)
 
 
 @functools.lru_cache(maxsize=BACKGROUNDS)
@@ -494,7 +730,13 @@ def _paste_label(image: Image.Image, corner: tuple[int, int], text: str, theme: 
     """A pile's label, its tag and `text`, its top left corner at `corner`."""
     x, y = corner
     image.paste(theme.tag[:3], (x, y), _label_tag(text, theme.tag[3], geometry.label))
-    _paste_text(image, (x + 7, y + (geometry.label - 6) // 2), text, 19, theme.text, "lm", True)
+    _paste_text(image, _label_text_place(x, y, geometry.label), text, 19, theme.text, "lm", True)
+
+
+def _label_text_place(x: int, y: int, height: int) -> tuple[int, int]:
+    """Where a label's text is drawn (anchored left and middle), for a label at x, y in a band
+    `height` pixels tall."""
+    return x + 7, y + (height - 6) // 2
 
 
 def _paste_text(image: Image.Image, xy: tuple[int, int], text: str, size: int, fill: tuple[int, int, int],
@@ -517,6 +759,28 @@ def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Ima
     mask = Image.new("L", (right - left, bottom - top), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=face, anchor=anchor)
     return mask, left, top
+
+
+@functools.lru_cache(maxsize=RING_MASKS)
+def _ring_mask(width: int, height: int, radius: int, line: int) -> list[tuple[tuple[int, int], Image.Image]]:
+    """The mask of a ring (`Ring`) around an area `width` by `height`, 5 pixels wider on each
+    side: its glow, a rounded outline `line` + 3 pixels wide at alpha 90, and inside it the
+    ring itself, `line` pixels wide and opaque. Pasting a colour through it blends exactly as
+    drawing the two outlines does (ImageDraw does not smooth them: where the ring lies, its
+    colour covers the glow's). As the top left corner and mask of each of its four sides: the
+    empty middle is left out."""
+    glow = Image.new("L", (width + 10, height + 10), 0)
+    ImageDraw.Draw(glow).rounded_rectangle((0, 0, width + 9, height + 9), radius=radius + 2, outline=90, width=line + 3)
+    ring = Image.new("L", glow.size, 0)
+    ImageDraw.Draw(ring).rounded_rectangle((2, 2, width + 7, height + 7), radius=radius, outline=255, width=line)
+    mask = ImageChops.lighter(glow, ring)
+    across, down = mask.size
+    band, corner = line + 3, max(radius + 3, line + 3)  # the sides' width; the corners' reach
+    if 2 * corner >= down or 2 * band >= across or mask.crop((band, corner, across - band, down - corner)).getbbox():
+        return [((0, 0), mask)]
+    sides = [(0, 0, across, corner), (0, down - corner, across, down), (0, corner, band, down - corner),
+             (across - band, corner, across, down - corner)]
+    return [(side[:2], mask.crop(side)) for side in sides]
 
 
 @functools.lru_cache(maxsize=TEXT_CACHE)

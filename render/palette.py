@@ -112,11 +112,12 @@ def _sample(theme: Theme) -> list[tuple[int, RGB]]:
             game = new_game("canfield", deal=1)
             game.play("d")
             painter = _Painter(game, theme, GEOMETRY)
-            painter.paint(Move("t1", "t2"), None, "Zoë")
+            painter.compose(Move("t1", "t2"), None, "Zoë")
             painter._outline(Move("w", "t3"), theme.losing, theme.losing, played=False)
             painter._outline(Move("t4", "f1"), theme.hinted, theme.hinted, played=False)
+            painter.banner = painter._banner_box(*painter.size)  # the game is in play: it has no box of its own
             painter._banner(outcome)
-            yield painter.image
+            yield painter.picture()
         card = GEOMETRY.card
         sprites = [card_face(Card(rank, suit), theme, card) for suit in Suit for rank in range(1, 14)]
         sprites.append(card_back(theme, card))

@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.game import Move
 from bot.game.race import DRAW_COUNT, MAX_PLAYERS, RaceGame
 from render.board import GEOMETRY as BOARD_GEOMETRY
-from render.board import _Painter, _shorten, encode_png
+from render.board import _Canvas, _Painter, _shorten, encode_png, paint_parts
 from render.captions import RaceCaptions, race_captions
 from render.felt import felt
 from render.fonts import font
@@ -339,6 +339,7 @@ class _BoardPainter(_Painter):
         self.fan = self._column_fan()
         self.placed = {}
         self.ringed = Counter()
+        self.parts = []
         self.image = felt(theme, (width, self._height()))
         self.draw = ImageDraw.Draw(self.image, "RGBA")
 
@@ -350,6 +351,7 @@ class _BoardPainter(_Painter):
             self._label(spot)
             self._paint_pile(spot)
         self._last_move()
+        paint_parts(self.parts, _Canvas(self.image, (0, 0), self.theme, self.geo))
         if self.finished:
             middle = (self.geo.y(1) + self.image.height) // 2
             box = (self.geo.margin, middle - 48, self.image.width - self.geo.margin, middle + 48)
@@ -372,10 +374,9 @@ class _BoardPainter(_Painter):
                 self.initials[player])
         self.draw.text((right, 53), counts, font=font(20), fill=theme.text, anchor="rm")
 
-    def _empty(self, pile: str) -> Image.Image:
-        if pile == "s" and self.piles["w"]:
-            return empty_slot(self.theme, self.geo.card, "↻")  # the waste turns over: redeals are unlimited
-        return empty_slot(self.theme, self.geo.card)
+    def _empty(self, pile: str) -> tuple[str, Image.Image]:
+        words = "↻" if pile == "s" and self.piles["w"] else ""  # the waste turns over: redeals are unlimited
+        return words, empty_slot(self.theme, self.geo.card, words)
 
     def _last_move(self) -> None:
         """Outline the player's last move, as board.py does: the source's new top, and the cards

@@ -1,0 +1,196 @@
+"""A game's next board drawn from its last one: only what changed is drawn, quantized and deflated.
+
+Most moves change a few cards: a draw, the stock, the waste, a label's count, the rings of the
+last move and a few words of the header. So for each game (by a key its caller gives, the
+game's id) the process that draws keeps its last board: the parts it was drawn from (its scene,
+render.board `Part`), the PNG's rows (the board in the theme's palette, each row after its
+filter byte), and those rows deflated in bands. The next board of that game is compared part
+by part with the last: the boxes of the parts that went or came are merged into a few
+rectangles, and only those are drawn again (every part that reaches into them, bottom first,
+clipped), quantized, put into the rows, and only the bands they touch are deflated again.
+
+Each band is deflated on its own (raw deflate ending in a full flush, which forgets what came
+before), so bands can be put together in any combination; the zlib stream is a header, the
+bands, an empty final block, and the Adler-32 of all the rows (put together from each band's).
+The pixels are exactly those `render` draws without the cache (tests/render/test_redraw.py).
+"""
+
+from __future__ import annotations
+
+import itertools
+import struct
+import threading
+import zlib
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+from PIL import Image
+
+from render.board import PNG_COMPRESS_LEVEL, PNG_SIGNATURE, Box, Part, _chunk, _Painter, deflater
+from render.palette import quantize
+
+BAND_ROWS = 48  # rows deflated together: a draw touches ~250 rows of the ~580 (header, stock, waste)
+GAMES = 256  # boards kept per process, the least recently drawn let go first: ~0.4 MB each
+TEMPLATES = 16  # a game's first board starts from the most recent of this many kept boards in its frame
+MERGE_GAP = 24  # dirty boxes nearer each other than this are drawn as one rectangle
+MOST_RECTANGLES = 8  # more than this, and the dirty boxes are drawn as their bounding box
+ZLIB_HEADER = b"\x78\x01"  # deflate, 32 KB window, fastest
+FINAL_BLOCK = b"\x03\x00"  # an empty fixed-Huffman block marked last
+
+
+@dataclass(slots=True)
+class _Band:
+    """A band of rows: its raw rows deflated on their own, their Adler-32 and length."""
+
+    deflated: bytes
+    adler: int
+    length: int
+
+
+@dataclass(slots=True)
+class _Board:
+    """A game's last board, as kept."""
+
+    frame: tuple[object, ...]  # its size and background (render.board `_Painter.frame`): its theme, hence palette
+    parts: list[Part]
+    rows: Image.Image  # the PNG's rows, as a "P" image one pixel wider: a filter byte (0: none), then the row
+    bands: list[_Band]
+    head: bytes  # the PNG up to its IDAT: signature, IHDR, PLTE
+
+
+_boards: OrderedDict[Hashable, _Board] = OrderedDict()
+_lock = threading.Lock()
+
+
+def render_again(key: Hashable, painter: _Painter, palette: Image.Image) -> bytes:
+    """The PNG of the board `painter` has composed (its parts), drawn from the last board kept
+    under `key` where it can be (same size, theme and background), else from a copy of another
+    game's recent board that can be (a game's first board: the felt, the header band and most
+    labels are there already), else whole; kept in its place. The same pixels as drawing it whole."""
+    frame = (*painter.frame(), painter.size)
+    with _lock:
+        last = _boards.pop(key, None)  # taken out while it is redrawn: a second drawing at once starts afresh
+        if last is None or last.frame != frame:  # a recent board of another game in the same frame, copied
+            recent = itertools.islice(reversed(_boards.values()), TEMPLATES)
+            last = next((_copy(board) for board in recent if board.frame == frame), None)
+    board = _whole(painter, frame, palette) if last is None else _again(last, painter, palette)
+    with _lock:
+        _boards[key] = board
+        while len(_boards) > GAMES:
+            _boards.popitem(last=False)
+    return _png(board)
+
+
+def forget() -> None:
+    """Let every kept board go."""
+    with _lock:
+        _boards.clear()
+
+
+def kept() -> int:
+    """How many boards are kept."""
+    return len(_boards)
+
+
+def _copy(board: _Board) -> _Board:
+    return _Board(board.frame, board.parts, board.rows.copy(), list(board.bands), board.head)
+
+
+def _whole(painter: _Painter, frame: tuple[object, ...], palette: Image.Image) -> _Board:
+    indexed = quantize(painter.picture(), palette)
+    width, height = indexed.size
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indexed, deflate, no interlace
+    head = PNG_SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"PLTE", bytes(indexed.getpalette() or []))
+    rows = Image.new("P", (width + 1, height), 0)
+    rows.paste(indexed, (1, 0))
+    bands = _deflate(rows, range(0, height, BAND_ROWS))
+    return _Board(frame, painter.parts, rows, [bands[top] for top in sorted(bands)], head)
+
+
+def _again(last: _Board, painter: _Painter, palette: Image.Image) -> _Board:
+    rows = last.rows
+    rectangles = dirty(last.parts, painter.parts, (rows.width - 1, rows.height))
+    for box in rectangles:
+        _put(rows, box, quantize(painter.picture(box), palette))
+    tops = sorted({top for x0, y0, x1, y1 in rectangles
+                   for top in range(y0 // BAND_ROWS * BAND_ROWS, y1, BAND_ROWS)})
+    bands = list(last.bands)
+    for top, band in _deflate(rows, tops).items():
+        bands[top // BAND_ROWS] = band
+    return _Board(last.frame, painter.parts, rows, bands, last.head)
+
+
+def dirty(before: Sequence[Part], after: Sequence[Part], size: tuple[int, int]) -> list[Box]:
+    """The rectangles of a board of `size` to draw again when its parts go from `before` to
+    `after`: around every part that went or came, merged into a few; the whole board where the
+    parts both have are in another order (one may now cover the other)."""
+    width, height = size
+    kept_before, kept_after = set(before), set(after)
+    stayed = [part in kept_after for part in before]
+    was = [part in kept_before for part in after]
+    if ([part for part, kept in zip(before, stayed, strict=True) if kept]
+            != [part for part, kept in zip(after, was, strict=True) if kept]):
+        return [(0, 0, width, height)]
+    boxes = [part.box for part, kept in zip(before, stayed, strict=True) if not kept]
+    boxes += [part.box for part, kept in zip(after, was, strict=True) if not kept]
+    clipped = [(max(0, x0), max(0, y0), min(width, x1), min(height, y1)) for x0, y0, x1, y1 in boxes]
+    return merged([box for box in clipped if box[0] < box[2] and box[1] < box[3]])
+
+
+def merged(boxes: list[Box]) -> list[Box]:
+    """Boxes joined, each with every other it overlaps or nearly touches (MERGE_GAP), into
+    their bounding boxes; into one bounding box where that leaves more than MOST_RECTANGLES."""
+    rectangles: list[Box] = []
+    for box in boxes:
+        while True:
+            near = next((other for other in rectangles if _near(box, other)), None)
+            if near is None:
+                break
+            rectangles.remove(near)
+            box = (min(box[0], near[0]), min(box[1], near[1]), max(box[2], near[2]), max(box[3], near[3]))
+        rectangles.append(box)
+    if len(rectangles) > MOST_RECTANGLES:
+        return [(min(box[0] for box in rectangles), min(box[1] for box in rectangles),
+                 max(box[2] for box in rectangles), max(box[3] for box in rectangles))]
+    return rectangles
+
+
+def _near(a: Box, b: Box) -> bool:
+    return a[0] < b[2] + MERGE_GAP and b[0] < a[2] + MERGE_GAP and a[1] < b[3] + MERGE_GAP and b[1] < a[3] + MERGE_GAP
+
+
+def _put(rows: Image.Image, box: Box, indexed: Image.Image) -> None:
+    """Put an indexed image into a PNG's rows (`_Board.rows`), over the board's `box`."""
+    rows.paste(indexed, (box[0] + 1, box[1]))  # both "P": the indices are copied as they are
+
+
+def _deflate(rows: Image.Image, tops: Sequence[int] | range) -> dict[int, _Band]:
+    """The bands of a PNG's rows (`_Board.rows`) starting at rows `tops`, each deflated on its own."""
+    deflate = deflater.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15)  # raw deflate: no header, no checksum
+    bands = {}
+    for top in tops:
+        band = rows.crop((0, top, rows.width, min(rows.height, top + BAND_ROWS))).tobytes()
+        deflated = deflate.compress(band) + deflate.flush(deflater.Z_FULL_FLUSH)  # later bands do not look back
+        bands[top] = _Band(deflated, deflater.adler32(band), len(band))
+    return bands
+
+
+def _png(board: _Board) -> bytes:
+    adler = 1
+    for band in board.bands:
+        adler = adler32_combine(adler, band.adler, band.length)
+    stream = b"".join((ZLIB_HEADER, *(band.deflated for band in board.bands), FINAL_BLOCK, struct.pack(">I", adler)))
+    return b"".join((board.head, _chunk(b"IDAT", stream), _chunk(b"IEND", b"")))
+
+
+def adler32_combine(first: int, second: int, length: int) -> int:
+    """The Adler-32 of two byte strings one after the other, from each one's and the second's
+    length (as zlib's adler32_combine)."""
+    base = 65521
+    remainder = length % base
+    low = first & 0xFFFF
+    high = (remainder * low) % base
+    low = (low + (second & 0xFFFF) + base - 1) % base
+    high = (high + (first >> 16) + (second >> 16) + base - remainder) % base
+    return low | (high << 16)
