@@ -3,11 +3,11 @@
 Most moves change a few cards: a draw, the stock, the waste, a label's count, the rings of the
 last move and a few words of the header. So for each game (by a key its caller gives, the
 game's id) the process that draws keeps its last board: the parts it was drawn from (its scene,
-render.board `Part`), the PNG's rows (the board in the theme's palette, each row after its
-filter byte), and those rows deflated in bands. The next board of that game is compared part
-by part with the last: the boxes of the parts that went or came are merged into a few
+render.board `Part`) and the PNG's rows (the board in the theme's palette, each row after its
+filter byte) deflated in bands, some 40 KB a board. The next board of that game is compared
+part by part with the last: the boxes of the parts that went or came are merged into a few
 rectangles, and only those are drawn again (every part that reaches into them, bottom first,
-clipped), quantized, put into the rows, and only the bands they touch are deflated again.
+clipped) and quantized; only the bands they touch are inflated, written into and deflated again.
 
 Each band is deflated on its own (raw deflate ending in a full flush, which forgets what came
 before), so bands can be put together in any combination; the zlib stream is a header, the
@@ -24,6 +24,7 @@ import zlib
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image
 
@@ -31,7 +32,7 @@ from render.board import PNG_COMPRESS_LEVEL, PNG_SIGNATURE, Box, Part, _chunk, _
 from render.palette import quantize
 
 BAND_ROWS = 48  # rows deflated together: a draw touches ~250 rows of the ~580 (header, stock, waste)
-GAMES = 256  # boards kept per process, the least recently drawn let go first: ~0.4 MB each
+GAMES = 1024  # boards kept per process, the least recently drawn let go first: ~40 KB of bands each
 TEMPLATES = 16  # a game's first board starts from the most recent of this many kept boards in its frame
 MERGE_GAP = 24  # dirty boxes nearer each other than this are drawn as one rectangle
 MOST_RECTANGLES = 8  # more than this, and the dirty boxes are drawn as their bounding box
@@ -54,8 +55,7 @@ class _Board:
 
     frame: tuple[object, ...]  # its size and background (render.board `_Painter.frame`): its theme, hence palette
     parts: list[Part]
-    rows: Image.Image  # the PNG's rows, as a "P" image one pixel wider: a filter byte (0: none), then the row
-    bands: list[_Band]
+    bands: list[_Band]  # never changed: a next board has a list of its own, sharing the bands that stayed
     head: bytes  # the PNG up to its IDAT: signature, IHDR, PLTE
 
 
@@ -73,7 +73,7 @@ def render_again(key: Hashable, painter: _Painter, palette: Image.Image) -> byte
         last = _boards.pop(key, None)  # taken out while it is redrawn: a second drawing at once starts afresh
         if last is None or last.frame != frame:  # a recent board of another game in the same frame, copied
             recent = itertools.islice(reversed(_boards.values()), TEMPLATES)
-            last = next((_copy(board) for board in recent if board.frame == frame), None)
+            last = next((board for board in recent if board.frame == frame), None)
     board = _whole(painter, frame, palette) if last is None else _again(last, painter, palette)
     with _lock:
         _boards[key] = board
@@ -93,10 +93,6 @@ def kept() -> int:
     return len(_boards)
 
 
-def _copy(board: _Board) -> _Board:
-    return _Board(board.frame, board.parts, board.rows.copy(), list(board.bands), board.head)
-
-
 def _whole(painter: _Painter, frame: tuple[object, ...], palette: Image.Image) -> _Board:
     indexed = quantize(painter.picture(), palette)
     width, height = indexed.size
@@ -104,21 +100,28 @@ def _whole(painter: _Painter, frame: tuple[object, ...], palette: Image.Image) -
     head = PNG_SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"PLTE", bytes(indexed.getpalette() or []))
     rows = Image.new("P", (width + 1, height), 0)
     rows.paste(indexed, (1, 0))
-    bands = _deflate(rows, range(0, height, BAND_ROWS))
-    return _Board(frame, painter.parts, rows, [bands[top] for top in sorted(bands)], head)
+    deflate = deflater.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15)  # raw deflate: no header, no checksum
+    bands = [_deflated(rows.crop((0, top, width + 1, min(height, top + BAND_ROWS))), deflate)
+             for top in range(0, height, BAND_ROWS)]
+    return _Board(frame, painter.parts, bands, head)
 
 
 def _again(last: _Board, painter: _Painter, palette: Image.Image) -> _Board:
-    rows = last.rows
-    rectangles = dirty(last.parts, painter.parts, (rows.width - 1, rows.height))
-    for box in rectangles:
-        _put(rows, box, quantize(painter.picture(box), palette))
+    width, height = painter.size
+    rectangles = dirty(last.parts, painter.parts, (width, height))
+    drawn = [(box, quantize(painter.picture(box), palette)) for box in rectangles]
     tops = sorted({top for x0, y0, x1, y1 in rectangles
                    for top in range(y0 // BAND_ROWS * BAND_ROWS, y1, BAND_ROWS)})
     bands = list(last.bands)
-    for top, band in _deflate(rows, tops).items():
-        bands[top // BAND_ROWS] = band
-    return _Board(last.frame, painter.parts, rows, bands, last.head)
+    deflate = deflater.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15)
+    for top in tops:
+        band = bands[top // BAND_ROWS]
+        rows = Image.frombytes("P", (width + 1, band.length // (width + 1)),
+                               deflater.decompressobj(-15).decompress(band.deflated))
+        for (x0, y0, _, _), indexed in drawn:
+            rows.paste(indexed, (x0 + 1, y0 - top))  # both "P": the indices are copied; what falls outside, clipped
+        bands[top // BAND_ROWS] = _deflated(rows, deflate)
+    return _Board(last.frame, painter.parts, bands, last.head)
 
 
 def dirty(before: Sequence[Part], after: Sequence[Part], size: tuple[int, int]) -> list[Box]:
@@ -160,20 +163,13 @@ def _near(a: Box, b: Box) -> bool:
     return a[0] < b[2] + MERGE_GAP and b[0] < a[2] + MERGE_GAP and a[1] < b[3] + MERGE_GAP and b[1] < a[3] + MERGE_GAP
 
 
-def _put(rows: Image.Image, box: Box, indexed: Image.Image) -> None:
-    """Put an indexed image into a PNG's rows (`_Board.rows`), over the board's `box`."""
-    rows.paste(indexed, (box[0] + 1, box[1]))  # both "P": the indices are copied as they are
-
-
-def _deflate(rows: Image.Image, tops: Sequence[int] | range) -> dict[int, _Band]:
-    """The bands of a PNG's rows (`_Board.rows`) starting at rows `tops`, each deflated on its own."""
-    deflate = deflater.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15)  # raw deflate: no header, no checksum
-    bands = {}
-    for top in tops:
-        band = rows.crop((0, top, rows.width, min(rows.height, top + BAND_ROWS))).tobytes()
-        deflated = deflate.compress(band) + deflate.flush(deflater.Z_FULL_FLUSH)  # later bands do not look back
-        bands[top] = _Band(deflated, deflater.adler32(band), len(band))
-    return bands
+def _deflated(rows: Image.Image, deflate: Any) -> _Band:
+    """A band of a PNG's rows (a "P" image one pixel wider than the board: the filter byte, 0,
+    then the row), deflated on its own by `deflate` (a raw compressobj: the band ends in a full
+    flush, so that the bands after it do not look back into it, and it can be inflated alone)."""
+    raw = rows.tobytes()
+    deflated = deflate.compress(raw) + deflate.flush(deflater.Z_FULL_FLUSH)
+    return _Band(deflated, deflater.adler32(raw), len(raw))
 
 
 def _png(board: _Board) -> bytes:

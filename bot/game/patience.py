@@ -194,11 +194,13 @@ class Game(ABC):
             deal = random_deal()
         return cls(rules, deck_of(deal), deal)
 
-    def copy(self) -> Self:
-        """An independent game in the same position with the same history."""
+    def copy(self, *, last_move_only: bool = False) -> Self:
+        """An independent game in the same position with the same history; `last_move_only`:
+        with only its last move's step (it shows and draws the same, and undoes once at most),
+        which is all a board needs and a fraction of the bytes to send a drawing process."""
         twin = type(self)(self.rules, self.cards, self.deal, checked=True)
         twin._restore(self._position())
-        twin.history = list(self.history)
+        twin.history = self.history[-1:] if last_move_only else list(self.history)
         twin._known_outcome = self._known_outcome
         return twin
 

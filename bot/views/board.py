@@ -83,7 +83,7 @@ def unchanged(reply: Reply) -> bool:
 async def board_file(reply: Reply, name: str, voice: Voice) -> discord.File:
     """The board's PNG (drawn off the event loop), with `name` as its player's, and its alt text
     in the voice's language."""
-    png = await workers.draw(render, reply.game, highlight=reply.highlight, player=name,
+    png = await workers.draw(render, reply.game.copy(last_move_only=True), highlight=reply.highlight, player=name,
                              captions=board_captions(reply.game, voice), key=reply.game_id)
     return discord.File(io.BytesIO(png), filename="board.png", description=board_alt_text(reply.game, voice))
 

@@ -159,3 +159,19 @@ def test_a_record_with_an_illegal_move_is_refused_clearly() -> None:
     record["moves"].append("rf1")
     with pytest.raises(SnapshotError, match="cannot rebuild"):
         from_record(record)
+
+
+@pytest.mark.parametrize("name", ["canfield", "storehouse", "demons-and-thieves", "patriarchs"])
+def test_a_copy_with_its_last_move_only_shows_and_draws_as_the_game(name: str) -> None:
+    from render import render
+
+    game = played_game(name, steps=80)
+    shown = game.copy(last_move_only=True)
+    assert shown.piles() == game.piles() and shown.last_move == game.last_move
+    assert shown.outcome == game.outcome and shown.legal_moves() == game.legal_moves()
+    assert render(shown, player="Zoë") == render(game, player="Zoë")
+    assert len(pickle.dumps(shown)) * 3 < len(pickle.dumps(game))  # what goes to a drawing process
+    shown.undo()
+    game.undo()
+    assert shown.piles(reveal=True) == game.piles(reveal=True)
+    assert not shown.can_undo() and game.can_undo()
