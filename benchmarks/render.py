@@ -114,8 +114,8 @@ def measure_again(change: str, theme: str, runs: int, clock: Callable[[], float]
     size = 0
     for run in range(runs):
         quantizing, encoding = [0.0], [0.0]
-        with (timing(redraw, "quantize", quantizing, clock), timing(redraw, "_put", encoding, clock),
-              timing(redraw, "_deflate", encoding, clock), timing(redraw, "_png", encoding, clock)):
+        with (timing(redraw, "quantize", quantizing, clock), timing(redraw, "_rewritten", encoding, clock),
+              timing(redraw, "_png", encoding, clock)):
             start = clock()
             png = render(boards[(run + 1) % 2], theme=theme, key="benchmark")
             total = clock() - start

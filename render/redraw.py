@@ -115,13 +115,18 @@ def _again(last: _Board, painter: _Painter, palette: Image.Image) -> _Board:
     bands = list(last.bands)
     deflate = deflater.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15)
     for top in tops:
-        band = bands[top // BAND_ROWS]
-        rows = Image.frombytes("P", (width + 1, band.length // (width + 1)),
-                               deflater.decompressobj(-15).decompress(band.deflated))
-        for (x0, y0, _, _), indexed in drawn:
-            rows.paste(indexed, (x0 + 1, y0 - top))  # both "P": the indices are copied; what falls outside, clipped
-        bands[top // BAND_ROWS] = _deflated(rows, deflate)
+        bands[top // BAND_ROWS] = _rewritten(bands[top // BAND_ROWS], top, width, drawn, deflate)
     return _Board(last.frame, painter.parts, bands, last.head)
+
+
+def _rewritten(band: _Band, top: int, width: int, drawn: list[tuple[Box, Image.Image]], deflate: Any) -> _Band:
+    """A band of a board `width` pixels wide, starting at row `top`, inflated, with the indexed
+    rectangles `drawn` (each with its box on the board) written into it, and deflated again."""
+    rows = Image.frombytes("P", (width + 1, band.length // (width + 1)),
+                           deflater.decompressobj(-15).decompress(band.deflated))
+    for (x0, y0, _, _), indexed in drawn:
+        rows.paste(indexed, (x0 + 1, y0 - top))  # both "P": the indices are copied; what falls outside, clipped
+    return _deflated(rows, deflate)
 
 
 def dirty(before: Sequence[Part], after: Sequence[Part], size: tuple[int, int]) -> list[Box]:
