@@ -64,21 +64,13 @@ class DuplicateRow(StoreError):
     """A row broke a unique constraint: someone else took that name, seat or key first."""
 
 
-class Queries:
-    """Statements on one connection: on their own (each commits), or inside a transaction."""
-
-    def __init__(self, connection: AsyncConnection) -> None:
-        self.connection = connection
+class Statements:
+    """What the store asks of a database, each built on `run`: a `Database` runs each statement
+    on its own (it commits), `Queries` on one connection (inside a transaction, say)."""
 
     async def run(self, statement: Executable, parameters: Parameters | list[Parameters] | None) -> Outcome:
         """Run a statement (once for each set of parameters in a list): its rows and rowcount."""
-        with _errors:
-            return outcome(await self.connection.execute(statement, parameters))
-
-    async def driver_sql(self, sql: str) -> None:
-        """Run SQL as the driver takes it (BEGIN, COMMIT, ROLLBACK)."""
-        with _errors:
-            await self.connection.exec_driver_sql(sql)
+        raise NotImplementedError
 
     async def fetch_all(self, statement: Executable, parameters: Parameters | None = None) -> list[Row]:
         """Every row (`parameters`: the values of the statement's `bindparam`s by name, if it has any)."""
@@ -98,15 +90,32 @@ class Queries:
         """Run a statement; the number of rows it changed."""
         return (await self.run(statement, parameters)).rowcount
 
+    async def insert(self, statement: Insert) -> int:
+        """Run an INSERT into a table with an `id` column; the new row's id."""
+        return int(await self.fetch_value(statement.returning(statement.table.c.id)))
+
+
+class Queries(Statements):
+    """Statements on one connection: on their own (each commits), or inside a transaction."""
+
+    def __init__(self, connection: AsyncConnection) -> None:
+        self.connection = connection
+
+    async def run(self, statement: Executable, parameters: Parameters | list[Parameters] | None) -> Outcome:
+        """Run a statement (once for each set of parameters in a list): its rows and rowcount."""
+        with _errors:
+            return outcome(await self.connection.execute(statement, parameters))
+
+    async def driver_sql(self, sql: str) -> None:
+        """Run SQL as the driver takes it (BEGIN, COMMIT, ROLLBACK)."""
+        with _errors:
+            await self.connection.exec_driver_sql(sql)
+
     async def execute_many(self, statement: Executable, rows: Iterable[Parameters]) -> None:
         """Run a statement once for each set of parameters (its `bindparam`s, or an INSERT's columns)."""
         rows = [dict(row) for row in rows]
         if rows:
             await self.run(statement, rows)
-
-    async def insert(self, statement: Insert) -> int:
-        """Run an INSERT into a table with an `id` column; the new row's id."""
-        return int(await self.fetch_value(statement.returning(statement.table.c.id)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +149,7 @@ class SqliteQueries(Queries):
             await self.database.in_thread(partial(self.sync.exec_driver_sql, sql))
 
 
-class Database:
+class Database(Statements):
     """A database behind a SQLAlchemy engine in autocommit: a statement on its own commits; a
     transaction holds one connection from BEGIN to COMMIT. `turns` keeps the engine's pool from
     ever being contended: waiters are served first come, first served."""
@@ -194,37 +203,15 @@ class Database:
         assert self.engine is not None, "the store is not open"
         return self.engine.sync_engine
 
-    async def run(self, statement: Executable, parameters: Parameters | None = None) -> Outcome:
+    async def run(self, statement: Executable, parameters: Parameters | list[Parameters] | None = None) -> Outcome:
         """Run a statement on its own (it commits): its rows and rowcount."""
         async with self._connection() as queries:
             return await queries.run(statement, parameters)
-
-    async def fetch_all(self, statement: Executable, parameters: Parameters | None = None) -> list[Row]:
-        """Every row."""
-        return (await self.run(statement, parameters)).rows
-
-    async def fetch_one(self, statement: Executable, parameters: Parameters | None = None) -> Row | None:
-        """The first row, or None."""
-        rows = await self.fetch_all(statement, parameters)
-        return rows[0] if rows else None
-
-    async def fetch_value(self, statement: Executable, parameters: Parameters | None = None) -> Any:
-        """The first column of the first row, or None."""
-        row = await self.fetch_one(statement, parameters)
-        return row[0] if row else None
-
-    async def execute(self, statement: Executable, parameters: Parameters | None = None) -> int:
-        """Run a statement; the number of rows it changed."""
-        return (await self.run(statement, parameters)).rowcount
 
     async def execute_many(self, statement: Executable, rows: Iterable[Parameters]) -> None:
         """Run a statement once for each set of parameters, in one transaction."""
         async with self.transaction() as tx:
             await tx.execute_many(statement, rows)
-
-    async def insert(self, statement: Insert) -> int:
-        """Run an INSERT; the new row's id."""
-        return int(await self.fetch_value(statement.returning(statement.table.c.id)))
 
     def upsert(self, table: Table) -> sqlite.Insert | postgresql.Insert:
         """An INSERT into `table` in this database's dialect, which has `on_conflict_do_update`
@@ -286,7 +273,7 @@ class SqliteDatabase(Database):
             raise StoreError("the store is not open")
         return await self.thread.call(work)
 
-    async def run(self, statement: Executable, parameters: Parameters | None = None) -> Outcome:
+    async def run(self, statement: Executable, parameters: Parameters | list[Parameters] | None = None) -> Outcome:
         """Run a statement on its own in the database's thread (it commits): its rows and rowcount."""
         connection = self.connection
         if connection is None:
