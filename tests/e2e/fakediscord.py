@@ -47,12 +47,16 @@ import re
 import secrets
 import socket
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from aiohttp import WSMsgType, web
+import orjson
+from aiohttp import MultipartReader, StreamReader, WSMsgType, web
+from aiohttp.base_protocol import BaseProtocol
+from aiohttp.helpers import parse_mimetype
+from aiohttp.multipart import content_disposition_filename, parse_content_disposition
 
 log = logging.getLogger("fakediscord")
 
@@ -163,6 +167,16 @@ def _invalid_form(problem: str) -> _ApiError:
     return _ApiError(400, 50035, "Invalid Form Body", {"_errors": [{"code": "FAKE_INVALID", "message": problem}]})
 
 
+def to_json(data: Any) -> bytes:
+    """`data` as JSON, in UTF-8: by orjson (several times faster than the json module, which the
+    load benchmark feels), or by json where orjson refuses what json takes (integers of more
+    than 64 bits)."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError:
+        return json.dumps(data).encode()
+
+
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     """A JSON response whose Content-Type is exactly ``application/json``.
 
@@ -170,7 +184,106 @@ def json_response(data: Any, status: int = 200, headers: dict[str, str] | None =
     """
     all_headers = {"Content-Type": "application/json"}
     all_headers.update(headers or {})
-    return web.Response(status=status, body=json.dumps(data).encode(), headers=all_headers)
+    return web.Response(status=status, body=to_json(data), headers=all_headers)
+
+
+@dataclass
+class FormField:
+    """A part of a multipart/form-data body: its name, file name, Content-Type and bytes, and the
+    charset its text is in."""
+
+    name: str
+    filename: str | None
+    content_type: str | None
+    data: bytes
+    charset: str = "utf-8"
+
+    def text(self) -> str:
+        """The bytes decoded by the part's charset."""
+        return self.data.decode(self.charset)
+
+
+# A part's header line: a field name (an RFC 9110 token), a colon, the value without the blanks
+# around it, and no control character (which aiohttp's header parser refuses).
+_PART_HEADER = re.compile(rb"([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([\t\x20-\x7e\x80-\xff]*?)[ \t]*")
+MAX_PART_HEADER_LINE = 8190  # aiohttp's multipart reader refuses a longer header line
+
+
+@functools.lru_cache(maxsize=256)
+def _disposition(header: str) -> tuple[str | None, str | None]:
+    """The name and file name of a part's Content-Disposition header, parsed by aiohttp as its
+    multipart reader does (but once per header text: the same few come in every request)."""
+    _, params = parse_content_disposition(header)
+    return content_disposition_filename(params, "name"), content_disposition_filename(params, "filename")
+
+
+def split_form_data(body: bytes, content_type: str) -> list[FormField] | None:
+    """The parts of a multipart/form-data body as aiohttp's multipart reader reads them, from the
+    whole body at once (the reader's streaming costs several times more CPU); None for a body it
+    does not take the plain way, for the reader to read: a preamble, a part header other than
+    Content-Disposition and Content-Type, a nested multipart, a `_charset_` part, or anything
+    malformed (the reader's error is the answer)."""
+    mimetype = parse_mimetype(content_type)
+    boundary = mimetype.parameters.get("boundary")
+    if mimetype.type != "multipart" or mimetype.subtype != "form-data" or not boundary or len(boundary) > 70:
+        return None
+    delimiter = b"--" + boundary.encode()
+    marker = b"\r\n" + delimiter
+    if not body.startswith(delimiter + b"\r\n"):
+        return None
+    fields: list[FormField] = []
+    start = len(delimiter) + 2  # where the part's headers begin
+    while True:
+        blank = body.find(b"\r\n\r\n", start - 2)  # a part without headers starts with its blank line
+        if blank < 0:
+            return None
+        headers: dict[str, str] = {}
+        for line in body[start:blank].split(b"\r\n") if blank > start - 2 else ():
+            match = _PART_HEADER.fullmatch(line) if len(line) <= MAX_PART_HEADER_LINE else None
+            if match is None:
+                return None
+            header = match[1].decode().lower()
+            if header not in ("content-disposition", "content-type") or header in headers:
+                return None
+            headers[header] = match[2].decode("utf-8", "surrogateescape")
+        part_type = headers.get("content-type")
+        if part_type is not None and parse_mimetype(part_type).type == "multipart":
+            return None
+        name, filename = _disposition(headers.get("content-disposition", ""))
+        if name == "_charset_" and not fields:
+            return None
+        end = body.find(marker, blank + 2)  # the blank line's own CRLF ends an empty part
+        if end < 0:
+            return None
+        charset = parse_mimetype(part_type or "").parameters.get("charset", "utf-8")
+        fields.append(FormField(name or "", filename, part_type, body[blank + 4 : max(blank + 4, end)], charset))
+        after = end + len(marker)
+        if body.startswith(b"\r\n", after):
+            start = after + 2
+        elif body.startswith(b"--", after) and body[after + 2 : after + 4] in (b"", b"\r\n"):
+            return fields
+        else:
+            return None
+
+
+async def read_form_data(headers: Mapping[str, str], body: bytes, protocol: BaseProtocol) -> list[FormField]:
+    """The parts of a multipart body (`headers` its request's): `split_form_data`'s, or where it
+    leaves the body alone, aiohttp's multipart reader's (which raises on a malformed body).
+    `protocol`: the request's, which aiohttp's stream reader needs."""
+    fields = split_form_data(body, headers.get("Content-Type", ""))
+    if fields is not None:
+        return fields
+    content = StreamReader(protocol, max(2**16, len(body)), loop=asyncio.get_running_loop())
+    content.feed_data(body)
+    content.feed_eof()
+    fields = []
+    async for part in MultipartReader(headers, content):
+        if isinstance(part, MultipartReader):  # the fake has no use for a nested multipart
+            raise ValueError("the fake reads no nested multipart body")
+        name = part.name or ""
+        data = bytes(await part.read(decode=not name.startswith("files[")))
+        fields.append(FormField(name, part.filename, part.headers.get("Content-Type"), data, part.get_charset("utf-8")))
+    return fields
 
 
 def _iso(moment: datetime) -> str:
@@ -399,29 +512,14 @@ class ComponentInfo:
         return [option["value"] for option in self.options]
 
 
-def flatten_components(components: Iterable[dict[str, Any]]) -> list[ComponentInfo]:
-    """Flatten action rows, containers and sections into a list of their leaf components, in display order."""
-    found: list[ComponentInfo] = []
+def leaf_components(components: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The leaf components (buttons, selects, text displays, ...) of action rows, containers and
+    sections, in display order, as the payload has them."""
+    found: list[dict[str, Any]] = []
 
     def walk(component: dict[str, Any]) -> None:
-        ctype = component.get("type")
-        if ctype not in (1, 9, 17):  # action row, section and container only hold other components
-            emoji = component.get("emoji")
-            found.append(
-                ComponentInfo(
-                    type=ctype or 0,
-                    custom_id=component.get("custom_id"),
-                    label=component.get("label"),
-                    style=component.get("style"),
-                    disabled=bool(component.get("disabled", False)),
-                    url=component.get("url"),
-                    emoji=emoji if isinstance(emoji, dict) else None,
-                    options=tuple(component.get("options") or ()),
-                    placeholder=component.get("placeholder"),
-                    content=component.get("content"),
-                    raw=component,
-                )
-            )
+        if component.get("type") not in (1, 9, 17):  # action row, section and container only hold other components
+            found.append(component)
         for child in component.get("components") or ():
             walk(child)
         accessory = component.get("accessory")
@@ -433,6 +531,29 @@ def flatten_components(components: Iterable[dict[str, Any]]) -> list[ComponentIn
     return found
 
 
+def flatten_components(components: Iterable[dict[str, Any]]) -> list[ComponentInfo]:
+    """Flatten action rows, containers and sections into a list of their leaf components, in display order."""
+    found: list[ComponentInfo] = []
+    for component in leaf_components(components):
+        emoji = component.get("emoji")
+        found.append(
+            ComponentInfo(
+                type=component.get("type") or 0,
+                custom_id=component.get("custom_id"),
+                label=component.get("label"),
+                style=component.get("style"),
+                disabled=bool(component.get("disabled", False)),
+                url=component.get("url"),
+                emoji=emoji if isinstance(emoji, dict) else None,
+                options=tuple(component.get("options") or ()),
+                placeholder=component.get("placeholder"),
+                content=component.get("content"),
+                raw=component,
+            )
+        )
+    return found
+
+
 def _resolve_media(components: list[dict[str, Any]], attachments: list[StoredAttachment]) -> list[dict[str, Any]]:
     """The components with each `attachment://name` media url replaced by the attachment's own url
     and id, as Discord returns them. The request's payload is left as it was: what holds such a url
@@ -441,12 +562,18 @@ def _resolve_media(components: list[dict[str, Any]], attachments: list[StoredAtt
     by_name = {a.filename: a for a in attachments}
 
     def resolve(value: Any) -> Any:
+        """`value` itself when nothing in it changes (scalars are not looked into)."""
         if isinstance(value, list):
-            items = [resolve(item) for item in value]
-            return value if all(new is old for new, old in zip(items, value, strict=True)) else items
-        if not isinstance(value, dict):
-            return value
-        changed = {key: new for key, item in value.items() if (new := resolve(item)) is not item}
+            items: list[Any] | None = None
+            for index, item in enumerate(value):
+                if isinstance(item, (dict, list)) and (new := resolve(item)) is not item:
+                    items = items or list(value)
+                    items[index] = new
+            return value if items is None else items
+        changed: dict[str, Any] = {}
+        for key, item in value.items():
+            if isinstance(item, (dict, list)) and (new := resolve(item)) is not item:
+                changed[key] = new
         url = value.get("url")
         if isinstance(url, str) and url.startswith("attachment://") and url[13:] in by_name:
             attachment = by_name[url[13:]]
@@ -907,7 +1034,7 @@ class _GatewayConnection:
         return not self.ws.closed
 
     async def send(self, frame: dict[str, Any] | str) -> None:
-        text = frame if isinstance(frame, str) else json.dumps(frame)
+        text = frame if isinstance(frame, str) else to_json(frame).decode()
         async with self.lock:
             if self.ws.closed:
                 return
@@ -949,7 +1076,7 @@ class GatewaySession:
         """Send (and buffer for RESUME) a DISPATCH event with the next sequence number."""
         async with self.lock:
             self.seq += 1
-            frame = json.dumps({"op": 0, "t": event, "s": self.seq, "d": data})
+            frame = to_json({"op": 0, "t": event, "s": self.seq, "d": data}).decode()
             self.buffer.append((self.seq, frame))
             del self.buffer[:-500]
             if self.connection is not None:
@@ -1810,19 +1937,22 @@ class FakeDiscord:
                 if len(children) > 5 or (selects and len(children) > 1):
                     raise _invalid_form("components: a row holds up to 5 buttons or exactly one select")
         seen: set[str] = set()
-        for comp in flatten_components(components):
-            custom_id = comp.custom_id
+        for comp in leaf_components(components):
+            custom_id = comp.get("custom_id")
             if custom_id is not None:
                 if not 1 <= len(custom_id) <= 100:
                     raise _invalid_form(f"components: custom_id {custom_id!r} must be 1..100 characters")
                 if custom_id in seen:
                     raise _invalid_form(f"components: custom_id {custom_id!r} is duplicated")
                 seen.add(custom_id)
-            if comp.is_button and len(comp.label or "") > 80:
-                raise _invalid_form(f"components: button label {comp.label!r} is longer than 80")
-            if comp.is_button and comp.style != 5 and custom_id is None and comp.style != 6:
-                raise _invalid_form("components: a non-link button needs a custom_id")
-            if comp.type == 3 and not 1 <= len(comp.options) <= 25:
+            ctype = comp.get("type") or 0
+            if ctype == 2:
+                label, style = comp.get("label"), comp.get("style")
+                if len(label or "") > 80:
+                    raise _invalid_form(f"components: button label {label!r} is longer than 80")
+                if style != 5 and custom_id is None and style != 6:
+                    raise _invalid_form("components: a non-link button needs a custom_id")
+            if ctype == 3 and not 1 <= len(comp.get("options") or ()) <= 25:
                 raise _invalid_form(f"components: select {custom_id!r} needs 1..25 options")
         has_body = content or embeds or files or components or payload.get("sticker_ids") or payload.get("poll")
         if creating and not has_body:
@@ -1989,22 +2119,22 @@ class FakeDiscord:
         """Parse a JSON body or a multipart one (``payload_json`` + ``files[n]``)."""
         payload: dict[str, Any] = {}
         files: list[UploadedFile] = []
-        # Not `request.content_type`: aiohttp parses it with the email package, slower than the
-        # whole of the rest of a request here (each multipart body has a boundary of its own).
-        if request.headers.get("Content-Type", "").lower().startswith("multipart/"):
-            reader = await request.multipart()
-            async for part in reader:
-                name = getattr(part, "name", None) or ""
-                if name == "payload_json":
-                    payload = json.loads(await part.text())  # type: ignore[union-attr]
-                elif name.startswith("files["):
-                    data = bytes(await part.read())  # type: ignore[union-attr]
-                    content_type = part.headers.get("Content-Type")
-                    files.append(UploadedFile(int(name[6:-1]), part.filename or name, data, content_type))  # type: ignore[union-attr]
+        # Not `request.content_type` nor `request.text()`: aiohttp parses the header with the email
+        # package, slower than the whole of the rest of a request here (each multipart body has a
+        # boundary of its own); `parse_mimetype` is aiohttp's other parser, and keeps the texts it saw.
+        content_type = request.headers.get("Content-Type", "")
+        body = await request.read() if request.can_read_body else b""
+        if content_type.lower().startswith("multipart/"):
+            for part in await read_form_data(request.headers, body, request.protocol):
+                if part.name == "payload_json":
+                    payload = json.loads(part.text())
+                elif part.name.startswith("files["):
+                    files.append(UploadedFile(int(part.name[6:-1]), part.filename or part.name, part.data,
+                                              part.content_type))
                 else:
-                    payload[name] = await part.text()  # type: ignore[union-attr]
-        elif request.can_read_body:
-            text = await request.text()
+                    payload[part.name] = part.text()
+        elif body:
+            text = body.decode(parse_mimetype(content_type).parameters.get("charset", "utf-8"))
             if text:
                 payload = json.loads(text)
         request[PAYLOAD_KEY] = payload
@@ -2212,8 +2342,9 @@ class FakeDiscord:
                 raise _invalid_form("modal: custom_id, title and components are required")
             interaction.modal = data
 
-    def _echo(self, event: str, msg: StoredMessage) -> None:
-        """Tell the bot about its own message, as Discord does (not for ephemeral messages)."""
+    def _echo(self, event: str, msg: StoredMessage, payload: dict[str, Any] | None = None) -> None:
+        """Tell the bot about its own message, as Discord does (not for ephemeral messages).
+        `payload`: the message's, where the caller has made it already (nothing changes it)."""
         if not self.echo_bot_messages or msg.ephemeral or not self.bot_can_see(self.channels[msg.channel_id]):
             return
         intent = INTENT_GUILD_MESSAGES if msg.guild_id is not None else INTENT_DIRECT_MESSAGES
@@ -2222,7 +2353,7 @@ class FakeDiscord:
             if msg.guild_id is not None:
                 data["guild_id"] = str(msg.guild_id)
         else:
-            data = msg.payload()
+            data = payload or msg.payload()
         task = asyncio.get_running_loop().create_task(self.dispatch(event, data, intent=intent))
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
@@ -2299,8 +2430,9 @@ class FakeDiscord:
         if request.method != "PATCH":
             raise _ApiError(405, 0, "405: Method Not Allowed")
         self._edit(msg, payload, files)
-        self._echo("MESSAGE_UPDATE", msg)
-        return json_response(msg.payload())
+        answer = msg.payload()
+        self._echo("MESSAGE_UPDATE", msg, answer)
+        return json_response(answer)
 
     def _channel(self, request: web.Request) -> FakeChannel:
         try:
@@ -2322,8 +2454,9 @@ class FakeDiscord:
             FLAG_SUPPRESS_EMBEDS | FLAG_SUPPRESS_NOTIFICATIONS | FLAG_COMPONENTS_V2
         )
         msg = self._new_message(channel.id, payload, files, flags=flags)
-        self._echo("MESSAGE_CREATE", msg)
-        return json_response(msg.payload())
+        answer = msg.payload()
+        self._echo("MESSAGE_CREATE", msg, answer)
+        return json_response(answer)
 
     async def _get_channel_messages(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
@@ -2351,8 +2484,9 @@ class FakeDiscord:
         if msg.author != self.bot_user or msg.webhook_id is not None:
             raise _ApiError(403, 50005, "Cannot edit a message authored by another user")
         self._edit(msg, payload, files)
-        self._echo("MESSAGE_UPDATE", msg)
-        return json_response(msg.payload())
+        answer = msg.payload()
+        self._echo("MESSAGE_UPDATE", msg, answer)
+        return json_response(answer)
 
     async def _typing(self, request: web.Request) -> web.Response:
         self._channel(request)
