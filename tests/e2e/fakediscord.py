@@ -488,26 +488,35 @@ def _picture_by_pil(data: bytes) -> tuple[int, int, bool] | None:
 
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-PLAIN_PNG_MODES = {(8, 0), (8, 2), (8, 4), (8, 6)}  # (bit depth, colour type): L, RGB, LA, RGBA
+PLAIN_PNG_MODES = {(8, 0), (8, 2), (8, 3), (8, 4), (8, 6)}  # (bit depth, colour type): L, RGB, P, LA, RGBA
+PNG_PALETTE = 3  # the colour type of an indexed PNG, whose palette (PLTE) comes before its data
 
 
 def _plain_png_size(data: bytes) -> tuple[int, int] | None:
-    """The width and height of a PNG whose image header (IHDR, its checksum right) is followed by
-    its data (IDAT), as the bot's boards are, read from that header. Pillow opens an image by
-    reading the chunks up to the first IDAT: with none between, the header is all it judges, by
-    these same rules. None for anything else, for Pillow to judge (Pillow's Python overhead cost
-    the load benchmark several per cent of the fake's CPU)."""
+    """The width and height of a PNG whose image header (IHDR) is followed by its data (IDAT), or
+    in an indexed one by its palette (PLTE) then its data, their checksums right, as the bot's
+    boards are: read from that header. Pillow opens an image by reading the chunks up to the first
+    IDAT: with no other, the header is all it judges, by these same rules. None for anything else,
+    for Pillow to judge (Pillow's Python overhead cost the load benchmark several per cent of the
+    fake's CPU)."""
     from PIL import Image
 
     if len(data) < 41 or not data.startswith(PNG_SIGNATURE) or data[8:16] != b"\x00\x00\x00\x0dIHDR":
         return None
-    if zlib.crc32(data[12:29]) != int.from_bytes(data[29:33], "big") or data[37:41] != b"IDAT":
+    if zlib.crc32(data[12:29]) != int.from_bytes(data[29:33], "big"):
         return None
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     most = Image.MAX_IMAGE_PIXELS or width * height  # past it, Pillow warns, or refuses the image
     if (data[24], data[25]) not in PLAIN_PNG_MODES or data[27] != 0 or not 0 < width * height <= most:
         return None
-    return width, height
+    chunk = 33  # the chunk after IHDR
+    if data[25] == PNG_PALETTE:
+        length = int.from_bytes(data[33:37], "big")
+        end = 41 + length  # where its checksum is
+        if data[37:41] != b"PLTE" or zlib.crc32(data[37:end]) != int.from_bytes(data[end : end + 4], "big"):
+            return None
+        chunk = end + 4
+    return (width, height) if len(data) >= chunk + 8 and data[chunk + 4 : chunk + 8] == b"IDAT" else None
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from render.board import encode_png
 from tests.e2e.fakediscord import _picture, _picture_by_pil, _plain_png_size
 
 GOLDEN = sorted((Path(__file__).parent.parent / "render" / "golden").glob("*.png"))
@@ -38,13 +39,17 @@ def frames(format: str) -> bytes:
 def test_the_boards_are_read_from_their_header_as_pillow_reads_them() -> None:
     assert GOLDEN
     for path in GOLDEN:
-        data = path.read_bytes()
-        assert _plain_png_size(data) is not None, path.name
-        assert _picture(data) == _picture_by_pil(data) != None, path.name  # noqa: E711
+        with Image.open(path) as image:
+            indexed = encode_png(image.convert("RGB").quantize(64))  # as the bot sends boards
+        for data in (path.read_bytes(), indexed):
+            assert _plain_png_size(data) is not None, path.name
+            assert _picture(data) == _picture_by_pil(data) != None, path.name  # noqa: E711
 
 
 PLAIN = saved(Image.new("RGBA", (30, 20)), "PNG")
 HEADER = PLAIN[16:29]
+INDEXED = encode_png(Image.new("P", (9, 4)))  # IHDR, PLTE, IDAT
+PALETTE_END = 41 + int.from_bytes(INDEXED[33:37], "big")  # where the palette's checksum is
 
 
 @pytest.mark.parametrize("data", [
@@ -67,6 +72,13 @@ HEADER = PLAIN[16:29]
     with_header(PLAIN, HEADER[:11] + b"\x01" + HEADER[12:]),  # no such filter method
     with_header(PLAIN, HEADER[:12] + b"\x01"),  # interlaced
     with_header(PLAIN, struct.pack(">II", 10_000, 10_000) + HEADER[8:]),  # past Pillow's pixel limit
+    INDEXED,
+    INDEXED[:PALETTE_END] + b"\0\0\0\0" + INDEXED[PALETTE_END + 4:],  # a broken palette checksum
+    INDEXED[:PALETTE_END + 6],  # cut in the data chunk's header
+    INDEXED[:PALETTE_END - 2],  # cut in the palette
+    INDEXED[:33] + INDEXED[PALETTE_END + 4:],  # indexed, without its palette
+    with_header(PLAIN, HEADER[:9] + b"\x03" + HEADER[10:]),  # indexed, without its palette
+    PLAIN[:33] + INDEXED[33:PALETTE_END + 4] + PLAIN[33:],  # a palette in RGBA (a suggestion)
     PLAIN[:40],  # cut before the data chunk's name ends
     PLAIN[:33],
     PLAIN[:12] + b"IHDX" + PLAIN[16:],
