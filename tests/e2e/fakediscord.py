@@ -168,14 +168,33 @@ def _invalid_form(problem: str) -> _ApiError:
     return _ApiError(400, 50035, "Invalid Form Body", {"_errors": [{"code": "FAKE_INVALID", "message": problem}]})
 
 
+# What orjson hands to json instead of writing it its own way (json refuses a dataclass, say).
+ORJSON_PASSING = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS
+# A JSON number of 19 digits or more: orjson reads an integer past 64 bits as a float, json exactly.
+LONG_NUMBER = re.compile(r"(?:^|[:\[,])\s*-?\d{19}")
+
+
 def to_json(data: Any) -> bytes:
     """`data` as JSON, in UTF-8: by orjson (several times faster than the json module, which the
     load benchmark feels), or by json where orjson refuses what json takes (integers of more
-    than 64 bits)."""
+    than 64 bits, a lone surrogate) or would write what json refuses. (Unlike json, it writes an
+    infinity or NaN as null, valid JSON: no Discord client reads json's `Infinity`.)"""
     try:
-        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS | ORJSON_PASSING)
     except orjson.JSONEncodeError:
         return json.dumps(data).encode()
+
+
+def from_json(text: str) -> Any:
+    """What json.loads reads in `text`, read by orjson where it reads the same: not a number of
+    19 digits or more (nor something that merely looks like one, in a string), nor what orjson
+    refuses (NaN, a lone surrogate: json takes them; or a malformed text: json's error)."""
+    if not LONG_NUMBER.search(text):
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(text)
 
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
@@ -2166,7 +2185,7 @@ class FakeDiscord:
         if content_type.lower().startswith("multipart/"):
             for part in await read_form_data(request.headers, body, request.protocol):
                 if part.name == "payload_json":
-                    payload = json.loads(part.text())
+                    payload = from_json(part.text())
                 elif part.name.startswith("files["):
                     files.append(UploadedFile(int(part.name[6:-1]), part.filename or part.name, part.data,
                                               part.content_type))
@@ -2175,7 +2194,7 @@ class FakeDiscord:
         elif body:
             text = body.decode(parse_mimetype(content_type).parameters.get("charset", "utf-8"))
             if text:
-                payload = json.loads(text)
+                payload = from_json(text)
         request[PAYLOAD_KEY] = payload
         request[FILES_KEY] = files
         return payload, files
