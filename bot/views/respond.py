@@ -137,9 +137,22 @@ def shown(result: Answer, *, v2: bool = False) -> Shown:
     layout without content; anything else as plain content and buttons."""
     files = [result.file] if result.file else []
     if result.file is not None or result.status or v2:
-        return Shown(None, files, layout_view(result.status, cut(result.text, DISCORD_LIMIT), result.file,
-                                             result.view))
-    return Shown(cut(result.text, DISCORD_LIMIT) or None, files, result.view)
+        return Shown(None, files, unkept(layout_view(result.status, cut(result.text, DISCORD_LIMIT), result.file,
+                                                    result.view)))
+    return Shown(cut(result.text, DISCORD_LIMIT) or None, files, unkept(result.view))
+
+
+ViewT = TypeVar("ViewT", discord.ui.View, discord.ui.LayoutView)
+
+
+def unkept(view: ViewT | None) -> ViewT | None:
+    """The view, stopped before it is sent, so that discord.py does not keep it: its items are
+    DynamicItems, answered by their custom_id on whatever message they are (the app registers
+    them), so a kept view serves nothing, and discord.py would keep every private answer's view
+    15 minutes, with a timer task: some 11 KiB a board, gigabytes at a few hundred answers a second."""
+    if view is not None:
+        view.stop()
+    return view
 
 
 async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, edit: bool = False,

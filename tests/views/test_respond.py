@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import datetime
+import io
 
 import discord
 import pytest
 
+from bot.game import new_game
+from bot.views import answers_custom_id
+from bot.views.board import board_view
 from bot.views.respond import (
     ANSWER_WITHIN,
     CROWD,
@@ -17,8 +21,11 @@ from bot.views.respond import (
     _show,
     cut,
     shorten,
+    shown,
     time_left,
 )
+from bot.words import DISCORD
+from tests.views.test_board_view import reply_for
 
 
 def test_a_crowd_is_more_answers_in_progress_than_finish_in_the_time_left() -> None:
@@ -143,3 +150,18 @@ async def test_a_refusal_after_a_public_thinking_message_is_said_privately() -> 
     private = _Recorded(deferred=True)
     await _say(private, "Only the player may share this daily", edit=False)  # type: ignore[arg-type]
     assert private.calls == [("edit_original", None)]
+
+
+
+async def test_an_answer_s_view_is_not_kept_by_discord_py_and_its_buttons_are_still_answered() -> None:
+    # discord.py keeps a view it sends unless it is finished, a private one 15 minutes with a
+    # timer task; ours hold DynamicItems, answered by their custom_id, so the view sent is finished.
+    file = discord.File(io.BytesIO(b"png"), filename="board.png", description="A board")
+    boards = [Answer("Played d.", file=file, view=board_view(reply_for(new_game("canfield", deal=1)), DISCORD),
+                     status="Canfield"),
+              Answer("Buttons alone", view=board_view(reply_for(new_game("canfield", deal=2)), DISCORD))]
+    for board in boards:
+        view = shown(board).view
+        assert view is not None and view.is_finished()
+        custom_ids = [item.custom_id for item in view.walk_children() if getattr(item, "custom_id", None)]
+        assert len(custom_ids) > 5 and all(answers_custom_id(custom_id) for custom_id in custom_ids)
