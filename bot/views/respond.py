@@ -37,8 +37,9 @@ from bot.words import DISCORD, Voice
 from bot.words import error_text as worded
 
 # Seconds from an interaction's making by which it is answered or deferred: Discord gives up at 3 s,
-# and the second left is for the trips to and from Discord and an event loop running late.
-ANSWER_WITHIN = 2.0
+# and the time left is for the trips to and from Discord and an event loop running late (on a
+# machine loaded four times over, with 2 s, some deferrals came after the 3 s).
+ANSWER_WITHIN = 1.5
 CROWD = 8  # with fewer answers in progress than this, never defer at once
 # The shortest time between the ends of two answers to one member: faster than anyone clicks,
 # and it keeps one member's spam (answered at once, each refused cheaply) from taking the bot.

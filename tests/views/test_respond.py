@@ -34,16 +34,16 @@ def test_a_crowd_is_more_answers_in_progress_than_finish_in_the_time_left() -> N
     assert not load.crowded(100.0, ANSWER_WITHIN)  # a few at once never wait long
     load.in_progress = CROWD
     assert load.crowded(100.0, ANSWER_WITHIN)  # nothing finished yet: these may all wait
-    # Busy since 98.0, 21 finished 0.1 s apart: 10 a second while busy, 20 within ANSWER_WITHIN.
+    # Busy since 98.0, 21 finished 0.1 s apart: 10 a second while busy, 20 within 2 s.
     load.in_progress = 0
     load.started(98.0)
     for k in range(21):
         load.ended(98.0 + 0.1 * k)
         load.started(98.0 + 0.1 * k)
     load.in_progress = 19
-    assert not load.crowded(100.0, ANSWER_WITHIN) and load.rate == pytest.approx(10.0)
+    assert not load.crowded(100.0, 2.0) and load.rate == pytest.approx(10.0)
     load.in_progress = 21
-    assert load.crowded(100.0, ANSWER_WITHIN)
+    assert load.crowded(100.0, 2.0)
     assert not load.crowded(100.0, 2.5)  # with more time left, 21 can wait
     assert load.crowded(100.0, 0.5)  # with less, only 5 could
     load.crowded(100.05, ANSWER_WITHIN)
@@ -71,7 +71,7 @@ def test_the_rate_is_measured_while_busy_so_a_quiet_moment_does_not_lower_it() -
     # Much later, nothing finished lately and not busy for long: the rate last measured holds.
     load.in_progress, load.busy_since = 0, None
     load.started(200.0)
-    load.in_progress = 500
+    load.in_progress = round(300 * ANSWER_WITHIN) - 1
     assert not load.crowded(200.0, ANSWER_WITHIN) and load.rate == pytest.approx(300.0) and not load.finished
 
 
