@@ -67,6 +67,9 @@ class Solution:
 State = tuple[tuple[int, ...], int, tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], int]
 # One step of a line: (draws first, source pile, destination pile, cards).
 SearchStep = tuple[int, str, str, int]
+# A card drawn to the top of the waste and played from it: the card, then the waste left under
+# it, the stock and the passes (Talon.play).
+Drawn = tuple[int, tuple[int, ...], tuple[int, ...], int]
 
 
 def covers(game: Game) -> bool:
@@ -112,6 +115,30 @@ def _foundation_tables(build: Build, base: int) -> tuple[tuple[tuple[int, ...], 
     return wanted, tuple(tuple(sorted(cards)) for cards in sits_on)
 
 
+class Talon:
+    """What drawing can bring to the top of the waste from one position of the stock and waste.
+
+    While drawing and redealing, the waste followed by the stock from its top down (`cards`)
+    never changes: a draw moves the stock's top cards to the waste's end, a redeal turns the
+    whole waste over as the stock. So a position of the talon is just the waste's length and the
+    passes made, and its waste and stock are built only for a move that uses them.
+    """
+
+    __slots__ = ("cards", "reachable")
+
+    def __init__(self, cards: tuple[int, ...], reachable: dict[int, tuple[int, int, int]]) -> None:
+        self.cards = cards
+        # Each card drawing can bring to the top of the waste, in the order drawing comes to
+        # them: (draws, the waste's length with the card on top, passes).
+        self.reachable = reachable
+
+    def play(self, card: int) -> Drawn:
+        """Drawing `card` to the top of the waste and playing it: the card, then the waste left
+        under it, the stock and the passes."""
+        _, length, passes = self.reachable[card]
+        return card, self.cards[:length - 1], self.cards[length:][::-1], passes
+
+
 class Search:
     """The rules of one game as tables, and the moves they allow in a State."""
 
@@ -129,7 +156,7 @@ class Search:
         self.capped = False  # set when MAX_PASSES cut a search short: then "unwinnable" is not proven
         self._sizes: dict[tuple[int, ...], list[int]] = {}
         self._wanted_cards: dict[tuple[int, ...], frozenset[int]] = {}
-        self._by_card: dict[tuple[tuple[int, ...], tuple[int, ...], int], dict[int, tuple[int, State]]] = {}
+        self._talons: dict[tuple[tuple[int, ...], tuple[int, ...], int], Talon] = {}
         # The card each foundation wants after `count` cards, and the cards that can sit on each.
         self.wanted, self.sits_list = _foundation_tables(rules.build, game.base_rank)
 
@@ -174,41 +201,46 @@ class Search:
 
     # --- the talon: which cards drawing brings to the top of the waste ------------------
 
-    def talon(self, waste: tuple[int, ...], stock: tuple[int, ...], passes: int) -> list[tuple[int, int, State]]:
-        """Each card that drawing can bring to the top of the waste, once: (draws, card, the
-        waste, stock and passes then, in a State with the other parts left empty)."""
-        options: list[tuple[int, int, State]] = []
-        seen_cards: set[int] = set()
-        seen_positions: set[tuple[int, int]] = set()
-        if waste:
-            options.append((0, waste[-1], ((), 0, (), waste, stock, passes)))
-            seen_cards.add(waste[-1])
+    def talon(self, waste: tuple[int, ...], stock: tuple[int, ...], passes: int) -> Talon:
+        """Each card that drawing (redealing as needed) can bring to the top of the waste, once,
+        with the fewest draws. Sets `capped` when MAX_PASSES cuts the drawing short."""
+        cards = waste + stock[::-1]
+        total = len(cards)
+        length = len(waste)
+        reachable: dict[int, tuple[int, int, int]] = {}
+        if length:
+            reachable[cards[length - 1]] = (0, length, passes)
+        # With unlimited redeals and no die, drawing comes back to a waste length it had, and
+        # from there on repeats itself; otherwise each (length, pass) comes once.
+        repeats = self.redeals is None and self.rolls is None
+        seen_lengths: set[int] = set()
+        drawn_through: set[int] = set()  # the counts of the passes drawn through from their start
         draws = 0
-        while True:
-            if stock:
-                count = self.draws_per_pass(passes)
-                turned = stock[-count:]
-                waste, stock = waste + turned[::-1], stock[:-count] if count < len(stock) else ()
-            elif waste and (self.redeals is None or passes < self.redeals):
-                if passes >= MAX_PASSES:
-                    self.capped = True
-                    break
-                stock, waste, passes = waste[::-1], (), passes + 1
-                count = self.draws_per_pass(passes)
-                turned = stock[-count:]
-                waste, stock = waste + turned[::-1], stock[:-count] if count < len(stock) else ()
-            else:
-                break
-            draws += 1
-            position = (len(waste), passes if (self.redeals is not None or self.rolls is not None) else 0)
-            if position in seen_positions:
-                break
-            seen_positions.add(position)
-            top = waste[-1]
-            if top not in seen_cards:
-                seen_cards.add(top)
-                options.append((draws, top, ((), 0, (), waste, stock, passes)))
-        return options
+        while True:  # one pass a turn: draw to its end, then redeal
+            count = self.draws_per_pass(passes)
+            if not repeats and length == 0 and count in drawn_through:
+                # A pass that turns as many cards as one drawn already shows the same cards again.
+                draws += -(-total // count)
+                length = total
+            elif length == 0:
+                drawn_through.add(count)
+            while length < total:
+                length = min(length + count, total)
+                draws += 1
+                if repeats:
+                    if length in seen_lengths:
+                        return Talon(cards, reachable)
+                    seen_lengths.add(length)
+                top = cards[length - 1]
+                if top not in reachable:
+                    reachable[top] = (draws, length, passes)
+            if not total or (self.redeals is not None and passes >= self.redeals):
+                return Talon(cards, reachable)
+            if passes >= MAX_PASSES:
+                self.capped = True
+                return Talon(cards, reachable)
+            passes += 1
+            length = 0
 
     # --- moves -------------------------------------------------------------------------
 
@@ -257,17 +289,16 @@ class Search:
         new[src], new[dst] = left, columns[dst] + moving
         return foundations, reserve, tuple(new), waste, stock, passes
 
-    def to_foundation(self, state: State, src: str, talon: State | None = None) -> State:
-        """The position after putting the top card of src ("r", "t1".. or "w" from `talon`) on
-        its foundation."""
+    def to_foundation(self, state: State, src: str, drawn: Drawn | None = None) -> State:
+        """The position after putting the top card of src ("r", "t1".. or "w": the card `drawn`,
+        as Talon.play gives it) on its foundation."""
         foundations, reserve, columns, waste, stock, passes = state
         if src == "r":
             card = self.reserve[reserve - 1]
             reserve -= 1
         elif src == "w":
-            assert talon is not None
-            waste, stock, passes = talon[3][:-1], talon[4], talon[5]
-            card = talon[3][-1]
+            assert drawn is not None
+            card, waste, stock, passes = drawn
         else:
             index = int(src[1]) - 1
             card = columns[index][-1]
@@ -281,17 +312,16 @@ class Search:
         counts[self.suit[card]] += 1
         return tuple(counts), reserve, columns, waste, stock, passes
 
-    def to_column(self, state: State, src: str, dst: int, talon: State | None = None) -> State:
-        """The position after moving the reserve's top ("r") or the waste's top ("w", from
-        `talon`) onto column dst."""
+    def to_column(self, state: State, src: str, dst: int, drawn: Drawn | None = None) -> State:
+        """The position after moving the reserve's top ("r") or the waste's top ("w": the card
+        `drawn`, as Talon.play gives it) onto column dst."""
         foundations, reserve, columns, waste, stock, passes = state
         if src == "r":
             card = self.reserve[reserve - 1]
             reserve -= 1
         else:
-            assert talon is not None
-            waste, stock, passes = talon[3][:-1], talon[4], talon[5]
-            card = talon[3][-1]
+            assert drawn is not None
+            card, waste, stock, passes = drawn
         new = list(columns)
         new[dst] = columns[dst] + (card,)
         return foundations, reserve, tuple(new), waste, stock, passes
@@ -324,6 +354,7 @@ class Search:
         up, 0 none)."""
         foundations, reserve, columns, waste, stock, passes = state
         talon = self.talon_cards(waste, stock, passes)
+        reachable = talon.reachable
         wanted = self._wanted_cards.get(foundations)
         if wanted is None:
             wanted = self._wanted_cards[foundations] = frozenset(
@@ -337,8 +368,9 @@ class Search:
         for index, top in enumerate(tops):
             if top in wanted:
                 yield (0, f"t{index + 1}", f"f{self.suit[top] + 1}", 1), self.to_foundation(state, f"t{index + 1}"), 2
-        for draws, card in sorted((talon[card][0], card) for card in wanted if card in talon):
-            yield (draws, "w", FOUNDATION_NAMES[self.suit[card]], 1), self.to_foundation(state, "w", talon[card][1]), 2
+        for draws, card in sorted((reachable[card][0], card) for card in wanted if card in reachable):
+            after = self.to_foundation(state, "w", talon.play(card))
+            yield (draws, "w", FOUNDATION_NAMES[self.suit[card]], 1), after, 2
         # The reserve's top to a column: it turns up the next reserve card.
         if reserve_moves and reserve_top >= 0:
             progress = 0 if self.rules.reserve_face_up else 1
@@ -378,25 +410,24 @@ class Search:
         for index, top in enumerate(tops):
             if top >= 0:
                 for card in self.sits_list[top]:
-                    if card in talon:
-                        fits.append((talon[card][0], index, card))
+                    if card in reachable:
+                        fits.append((reachable[card][0], index, card))
             elif index == empty:
-                for card, (draws, _) in talon.items():
+                for card, (draws, _, _) in reachable.items():
                     fits.append((draws, index, card))
         fits.sort()
         for draws, index, card in fits:
-            yield (draws, "w", f"t{index + 1}", 1), self.to_column(state, "w", index, talon[card][1]), 0
+            yield (draws, "w", f"t{index + 1}", 1), self.to_column(state, "w", index, talon.play(card)), 0
 
-    def talon_cards(self, waste: tuple[int, ...], stock: tuple[int, ...], passes: int) -> dict[int, tuple[int, State]]:
-        """The talon's reachable cards by card: (draws, the talon then); kept, since many
-        positions share a talon."""
+    def talon_cards(self, waste: tuple[int, ...], stock: tuple[int, ...], passes: int) -> Talon:
+        """`talon`, kept: many positions share a talon."""
         cache_key = (waste, stock, passes)
-        found = self._by_card.get(cache_key)
+        found = self._talons.get(cache_key)
         if found is None:
-            found = {card: (draws, talon) for draws, card, talon in self.talon(waste, stock, passes)}
-            if len(self._by_card) > 200_000:
-                self._by_card.clear()
-            self._by_card[cache_key] = found
+            found = self.talon(waste, stock, passes)
+            if len(self._talons) > 200_000:
+                self._talons.clear()
+            self._talons[cache_key] = found
         return found
 
 
