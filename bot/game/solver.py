@@ -19,11 +19,12 @@ the first one only.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
 
+from bot.game.cards import full_deck
 from bot.game.moves import DRAW, Move
 from bot.game.rules import Build, Die, Groups
 
@@ -81,7 +82,34 @@ def covers(game: Game) -> bool:
 
 def card_index(card: Card) -> int:
     """The int a Card is searched as."""
-    return card.suit.index * 13 + card.rank - 1
+    return _CARD_INDEXES[card.name]
+
+
+# Each card's int, by its name: a card's suit index is a search of the suits, and every search
+# starts by reading every card of the game.
+_CARD_INDEXES = {card.name: card.suit.index * 13 + card.rank - 1 for card in full_deck()}
+
+
+def card_indexes(cards: Sequence[Card]) -> tuple[int, ...]:
+    """The ints a pile of Cards is searched as."""
+    return tuple([_CARD_INDEXES[card.name] for card in cards])
+
+
+_DIE_ROLLS: dict[tuple[Die, object], list[int]] = {}
+
+
+def _die_rolls(game: CanfieldGame) -> list[int]:
+    """The Die of Justice's roll for each pass up to MAX_PASSES. Kept: every search asks, and
+    working them out seeds a random generator for each pass (some 0.3 ms in all); the rolls are
+    fixed by the die and the deal, its number or, without one, its cards (see
+    CanfieldGame.die_roll_for_pass)."""
+    key = (game.rules.die, game.deal if game.deal is not None else game.cards)
+    rolls = _DIE_ROLLS.get(key)
+    if rolls is None:
+        if len(_DIE_ROLLS) > 10_000:
+            _DIE_ROLLS.clear()
+        rolls = _DIE_ROLLS[key] = [game.die_roll_for_pass(p) for p in range(MAX_PASSES + 1)]
+    return rolls
 
 
 @cache
@@ -151,7 +179,7 @@ class Search:
         self.any_group = rules.groups is Groups.ANY
         self.fill = rules.fill_from_reserve
         self.redeals = rules.redeals
-        self.rolls = [game.die_roll_for_pass(p) for p in range(MAX_PASSES + 1)] if rules.die is not Die.OFF else None
+        self.rolls = _die_rolls(game) if rules.die is not Die.OFF else None
         self.draw = rules.draw
         self.capped = False  # set when MAX_PASSES cut a search short: then "unwinnable" is not proven
         self._sizes: dict[tuple[int, ...], list[int]] = {}
@@ -166,9 +194,9 @@ class Search:
     def state_of(game: CanfieldGame) -> State:
         """The position of a game as a State."""
         foundations = tuple(len(pile) for pile in game.foundations)
-        columns = tuple(tuple(card_index(c) for c in column) for column in game.tableau)
-        waste = tuple(card_index(c) for c in game.waste)
-        stock = tuple(card_index(c) for c in game.stock)
+        columns = tuple([card_indexes(column) for column in game.tableau])
+        waste = card_indexes(game.waste)
+        stock = card_indexes(game.stock)
         return foundations, len(game.reserve), columns, waste, stock, game.redeals_used
 
     def key(self, state: State) -> tuple:
@@ -445,7 +473,7 @@ def solve(game: CanfieldGame, *, limit: int = 1_000_000, seconds: float | None =
     if not covers(game):
         raise ValueError(f"the solver does not cover {game.name}: it knows the one-deck Canfield family")
     start = time.perf_counter()
-    search = Search(game, tuple(card_index(c) for c in game.reserve), reference=reference)
+    search = Search(game, card_indexes(game.reserve), reference=reference)
     state = Search.state_of(game)
     if search.redeals is None and search.rolls is None:
         # With unlimited redeals and no die, the passes made so far do not matter: a game
@@ -545,7 +573,7 @@ def _visible_search(game: CanfieldGame) -> tuple[Search, State]:
     """A search that knows only what the player sees: the reserve's top (and the whole
     reserve when it lies face up); the stock, which cycling shows, is known."""
     if game.rules.reserve_face_up:
-        reserve = tuple(card_index(c) for c in game.reserve)
+        reserve = card_indexes(game.reserve)
     else:
         # Hidden cards are stand-ins that never take part: any move that uncovers one counts as
         # progress and ends the search before it is looked at.

@@ -9,7 +9,8 @@ import random
 import pytest
 
 from bot.game import DRAW, Move, new_game
-from bot.game.solver import MAX_PASSES, Search, card_index
+from bot.game.cards import full_deck
+from bot.game.solver import MAX_PASSES, Search, card_index, card_indexes
 
 # Every member of the one-deck Canfield family with the options that change the talon: the draw,
 # the redeals (none, a few, more than MAX_PASSES, unlimited) and the Die of Justice.
@@ -154,3 +155,20 @@ def test_the_search_moves_are_the_engines(name: str, options: dict) -> None:
                     played.play(DRAW)
                 played.play(Move(src, dst, count))
                 assert Search.state_of(played) == after
+
+
+def test_the_searchs_die_rolls_are_the_games_own() -> None:
+    """The rolls a Search keeps by deal are the game's, for a deal number and for a deal given by
+    its cards, and a second search of the same deal gets the same."""
+    by_number = [new_game("canfield", deal=deal, die=die) for deal in (11, 12) for die in ("game", "pass")]
+    by_cards = [new_game("canfield", cards=[str(card) for card in game.cards], die=game.rules.die.value)
+                for game in by_number]
+    for game in by_number + by_cards:
+        expected = [game.die_roll_for_pass(passes) for passes in range(MAX_PASSES + 1)]
+        assert Search(game, ()).rolls == expected and Search(game.copy(), ()).rolls == expected
+    assert Search(new_game("canfield", deal=11), ()).rolls is None
+
+
+def test_card_indexes_follow_the_deck_order() -> None:
+    assert [card_index(card) for card in full_deck()] == list(range(52))
+    assert card_indexes(full_deck()[::-1]) == tuple(range(51, -1, -1))
