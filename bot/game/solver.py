@@ -247,7 +247,8 @@ class Search:
         while True:  # one pass a turn: draw to its end, then redeal
             count = self.draws_per_pass(passes)
             if not repeats and length == 0 and count in drawn_through:
-                # A pass that turns as many cards as one drawn already shows the same cards again.
+                # A pass turning as many cards at a time as one drawn through already shows the
+                # same cards again, none new: its draws (total / count, rounded up) are counted only.
                 draws += -(-total // count)
                 length = total
             elif length == 0:
