@@ -1,17 +1,21 @@
 """Engine speed: random playouts of canfield, timing `legal_moves()` + `play()` on one core.
 
 Run from the project root: .venv/bin/python -m benchmarks.engine [--games N] [--moves M]
-Prints a table of moves per second, for each game and for the end-of-game check.
+Prints a table of moves per second, for each game, and the times of the end-of-game check: in
+full (`outcome`) and as the bot makes it after every move (`outcome_within(QUICK_SEARCH)`).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import statistics
 import time
 
 from bot.game import new_game
+from bot.game.solver import GaveUp
+from bot.play.solo import QUICK_SEARCH
 
 
 def playout_rate(name: str, games: int, moves_per_game: int, seed: int = 1, **options: object) -> tuple[float, int]:
@@ -49,6 +53,27 @@ def outcome_times(games: int, moves_per_game: int, seed: int = 2) -> list[float]
     return times
 
 
+def outcome_after_move_times(games: int, moves_per_game: int, seed: int = 3) -> list[float]:
+    """CPU microseconds of the outcome search the bot makes after every move
+    (`outcome_within(QUICK_SEARCH)`, see bot.play.solo), after each move of random canfield
+    playouts that draw two moves in three (the load benchmark's players only draw)."""
+    rng = random.Random(seed)
+    times = []
+    for _ in range(games):
+        game = new_game("canfield", deal=rng.randint(1, 10**9))
+        for _ in range(moves_per_game):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            draws = [move for move in moves if move.is_draw]
+            game.play(draws[0] if draws and rng.random() < 2 / 3 else rng.choice(moves))
+            start = time.process_time()
+            with contextlib.suppress(GaveUp):  # the bot then asks a search process: not timed here
+                game.outcome_within(QUICK_SEARCH)
+            times.append((time.process_time() - start) * 1e6)
+    return times
+
+
 def main() -> None:
     """Print the table."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -66,6 +91,10 @@ def main() -> None:
     p99 = times[int(len(times) * 0.99)]
     print(f"\n`outcome` (end-of-game check) over {len(times)} positions: median {statistics.median(times):.3f} ms, "
           f"p99 {p99:.3f} ms, max {times[-1]:.3f} ms")
+    quick = sorted(outcome_after_move_times(max(1, args.games // 4), args.moves))
+    print(f"outcome after a move (`outcome_within(QUICK_SEARCH)`) over {len(quick)} positions: "
+          f"mean {statistics.mean(quick):.1f} us CPU, median {statistics.median(quick):.1f} us, "
+          f"p99 {quick[int(len(quick) * 0.99)]:.1f} us")
 
 
 if __name__ == "__main__":

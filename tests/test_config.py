@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import shlex
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import event_loop_factory, write_health_file
+from bot.app import GC_THRESHOLDS, event_loop_factory, tune_garbage_collection, write_health_file
 from bot.config import ConfigError, health_file, load_config, read_env_file, shard_ranges
 from bot.store import DEFAULT_DATABASE_URL, sqlite_path
 
@@ -156,3 +157,14 @@ def test_the_bot_runs_on_uvloop_where_it_is_installed_and_on_asyncio_without(mon
         assert event_loop_factory() is uvloop.new_event_loop
     monkeypatch.setitem(sys.modules, "uvloop", None)  # not installed: asyncio's own loop
     assert event_loop_factory() is None
+
+
+def test_once_set_up_the_bot_sets_its_objects_aside_from_the_garbage_collector() -> None:
+    thresholds = gc.get_threshold()
+    try:
+        tune_garbage_collection()
+        assert gc.get_freeze_count() > 1000  # the modules' objects, at least
+        assert gc.get_threshold() == GC_THRESHOLDS and GC_THRESHOLDS[0] > thresholds[0]
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)

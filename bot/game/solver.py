@@ -19,11 +19,12 @@ the first one only.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
 
+from bot.game.cards import full_deck
 from bot.game.moves import DRAW, Move
 from bot.game.rules import Build, Die, Groups
 
@@ -67,6 +68,9 @@ class Solution:
 State = tuple[tuple[int, ...], int, tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], int]
 # One step of a line: (draws first, source pile, destination pile, cards).
 SearchStep = tuple[int, str, str, int]
+# A card drawn to the top of the waste and played from it: the card, then the waste left under
+# it, the stock and the passes (Talon.play).
+Drawn = tuple[int, tuple[int, ...], tuple[int, ...], int]
 
 
 def covers(game: Game) -> bool:
@@ -78,7 +82,34 @@ def covers(game: Game) -> bool:
 
 def card_index(card: Card) -> int:
     """The int a Card is searched as."""
-    return card.suit.index * 13 + card.rank - 1
+    return _CARD_INDEXES[card.name]
+
+
+# Each card's int, by its name: a card's suit index is a search of the suits, and every search
+# starts by reading every card of the game.
+_CARD_INDEXES = {card.name: card.suit.index * 13 + card.rank - 1 for card in full_deck()}
+
+
+def card_indexes(cards: Sequence[Card]) -> tuple[int, ...]:
+    """The ints a pile of Cards is searched as."""
+    return tuple([_CARD_INDEXES[card.name] for card in cards])
+
+
+_DIE_ROLLS: dict[tuple[Die, object], list[int]] = {}
+
+
+def _die_rolls(game: CanfieldGame) -> list[int]:
+    """The Die of Justice's roll for each pass up to MAX_PASSES. Kept: every search asks, and
+    working them out seeds a random generator for each pass (some 0.3 ms in all); the rolls are
+    fixed by the die and the deal, its number or, without one, its cards (see
+    CanfieldGame.die_roll_for_pass)."""
+    key = (game.rules.die, game.deal if game.deal is not None else game.cards)
+    rolls = _DIE_ROLLS.get(key)
+    if rolls is None:
+        if len(_DIE_ROLLS) > 10_000:
+            _DIE_ROLLS.clear()
+        rolls = _DIE_ROLLS[key] = [game.die_roll_for_pass(p) for p in range(MAX_PASSES + 1)]
+    return rolls
 
 
 @cache
@@ -112,6 +143,30 @@ def _foundation_tables(build: Build, base: int) -> tuple[tuple[tuple[int, ...], 
     return wanted, tuple(tuple(sorted(cards)) for cards in sits_on)
 
 
+class Talon:
+    """What drawing can bring to the top of the waste from one position of the stock and waste.
+
+    While drawing and redealing, the waste followed by the stock from its top down (`cards`)
+    never changes: a draw moves the stock's top cards to the waste's end, a redeal turns the
+    whole waste over as the stock. So a position of the talon is just the waste's length and the
+    passes made, and its waste and stock are built only for a move that uses them.
+    """
+
+    __slots__ = ("cards", "reachable")
+
+    def __init__(self, cards: tuple[int, ...], reachable: dict[int, tuple[int, int, int]]) -> None:
+        self.cards = cards
+        # Each card drawing can bring to the top of the waste, in the order drawing comes to
+        # them: (draws, the waste's length with the card on top, passes).
+        self.reachable = reachable
+
+    def play(self, card: int) -> Drawn:
+        """Drawing `card` to the top of the waste and playing it: the card, then the waste left
+        under it, the stock and the passes."""
+        _, length, passes = self.reachable[card]
+        return card, self.cards[:length - 1], self.cards[length:][::-1], passes
+
+
 class Search:
     """The rules of one game as tables, and the moves they allow in a State."""
 
@@ -124,12 +179,12 @@ class Search:
         self.any_group = rules.groups is Groups.ANY
         self.fill = rules.fill_from_reserve
         self.redeals = rules.redeals
-        self.rolls = [game.die_roll_for_pass(p) for p in range(MAX_PASSES + 1)] if rules.die is not Die.OFF else None
+        self.rolls = _die_rolls(game) if rules.die is not Die.OFF else None
         self.draw = rules.draw
         self.capped = False  # set when MAX_PASSES cut a search short: then "unwinnable" is not proven
         self._sizes: dict[tuple[int, ...], list[int]] = {}
         self._wanted_cards: dict[tuple[int, ...], frozenset[int]] = {}
-        self._by_card: dict[tuple[tuple[int, ...], tuple[int, ...], int], dict[int, tuple[int, State]]] = {}
+        self._talons: dict[tuple[tuple[int, ...], tuple[int, ...], int], Talon] = {}
         # The card each foundation wants after `count` cards, and the cards that can sit on each.
         self.wanted, self.sits_list = _foundation_tables(rules.build, game.base_rank)
 
@@ -139,9 +194,9 @@ class Search:
     def state_of(game: CanfieldGame) -> State:
         """The position of a game as a State."""
         foundations = tuple(len(pile) for pile in game.foundations)
-        columns = tuple(tuple(card_index(c) for c in column) for column in game.tableau)
-        waste = tuple(card_index(c) for c in game.waste)
-        stock = tuple(card_index(c) for c in game.stock)
+        columns = tuple([card_indexes(column) for column in game.tableau])
+        waste = card_indexes(game.waste)
+        stock = card_indexes(game.stock)
         return foundations, len(game.reserve), columns, waste, stock, game.redeals_used
 
     def key(self, state: State) -> tuple:
@@ -174,41 +229,47 @@ class Search:
 
     # --- the talon: which cards drawing brings to the top of the waste ------------------
 
-    def talon(self, waste: tuple[int, ...], stock: tuple[int, ...], passes: int) -> list[tuple[int, int, State]]:
-        """Each card that drawing can bring to the top of the waste, once: (draws, card, the
-        waste, stock and passes then, in a State with the other parts left empty)."""
-        options: list[tuple[int, int, State]] = []
-        seen_cards: set[int] = set()
-        seen_positions: set[tuple[int, int]] = set()
-        if waste:
-            options.append((0, waste[-1], ((), 0, (), waste, stock, passes)))
-            seen_cards.add(waste[-1])
+    def talon(self, waste: tuple[int, ...], stock: tuple[int, ...], passes: int) -> Talon:
+        """Each card that drawing (redealing as needed) can bring to the top of the waste, once,
+        with the fewest draws. Sets `capped` when MAX_PASSES cuts the drawing short."""
+        cards = waste + stock[::-1]
+        total = len(cards)
+        length = len(waste)
+        reachable: dict[int, tuple[int, int, int]] = {}
+        if length:
+            reachable[cards[length - 1]] = (0, length, passes)
+        # With unlimited redeals and no die, drawing comes back to a waste length it had, and
+        # from there on repeats itself; otherwise each (length, pass) comes once.
+        repeats = self.redeals is None and self.rolls is None
+        seen_lengths: set[int] = set()
+        drawn_through: set[int] = set()  # the counts of the passes drawn through from their start
         draws = 0
-        while True:
-            if stock:
-                count = self.draws_per_pass(passes)
-                turned = stock[-count:]
-                waste, stock = waste + turned[::-1], stock[:-count] if count < len(stock) else ()
-            elif waste and (self.redeals is None or passes < self.redeals):
-                if passes >= MAX_PASSES:
-                    self.capped = True
-                    break
-                stock, waste, passes = waste[::-1], (), passes + 1
-                count = self.draws_per_pass(passes)
-                turned = stock[-count:]
-                waste, stock = waste + turned[::-1], stock[:-count] if count < len(stock) else ()
-            else:
-                break
-            draws += 1
-            position = (len(waste), passes if (self.redeals is not None or self.rolls is not None) else 0)
-            if position in seen_positions:
-                break
-            seen_positions.add(position)
-            top = waste[-1]
-            if top not in seen_cards:
-                seen_cards.add(top)
-                options.append((draws, top, ((), 0, (), waste, stock, passes)))
-        return options
+        while True:  # one pass a turn: draw to its end, then redeal
+            count = self.draws_per_pass(passes)
+            if not repeats and length == 0 and count in drawn_through:
+                # A pass turning as many cards at a time as one drawn through already shows the
+                # same cards again, none new: its draws (total / count, rounded up) are counted only.
+                draws += -(-total // count)
+                length = total
+            elif length == 0:
+                drawn_through.add(count)
+            while length < total:
+                length = min(length + count, total)
+                draws += 1
+                if repeats:
+                    if length in seen_lengths:
+                        return Talon(cards, reachable)
+                    seen_lengths.add(length)
+                top = cards[length - 1]
+                if top not in reachable:
+                    reachable[top] = (draws, length, passes)
+            if not total or (self.redeals is not None and passes >= self.redeals):
+                return Talon(cards, reachable)
+            if passes >= MAX_PASSES:
+                self.capped = True
+                return Talon(cards, reachable)
+            passes += 1
+            length = 0
 
     # --- moves -------------------------------------------------------------------------
 
@@ -257,17 +318,16 @@ class Search:
         new[src], new[dst] = left, columns[dst] + moving
         return foundations, reserve, tuple(new), waste, stock, passes
 
-    def to_foundation(self, state: State, src: str, talon: State | None = None) -> State:
-        """The position after putting the top card of src ("r", "t1".. or "w" from `talon`) on
-        its foundation."""
+    def to_foundation(self, state: State, src: str, drawn: Drawn | None = None) -> State:
+        """The position after putting the top card of src ("r", "t1".. or "w": the card `drawn`,
+        as Talon.play gives it) on its foundation."""
         foundations, reserve, columns, waste, stock, passes = state
         if src == "r":
             card = self.reserve[reserve - 1]
             reserve -= 1
         elif src == "w":
-            assert talon is not None
-            waste, stock, passes = talon[3][:-1], talon[4], talon[5]
-            card = talon[3][-1]
+            assert drawn is not None
+            card, waste, stock, passes = drawn
         else:
             index = int(src[1]) - 1
             card = columns[index][-1]
@@ -281,17 +341,16 @@ class Search:
         counts[self.suit[card]] += 1
         return tuple(counts), reserve, columns, waste, stock, passes
 
-    def to_column(self, state: State, src: str, dst: int, talon: State | None = None) -> State:
-        """The position after moving the reserve's top ("r") or the waste's top ("w", from
-        `talon`) onto column dst."""
+    def to_column(self, state: State, src: str, dst: int, drawn: Drawn | None = None) -> State:
+        """The position after moving the reserve's top ("r") or the waste's top ("w": the card
+        `drawn`, as Talon.play gives it) onto column dst."""
         foundations, reserve, columns, waste, stock, passes = state
         if src == "r":
             card = self.reserve[reserve - 1]
             reserve -= 1
         else:
-            assert talon is not None
-            waste, stock, passes = talon[3][:-1], talon[4], talon[5]
-            card = talon[3][-1]
+            assert drawn is not None
+            card, waste, stock, passes = drawn
         new = list(columns)
         new[dst] = columns[dst] + (card,)
         return foundations, reserve, tuple(new), waste, stock, passes
@@ -324,6 +383,7 @@ class Search:
         up, 0 none)."""
         foundations, reserve, columns, waste, stock, passes = state
         talon = self.talon_cards(waste, stock, passes)
+        reachable = talon.reachable
         wanted = self._wanted_cards.get(foundations)
         if wanted is None:
             wanted = self._wanted_cards[foundations] = frozenset(
@@ -337,8 +397,9 @@ class Search:
         for index, top in enumerate(tops):
             if top in wanted:
                 yield (0, f"t{index + 1}", f"f{self.suit[top] + 1}", 1), self.to_foundation(state, f"t{index + 1}"), 2
-        for draws, card in sorted((talon[card][0], card) for card in wanted if card in talon):
-            yield (draws, "w", FOUNDATION_NAMES[self.suit[card]], 1), self.to_foundation(state, "w", talon[card][1]), 2
+        for draws, card in sorted((reachable[card][0], card) for card in wanted if card in reachable):
+            after = self.to_foundation(state, "w", talon.play(card))
+            yield (draws, "w", FOUNDATION_NAMES[self.suit[card]], 1), after, 2
         # The reserve's top to a column: it turns up the next reserve card.
         if reserve_moves and reserve_top >= 0:
             progress = 0 if self.rules.reserve_face_up else 1
@@ -378,25 +439,24 @@ class Search:
         for index, top in enumerate(tops):
             if top >= 0:
                 for card in self.sits_list[top]:
-                    if card in talon:
-                        fits.append((talon[card][0], index, card))
+                    if card in reachable:
+                        fits.append((reachable[card][0], index, card))
             elif index == empty:
-                for card, (draws, _) in talon.items():
+                for card, (draws, _, _) in reachable.items():
                     fits.append((draws, index, card))
         fits.sort()
         for draws, index, card in fits:
-            yield (draws, "w", f"t{index + 1}", 1), self.to_column(state, "w", index, talon[card][1]), 0
+            yield (draws, "w", f"t{index + 1}", 1), self.to_column(state, "w", index, talon.play(card)), 0
 
-    def talon_cards(self, waste: tuple[int, ...], stock: tuple[int, ...], passes: int) -> dict[int, tuple[int, State]]:
-        """The talon's reachable cards by card: (draws, the talon then); kept, since many
-        positions share a talon."""
+    def talon_cards(self, waste: tuple[int, ...], stock: tuple[int, ...], passes: int) -> Talon:
+        """`talon`, kept: many positions share a talon."""
         cache_key = (waste, stock, passes)
-        found = self._by_card.get(cache_key)
+        found = self._talons.get(cache_key)
         if found is None:
-            found = {card: (draws, talon) for draws, card, talon in self.talon(waste, stock, passes)}
-            if len(self._by_card) > 200_000:
-                self._by_card.clear()
-            self._by_card[cache_key] = found
+            found = self.talon(waste, stock, passes)
+            if len(self._talons) > 200_000:
+                self._talons.clear()
+            self._talons[cache_key] = found
         return found
 
 
@@ -414,7 +474,7 @@ def solve(game: CanfieldGame, *, limit: int = 1_000_000, seconds: float | None =
     if not covers(game):
         raise ValueError(f"the solver does not cover {game.name}: it knows the one-deck Canfield family")
     start = time.perf_counter()
-    search = Search(game, tuple(card_index(c) for c in game.reserve), reference=reference)
+    search = Search(game, card_indexes(game.reserve), reference=reference)
     state = Search.state_of(game)
     if search.redeals is None and search.rolls is None:
         # With unlimited redeals and no die, the passes made so far do not matter: a game
@@ -514,7 +574,7 @@ def _visible_search(game: CanfieldGame) -> tuple[Search, State]:
     """A search that knows only what the player sees: the reserve's top (and the whole
     reserve when it lies face up); the stock, which cycling shows, is known."""
     if game.rules.reserve_face_up:
-        reserve = tuple(card_index(c) for c in game.reserve)
+        reserve = card_indexes(game.reserve)
     else:
         # Hidden cards are stand-ins that never take part: any move that uncovers one counts as
         # progress and ends the search before it is looked at.

@@ -87,12 +87,21 @@ class _Kept:
 _kept: WeakKeyDictionary[Store, _Kept] = WeakKeyDictionary()
 
 
+def _kept_of(store: Store) -> _Kept:
+    """The settings kept of a store's servers (a lookup: setdefault would make a weak reference
+    and a _Kept at every call)."""
+    kept = _kept.get(store)
+    if kept is None:
+        kept = _kept[store] = _Kept()
+    return kept
+
+
 async def load_settings(store: Store, guild_id: int | None) -> ServerSettings:
     """A server's settings (defaults outside a server, or for a value that does not read): as read
     from the store within the last SETTINGS_KEPT seconds, or since this process last changed them."""
     if guild_id is None:
         return ServerSettings()
-    kept = _kept.setdefault(store, _Kept())
+    kept = _kept_of(store)
     now, changes = time.monotonic(), kept.changes
     read_at, settings = kept.servers.get(guild_id, (-SETTINGS_KEPT, None))
     if settings is not None and now - read_at < SETTINGS_KEPT:
@@ -109,7 +118,7 @@ async def load_settings(store: Store, guild_id: int | None) -> ServerSettings:
 def forget_settings(store: Store, guild_id: int) -> None:
     """Drop the settings kept of a server (they change): the next `load_settings` reads them from
     the store, and a read in progress is not kept."""
-    kept = _kept.setdefault(store, _Kept())
+    kept = _kept_of(store)
     kept.servers.pop(guild_id, None)
     kept.changes += 1
 

@@ -1,12 +1,15 @@
 """Answering an interaction inside Discord's 3 seconds, whatever happens.
 
-The work runs as a task; if it is not done within `DEFER_AFTER` seconds the interaction is
-deferred first and the answer follows as an edit (two requests to Discord instead of one). When
-more answers are in progress than the bot finishes in that time (a crowd moving at once), the new
-one would wait that long anyway: it is deferred at once, so the player sees "thinking…" straight
-away and the 3 seconds cannot run out while it waits behind the others. How many the bot finishes
-in that time is its rate while it was busy: a burst after a quiet moment is not taken for a bot
-that finishes nothing, and the first of the crowd are answered in one request.
+The work runs as a task; if it is not done by `ANSWER_WITHIN` seconds after the interaction was
+made (its id's time, so that a late gateway counts too) the interaction is deferred first and
+the answer follows as an edit (two requests to Discord instead of one). Meanwhile the player's
+Discord shows its own "sending…" or a spinning button, so a deferral is only there to keep the
+3 seconds from running out: one request an answer wherever the deadline allows it. When more
+answers are in progress than the bot finishes in the time left (a crowd moving at once), the new
+one would wait that long anyway: it is deferred at once, so the 3 seconds cannot run out while it
+waits behind the others. How many the bot finishes is its rate while busy: answers finished per
+second of time with answers in progress, so that a quiet moment neither slows the rate down nor
+makes a burst after it look like a bot that finishes nothing.
 A PlayError becomes a short private message; anything unexpected is logged and answered with
 an apology, never "interaction failed". An answer pings nobody, whoever it names (NO_PINGS).
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 from collections import deque
 from collections.abc import Awaitable
 from dataclasses import dataclass
@@ -32,7 +36,10 @@ from bot.views.mentions import NO_PINGS
 from bot.words import DISCORD, Voice
 from bot.words import error_text as worded
 
-DEFER_AFTER = 1.0  # the longest a player waits without a sign of life (Discord gives up at 3 s)
+# Seconds from an interaction's making by which it is answered or deferred: Discord gives up at 3 s,
+# and the time left is for the trips to and from Discord and an event loop running late (on a
+# machine loaded four times over, with 2 s, some deferrals came after the 3 s).
+ANSWER_WITHIN = 1.5
 CROWD = 8  # with fewer answers in progress than this, never defer at once
 # The shortest time between the ends of two answers to one member: faster than anyone clicks,
 # and it keeps one member's spam (answered at once, each refused cheaply) from taking the bot.
@@ -47,14 +54,20 @@ LONGEST_WORD = 40  # characters of a word shown back to a player (their input, q
 
 
 class _Load:
-    """The answers in progress in this process, and how fast they have been finishing lately."""
+    """The answers in progress in this process, and how fast it finishes them while busy."""
 
     def __init__(self) -> None:
         self.in_progress = 0
         self.waiting = 0  # of those, the ones waiting for their member's turn: they hold nobody up
-        self.finished: deque[float] = deque()  # loop times of the answers finished within RATE_WINDOW
+        # (loop time, busy seconds by then) of the answers finished within RATE_WINDOW
+        self.finished: deque[tuple[float, float]] = deque()
+        self.busy_before = 0.0  # seconds with answers in progress, up to busy_since
         self.busy_since: float | None = None  # since when answers have been in progress without a break
-        self.busy_rate: float | None = None  # answers a second, over the last RATE_WINDOW that was all busy
+        self.rate: float | None = None  # answers a second while busy, as last measured
+
+    def busy_seconds(self, now: float) -> float:
+        """Seconds spent with answers in progress, all told, up to `now`."""
+        return self.busy_before + (now - self.busy_since if self.busy_since is not None else 0.0)
 
     def started(self, now: float) -> None:
         """An answer is in progress."""
@@ -65,23 +78,28 @@ class _Load:
     def ended(self, now: float) -> None:
         """An answer is done."""
         self.in_progress -= 1
-        self.finished.append(now)
-        if not self.in_progress:
+        self.finished.append((now, self.busy_seconds(now)))
+        if not self.in_progress and self.busy_since is not None:
+            self.busy_before += now - self.busy_since
             self.busy_since = None
 
-    def crowded(self, now: float) -> bool:
-        """Whether a new answer would wait DEFER_AFTER or more behind the ones in progress: its
-        place in the queue against how many the bot finishes in that time, at the rate it finishes
-        them while busy (before it has been busy for RATE_WINDOW: the last such rate, or what
-        finished lately, whichever is more; neither known: a crowd)."""
-        while self.finished and self.finished[0] < now - RATE_WINDOW:
+    def crowded(self, now: float, within: float) -> bool:
+        """Whether a new answer would not be done `within` seconds, behind the ones in progress:
+        its place in the queue against how many the bot finishes in that time at its rate while
+        busy (over the answers finished within RATE_WINDOW; before any: a crowd; busy a whole
+        RATE_WINDOW without finishing any: none a second)."""
+        while self.finished and self.finished[0][0] < now - RATE_WINDOW:
             self.finished.popleft()
-        per_second = len(self.finished) / RATE_WINDOW
-        if self.busy_since is not None and now - self.busy_since >= RATE_WINDOW:
-            self.busy_rate = per_second
-        per_second = max(per_second, self.busy_rate or 0.0)
+        if len(self.finished) >= 2:
+            busy = self.finished[-1][1] - self.finished[0][1]
+            if busy > 0:
+                self.rate = (len(self.finished) - 1) / busy
+        elif self.busy_since is not None and now - self.busy_since >= RATE_WINDOW:
+            self.rate = 0.0
         working = self.in_progress - self.waiting
-        return working >= CROWD and working > per_second * DEFER_AFTER
+        if working < CROWD:
+            return False
+        return self.rate is None or working > self.rate * within
 
 
 _load = _Load()
@@ -120,21 +138,36 @@ def shown(result: Answer, *, v2: bool = False) -> Shown:
     layout without content; anything else as plain content and buttons."""
     files = [result.file] if result.file else []
     if result.file is not None or result.status or v2:
-        return Shown(None, files, layout_view(result.status, cut(result.text, DISCORD_LIMIT), result.file,
-                                             result.view))
-    return Shown(cut(result.text, DISCORD_LIMIT) or None, files, result.view)
+        return Shown(None, files, unkept(layout_view(result.status, cut(result.text, DISCORD_LIMIT), result.file,
+                                                    result.view)))
+    return Shown(cut(result.text, DISCORD_LIMIT) or None, files, unkept(result.view))
+
+
+ViewT = TypeVar("ViewT", discord.ui.View, discord.ui.LayoutView)
+
+
+def unkept(view: ViewT | None) -> ViewT | None:
+    """The view, stopped before it is sent, so that discord.py does not keep it: its items are
+    DynamicItems, answered by their custom_id on whatever message they are (the app registers
+    them), so a kept view serves nothing, and discord.py would keep every private answer's view
+    15 minutes, with a timer task: some 11 KiB a board, gigabytes at a few hundred answers a second."""
+    if view is not None:
+        view.stop()
+    return view
 
 
 async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, edit: bool = False,
                  ephemeral: bool = True) -> None:
     """Run `work` and show its Answer: as an edit of the message the interaction came from
     (`edit`, for buttons) or as a new message (`ephemeral` or public). Deferred first when
-    busy, or when the work is not done within DEFER_AFTER seconds."""
+    busy, or when the work is not done by ANSWER_WITHIN seconds after the interaction was made."""
     task = asyncio.ensure_future(in_turn(interaction.user.id, work, answering=True))
     loop = asyncio.get_running_loop()
-    _load.started(loop.time())
+    now = loop.time()
+    _load.started(now)
     try:
-        if _load.crowded(loop.time()) or not (await asyncio.wait({task}, timeout=DEFER_AFTER))[0]:
+        left = time_left(interaction)
+        if _load.crowded(now, left) or not (await asyncio.wait({task}, timeout=left))[0]:
             try:
                 await _defer(interaction, edit=edit, ephemeral=ephemeral)
             except discord.HTTPException as error:  # too late (the 3 s ran out): nothing can be shown
@@ -164,6 +197,13 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
                                     ephemeral=ephemeral)
     finally:
         _load.ended(loop.time())
+
+
+def time_left(interaction: discord.Interaction) -> float:
+    """Seconds left until the interaction should be answered or deferred: ANSWER_WITHIN after it
+    was made, by its id (a clock behind Discord's counts from now: never more than ANSWER_WITHIN)."""
+    made = ((interaction.id >> 22) + discord.utils.DISCORD_EPOCH) / 1000
+    return max(0.0, ANSWER_WITHIN - max(0.0, time.time() - made))
 
 
 async def in_turn(member_id: int, work: Awaitable[T], *, answering: bool = False) -> T:

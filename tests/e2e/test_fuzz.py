@@ -641,7 +641,8 @@ class StandInInteraction:
 
     def __init__(self, client: PatientExorcismBot, user: Player, *, channel_id: int, manage: bool,
                  data: dict[str, Any] | None = None) -> None:
-        self.id = next(self._ids)
+        # A snowflake made now, as Discord's are: the bot reads the time left to answer from it.
+        self.id = discord.utils.time_snowflake(discord.utils.utcnow()) + next(self._ids) % (1 << 22)
         self.client = client
         self.user = Someone(user.id, user.name, user.name)
         self.guild_id, self.channel_id = GUILD, channel_id

@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from bot.views.respond import ANSWER_WITHIN
 from tests.samples import won_game
 
 from .fakediscord import FakeDiscord, RecordedRequest
@@ -49,8 +50,9 @@ def kind_of(request: RecordedRequest) -> tuple[str, dict[str, Any]] | None:
 
 @asynccontextmanager
 async def database_held(path: Path, *, changing_game: int | None = None) -> AsyncIterator[None]:
-    """Hold the bot's SQLite database for writing, as another process would, for 1.5 s after the
-    block (so that whatever the block set going waits for it, past the bot's 1 s deferral); with
+    """Hold the bot's SQLite database for writing, as another process would, until half a second
+    past ANSWER_WITHIN after the block (so that what the block set going waits for it, past the
+    bot's deferral); with
     `changing_game`, that game's version moves on meanwhile, as if it were played elsewhere."""
     db = sqlite3.connect(path, isolation_level=None, timeout=10)
     try:
@@ -58,7 +60,7 @@ async def database_held(path: Path, *, changing_game: int | None = None) -> Asyn
         if changing_game is not None:
             db.execute("UPDATE games SET version = version + 1 WHERE id = ?", (changing_game,))
         yield
-        await asyncio.sleep(1.5)
+        await asyncio.sleep(ANSWER_WITHIN + 0.5)
         db.execute("COMMIT")
     finally:
         db.close()
