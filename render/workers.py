@@ -7,46 +7,202 @@ not its own (benchmarks/load.py profiles it). In processes, the drawing runs bes
 loop on another core; the game is pickled there and the PNG back (some 10 KB and 100 KB).
 Each process has one worker of its own, and a game's boards are always drawn by the same one,
 which keeps the game's last board and draws the next only where it differs (render.redraw).
+
+Each drawing process has a socket of its own to the bot: a request is an id and the pickled
+call, an answer the same id and the pickled result or exception, each after its length. The
+event loop reads the answers as they come (`loop.add_reader`) and settles the drawing's future
+at once, and writes without ever blocking: no thread in between (a ProcessPoolExecutor's
+manager thread and its futures cost the bot's process some 10% of its CPU in a burst).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import multiprocessing
+import pickle
+import signal
+import socket
+import struct
+import traceback
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from functools import partial
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 from bot.processes import exit_with_the_bot
 
 log = logging.getLogger(__name__)
-_pools: list[ProcessPoolExecutor] = []  # one worker process each: a game's boards go to one of them
-_busy: list[int] = []  # drawings under way in each
+HEADER = struct.Struct("!IQ")  # a message's length, and its drawing's id
+RECEIVE_BYTES = 1 << 18  # read at most this much at a time: a few PNGs
+
+
+class DrawingProcessDied(Exception):
+    """The drawing process died before it answered (internal: the drawing is done in a thread)."""
+
+
+class RemoteTraceback(Exception):
+    """Where an exception was raised in a drawing process: set as its cause."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class _Worker:
+    """A drawing process, started at its first drawing, and this process's end of its socket."""
+
+    def __init__(self) -> None:
+        self.process: BaseProcess | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.socket: socket.socket | None = None
+        self.pending: dict[int, asyncio.Future[Any]] = {}  # drawings asked for, by id
+        self.unsent = bytearray()  # requests the socket could not take yet
+        self.received = bytearray()  # answers not all read yet
+        self.dead = False
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Start the process, its socket read (and written when full) by `loop`."""
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["render", "bot.game"])  # each worker starts with them imported
+        ours, theirs = socket.socketpair()
+        try:
+            process = context.Process(target=_serve, args=(theirs,), name="drawing", daemon=True)
+            process.start()
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        ours.setblocking(False)
+        self.process = process
+        self.socket, self.loop = ours, loop
+        loop.add_reader(ours.fileno(), self._read)
+
+    def ask(self, function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> asyncio.Future[Any]:
+        """Send the drawing: its future is settled when the answer is read."""
+        assert self.loop is not None
+        future = self.loop.create_future()
+        if self.dead:
+            future.set_exception(DrawingProcessDied())
+            return future
+        request = pickle.dumps((function, args, kwargs), pickle.HIGHEST_PROTOCOL)
+        ident = next(_ids)
+        self.pending[ident] = future
+        self._send(HEADER.pack(len(request), ident) + request)
+        return future
+
+    def _send(self, message: bytes) -> None:
+        assert self.socket is not None and self.loop is not None
+        if not self.unsent:
+            try:
+                sent = self.socket.send(message)
+            except (BlockingIOError, InterruptedError):
+                sent = 0
+            except OSError:
+                self._died()
+                return
+            if sent == len(message):
+                return
+            message = message[sent:]
+            self.loop.add_writer(self.socket.fileno(), self._write)
+        self.unsent += message
+
+    def _write(self) -> None:
+        assert self.socket is not None and self.loop is not None
+        try:
+            sent = self.socket.send(self.unsent)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            self._died()
+            return
+        del self.unsent[:sent]
+        if not self.unsent:
+            self.loop.remove_writer(self.socket.fileno())
+
+    def _read(self) -> None:
+        assert self.socket is not None
+        try:
+            data = self.socket.recv(RECEIVE_BYTES)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._died()
+            return
+        self.received += data
+        while len(self.received) >= HEADER.size:
+            size, ident = HEADER.unpack_from(self.received)
+            end = HEADER.size + size
+            if len(self.received) < end:
+                return
+            answer = self.received[HEADER.size:end]
+            del self.received[:end]
+            future = self.pending.pop(ident, None)
+            if future is not None and not future.done():  # not cancelled meanwhile
+                _settle(future, answer)
+
+    def _died(self) -> None:
+        """The process is gone: every drawing waiting for it fails, to be done in a thread."""
+        self.dead = True
+        self._close_socket()
+        for future in self.pending.values():
+            if not future.done():
+                future.set_exception(DrawingProcessDied())
+        self.pending.clear()
+
+    def _close_socket(self) -> None:
+        if self.socket is None:
+            return
+        assert self.loop is not None
+        self.loop.remove_reader(self.socket.fileno())
+        self.loop.remove_writer(self.socket.fileno())
+        self.socket.close()
+        self.socket = None
+
+    def stop(self) -> None:
+        """End the process and cancel the drawings waiting for it."""
+        self._close_socket()
+        for future in self.pending.values():
+            future.cancel()
+        self.pending.clear()
+        if self.process is not None:
+            self.process.terminate()
+            self.process.join()
+
+
+def _settle(future: asyncio.Future[Any], answer: bytearray) -> None:
+    """Set the future's result, or its exception, from a drawing process's answer."""
+    try:
+        done, value, where = pickle.loads(answer)
+    except Exception as error:  # such as an exception whose class takes other arguments than its args
+        future.set_exception(error)
+        return
+    if done:
+        future.set_result(value)
+    else:
+        value.__cause__ = RemoteTraceback(where)
+        future.set_exception(value)
+
+
+_workers: list[_Worker] = []  # a game's boards go to one of them
+_ids = itertools.count()
 
 
 def use_processes(count: int) -> None:
     """Draw in `count` worker processes from now on (0: in threads of this process)."""
-    global _pools, _busy
+    global _workers
     stop()
-    _pools, _busy = [_new_pool() for _ in range(count)], [0] * count
-
-
-def _new_pool() -> ProcessPoolExecutor:
-    """A pool of one worker process."""
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["render", "bot.game"])  # each worker starts with them imported
-    return ProcessPoolExecutor(1, mp_context=context, initializer=exit_with_the_bot)
+    _workers = [_Worker() for _ in range(count)]
 
 
 def stop() -> None:
     """Let the worker processes go (drawings in progress are cancelled)."""
-    global _pools, _busy
-    for pool in _pools:
-        pool.shutdown(wait=False, cancel_futures=True)
-    _pools, _busy = [], []
+    global _workers
+    for worker in _workers:
+        worker.stop()
+    _workers = []
 
 
 async def draw(function: Callable[..., bytes], /, *args: Any, **kwargs: Any) -> bytes:
@@ -54,20 +210,52 @@ async def draw(function: Callable[..., bytes], /, *args: Any, **kwargs: Any) -> 
     else in a thread. A `key` among the keywords (a game's id: render.board `render` keeps the
     game's last board under it) sends every drawing with that key to one process, where that
     board is kept; without one, the least busy process draws. A worker that died is replaced,
-    and that drawing is done in a thread."""
-    if not _pools:
+    and that drawing is done in a thread. An exception raised by the drawing is raised here."""
+    if not _workers:
         return await asyncio.to_thread(function, *args, **kwargs)
-    key, busy = kwargs.get("key"), _busy
-    index = busy.index(min(busy)) if key is None else hash(key) % len(busy)
-    pool = _pools[index]
-    busy[index] += 1
+    key, workers = kwargs.get("key"), _workers
+    if key is None:
+        index = min(range(len(workers)), key=lambda at: len(workers[at].pending))
+    else:
+        index = hash(key) % len(workers)
+    worker, loop = workers[index], asyncio.get_running_loop()
+    if worker.loop is not loop:  # not started yet, or started by an event loop that has gone
+        worker.stop()
+        worker = workers[index] = _Worker()
+        worker.start(loop)
     try:
-        return await asyncio.get_running_loop().run_in_executor(pool, partial(function, *args, **kwargs))
-    except BrokenProcessPool:
-        if index < len(_pools) and _pools[index] is pool:  # not replaced yet by another drawing
+        return await worker.ask(function, args, kwargs)
+    except DrawingProcessDied:
+        if workers is _workers and workers[index] is worker:  # not replaced yet by another drawing
             log.warning("a drawing process died: starting a new one")
-            pool.shutdown(wait=False, cancel_futures=True)
-            _pools[index] = _new_pool()
+            worker.stop()
+            workers[index] = _Worker()
         return await asyncio.to_thread(function, *args, **kwargs)
-    finally:
-        busy[index] -= 1
+
+
+def _serve(connection: socket.socket) -> None:
+    """A drawing process: answer each request in turn, until the bot closes its end."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the bot's to handle: it ends us
+    exit_with_the_bot()
+    requests = connection.makefile("rb")
+    while len(header := requests.read(HEADER.size)) == HEADER.size:
+        size, ident = HEADER.unpack(header)
+        answer = _answer(requests.read(size))
+        try:
+            connection.sendall(HEADER.pack(len(answer), ident) + answer)
+        except OSError:  # the bot closed its end
+            return
+
+
+def _answer(request: bytes) -> bytes:
+    """The pickled outcome of a pickled call: (True, its result, "") or (False, the exception
+    it raised, where it was raised)."""
+    try:
+        function, args, kwargs = pickle.loads(request)
+        return pickle.dumps((True, function(*args, **kwargs), ""), pickle.HIGHEST_PROTOCOL)
+    except Exception as error:  # an unpicklable result too
+        where = "".join(traceback.format_exception(error))
+        try:
+            return pickle.dumps((False, error, where), pickle.HIGHEST_PROTOCOL)
+        except Exception:  # an exception that does not pickle: its words, at least
+            return pickle.dumps((False, RuntimeError(f"{error!r} (unpicklable)"), where), pickle.HIGHEST_PROTOCOL)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -95,11 +96,12 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
 
-    def __reduce__(self) -> tuple[type[Card], tuple[int, Suit]]:
-        # Pickled as its constructor's arguments: a dataclass with slots is pickled field by field
-        # through `dataclasses.fields`, some 10 us a card, and a game goes to a drawing process
-        # with every move (render.workers).
-        return Card, (self.rank, self.suit)
+    def __reduce__(self) -> tuple[Callable[[int, str], Card], tuple[int, str]]:
+        # Pickled as its rank and suit letter, unpickled as the deck's one card of that name: a
+        # dataclass with slots is pickled field by field through `dataclasses.fields`, some 10 us
+        # a card, and building each card anew (`__post_init__`) was two thirds of unpickling a
+        # game, which goes to a drawing process with every move (render.workers).
+        return _deck_card, (self.rank, self.suit.value)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -119,6 +121,14 @@ class Card:
 def full_deck() -> list[Card]:
     """The 52 cards in PySolFC's order: suit by suit (C, S, H, D), ace to king in each."""
     return [Card(rank, suit) for suit in Suit for rank in range(ACE, KING + 1)]
+
+
+_DECK = {(card.rank, card.suit.value): card for card in full_deck()}
+
+
+def _deck_card(rank: int, suit: str) -> Card:
+    """The card of that rank and suit (its letter), the same object each time: as unpickled."""
+    return _DECK[rank, suit]
 
 
 def next_rank(rank: int) -> int:

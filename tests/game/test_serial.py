@@ -49,6 +49,7 @@ def test_a_game_pickles_to_the_same_game_with_the_same_history(name: str) -> Non
     assert same(twin, game) and twin.history == game.history and twin.last_move == game.last_move
     for card in game.cards:
         assert pickle.loads(pickle.dumps(card)) == card and pickle.loads(pickle.dumps(card)).is_red == card.is_red
+        assert pickle.loads(pickle.dumps(card)) is pickle.loads(pickle.dumps(card))  # the deck's one card
     twin.undo()
     game.undo()
     assert same(twin, game)
