@@ -12,8 +12,9 @@ import contextlib
 import random
 import statistics
 import time
+from collections.abc import Iterator
 
-from bot.game import new_game
+from bot.game import Game, new_game
 from bot.game.solver import GaveUp
 from bot.play.solo import QUICK_SEARCH
 
@@ -36,29 +37,10 @@ def playout_rate(name: str, games: int, moves_per_game: int, seed: int = 1, **op
     return played / elapsed, played
 
 
-def outcome_times(games: int, moves_per_game: int, seed: int = 2) -> list[float]:
-    """Milliseconds for `game.outcome` at random points of random playouts."""
+def random_playouts(games: int, moves_per_game: int, seed: int, *, draw_share: float = 0.0) -> Iterator[Game]:
+    """Random canfield playouts: the game after each move (a draw, where there is one, in
+    `draw_share` of the moves; else any legal move)."""
     rng = random.Random(seed)
-    times = []
-    for _ in range(games):
-        game = new_game("canfield", deal=rng.randint(1, 10**9))
-        for _ in range(moves_per_game):
-            moves = game.legal_moves()
-            if not moves:
-                break
-            game.play(rng.choice(moves))
-            start = time.perf_counter()
-            _ = game.outcome
-            times.append((time.perf_counter() - start) * 1000)
-    return times
-
-
-def outcome_after_move_times(games: int, moves_per_game: int, seed: int = 3) -> list[float]:
-    """CPU microseconds of the outcome search the bot makes after every move
-    (`outcome_within(QUICK_SEARCH)`, see bot.play.solo), after each move of random canfield
-    playouts that draw two moves in three (the load benchmark's players only draw)."""
-    rng = random.Random(seed)
-    times = []
     for _ in range(games):
         game = new_game("canfield", deal=rng.randint(1, 10**9))
         for _ in range(moves_per_game):
@@ -66,11 +48,30 @@ def outcome_after_move_times(games: int, moves_per_game: int, seed: int = 3) -> 
             if not moves:
                 break
             draws = [move for move in moves if move.is_draw]
-            game.play(draws[0] if draws and rng.random() < 2 / 3 else rng.choice(moves))
-            start = time.process_time()
-            with contextlib.suppress(GaveUp):  # the bot then asks a search process: not timed here
-                game.outcome_within(QUICK_SEARCH)
-            times.append((time.process_time() - start) * 1e6)
+            game.play(draws[0] if draws and draw_share and rng.random() < draw_share else rng.choice(moves))
+            yield game
+
+
+def outcome_times(games: int, moves_per_game: int, seed: int = 2) -> list[float]:
+    """Milliseconds for `game.outcome` at random points of random playouts."""
+    times = []
+    for game in random_playouts(games, moves_per_game, seed):
+        start = time.perf_counter()
+        _ = game.outcome
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def outcome_after_move_times(games: int, moves_per_game: int, seed: int = 3) -> list[float]:
+    """CPU microseconds of the outcome search the bot makes after every move
+    (`outcome_within(QUICK_SEARCH)`, see bot.play.solo), after each move of random canfield
+    playouts that draw two moves in three (the load benchmark's players only draw)."""
+    times = []
+    for game in random_playouts(games, moves_per_game, seed, draw_share=2 / 3):
+        start = time.process_time()
+        with contextlib.suppress(GaveUp):  # the bot then asks a search process: not timed here
+            game.outcome_within(QUICK_SEARCH)
+        times.append((time.process_time() - start) * 1e6)
     return times
 
 

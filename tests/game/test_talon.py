@@ -5,10 +5,11 @@ and the search's moves against the engine's own play."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
-from bot.game import DRAW, Move, new_game
+from bot.game import DRAW, Game, Move, new_game
 from bot.game.cards import full_deck
 from bot.game.solver import MAX_PASSES, Search, card_index, card_indexes
 
@@ -88,9 +89,23 @@ def new_talon(search: Search, waste: tuple[int, ...], stock: tuple[int, ...],
     return options, search.capped
 
 
-def search_of(name: str, options: dict, deal: int) -> tuple[Search, object]:
+def search_of(name: str, options: dict, deal: int) -> tuple[Search, Game]:
     game = new_game(name, deal=deal, **options)
     return Search(game, tuple(card_index(card) for card in game.reserve)), game
+
+
+def played(name: str, options: dict, rng: random.Random, games: int, moves: int,
+           draw_share: float) -> Iterator[tuple[Search, Game]]:
+    """Random games of a variant: each game's search, with the game after each of its moves (a
+    draw in about `draw_share` of them, where one is legal; else any legal move)."""
+    for _ in range(games):
+        search, game = search_of(name, options, rng.randint(1, 10**9))
+        for _ in range(moves):
+            legal = game.legal_moves()
+            if not legal:
+                break
+            game.play(DRAW if DRAW in legal and rng.random() < draw_share else rng.choice(legal))
+            yield search, game
 
 
 @pytest.mark.parametrize(("name", "options"), VARIANTS, ids=IDS)
@@ -123,38 +138,24 @@ def test_the_talon_is_the_plain_one_for_every_draw_and_redeals() -> None:
 
 @pytest.mark.parametrize(("name", "options"), VARIANTS, ids=IDS)
 def test_the_talon_is_the_plain_one_in_played_games(name: str, options: dict) -> None:
-    rng = random.Random(f"played {name} {options}")
-    for _ in range(4):
-        search, game = search_of(name, options, rng.randint(1, 10**9))
-        for _ in range(150):
-            moves = game.legal_moves()
-            if not moves:
-                break
-            game.play(DRAW if DRAW in moves and rng.random() < 0.7 else rng.choice(moves))
-            _, _, _, waste, stock, passes = Search.state_of(game)
-            assert new_talon(search, waste, stock, passes) == plain_talon(search, waste, stock, passes)
+    for search, game in played(name, options, random.Random(f"played {name} {options}"), 4, 150, 0.7):
+        _, _, _, waste, stock, passes = Search.state_of(game)
+        assert new_talon(search, waste, stock, passes) == plain_talon(search, waste, stock, passes)
 
 
 @pytest.mark.parametrize(("name", "options"), VARIANTS, ids=IDS)
 def test_the_search_moves_are_the_engines(name: str, options: dict) -> None:
     """Every move the search offers, its draws and then the move played in the engine, leaves the
     position the search says: the talon's lazily built waste and stock included."""
-    rng = random.Random(f"moves {name} {options}")
-    for _ in range(3):
-        search, game = search_of(name, options, rng.randint(1, 10**9))
-        for _ in range(60):
-            moves = game.legal_moves()
-            if not moves:
-                break
-            game.play(DRAW if DRAW in moves and rng.random() < 0.6 else rng.choice(moves))
-            if game.redeals_used >= MAX_PASSES:
-                break
-            for (draws, src, dst, count), after, _ in search.moves(Search.state_of(game)):
-                played = game.copy()
-                for _ in range(draws):
-                    played.play(DRAW)
-                played.play(Move(src, dst, count))
-                assert Search.state_of(played) == after
+    for search, game in played(name, options, random.Random(f"moves {name} {options}"), 3, 60, 0.6):
+        if game.redeals_used >= MAX_PASSES:
+            continue
+        for (draws, src, dst, count), after, _ in search.moves(Search.state_of(game)):
+            followed = game.copy()
+            for _ in range(draws):
+                followed.play(DRAW)
+            followed.play(Move(src, dst, count))
+            assert Search.state_of(followed) == after
 
 
 def test_the_searchs_die_rolls_are_the_games_own() -> None:
