@@ -8,7 +8,7 @@ Run from the project root:
 Boards are asked for as board_file asks (a game's copy with its last move, its captions, the
 player's name, the game's id as key), `--at-once` of them together (a burst; 1: one after
 another). The drawing function is a stand-in that draws nothing and returns bytes the size of a
-board's PNG, so the CPU counted is the hand-off's alone: pickling, pipes, threads, the event loop's
+board's PNG, so the CPU counted is the hand-off's alone: pickling, the sockets, the event loop's
 reading, unpickling. `--render` draws the boards for real (each game's next board drawn from its
 last), and prints beside it the CPU the same drawings take in this process, without a hand-off.
 Prints microseconds of CPU per board: this process (all its threads), the drawing processes.

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from bot.game.moves import Move
-from bot.game.solver import Search, SearchStep, Solution, State, card_index, covers, expand, solve
+from bot.game.solver import Search, SearchStep, Solution, State, card_indexes, covers, expand, solve
 
 if TYPE_CHECKING:
     from bot.game.canfield import CanfieldGame
@@ -248,7 +248,7 @@ def short_line(game: CanfieldGame, *, limit: int = 3_000_000, seconds: float | N
         solution = referenced
     elif solution.status != "winnable":
         return Solution(solution.status, positions=solution.positions, seconds=time.perf_counter() - start)
-    search = Search(game, tuple(card_index(c) for c in game.reserve), reference=reference)
+    search = Search(game, card_indexes(game.reserve), reference=reference)
     root = Search.state_of(game)
     steps = shorten(search, root, steps_of(solution.moves))
     if shortcut_limit:

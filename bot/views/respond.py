@@ -202,7 +202,7 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
 def time_left(interaction: discord.Interaction) -> float:
     """Seconds left until the interaction should be answered or deferred: ANSWER_WITHIN after it
     was made, by its id (a clock behind Discord's counts from now: never more than ANSWER_WITHIN)."""
-    made = ((interaction.id >> 22) + discord.utils.DISCORD_EPOCH) / 1000
+    made = discord.utils.snowflake_time(interaction.id).timestamp()
     return max(0.0, ANSWER_WITHIN - max(0.0, time.time() - made))
 
 

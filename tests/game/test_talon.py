@@ -91,7 +91,7 @@ def new_talon(search: Search, waste: tuple[int, ...], stock: tuple[int, ...],
 
 def search_of(name: str, options: dict, deal: int) -> tuple[Search, Game]:
     game = new_game(name, deal=deal, **options)
-    return Search(game, tuple(card_index(card) for card in game.reserve)), game
+    return Search(game, card_indexes(game.reserve)), game
 
 
 def played(name: str, options: dict, rng: random.Random, games: int, moves: int,
