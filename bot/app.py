@@ -26,7 +26,8 @@ from bot.cogs.checks import SERVER_CONTEXTS, SERVER_INSTALLS, NeedsServerApp
 from bot.config import Config, shard_ranges
 from bot.i18n import CommandTranslator, choose_language
 from bot.play import SoloPlay
-from bot.play.daily import DailyPlay, daily_deal, today
+from bot.play.daily import DailyPlay
+from bot.play.days import today
 from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
 from bot.play.race import RacePlay
@@ -156,7 +157,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
     async def _warm_daily(self) -> None:
         """Find today's winnable daily deal in the background, so the first /daily is quick."""
         try:
-            await asyncio.to_thread(daily_deal, today(), "canfield")
+            await self.daily.deal(today(), "canfield")
         except Exception:
             log.exception("could not prepare today's daily deal")
 

@@ -96,7 +96,7 @@ async def save_board(reply: Reply, player: Player, named: str | None, folder: Pa
     if not path.parent.is_dir():
         return voice.gettext("cannot save to {path}: there is no folder {folder}", path=path, folder=path.parent)
     png = await workers.draw(render, reply.game, highlight=reply.highlight, player=player.name,
-                             captions=board_captions(reply.game, voice), key=reply.game_id)
+                             captions=board_captions(reply.game, voice, reply.label), key=reply.game_id)
     try:
         path.write_bytes(png)
     except OSError as error:
@@ -120,7 +120,7 @@ async def analysis_report(review: ReviewPlay, game_id: int | None, player: Playe
         return text
     analysis = analysed.analysis
     png = await workers.draw(render, analysed.board, highlight=analysis.better_move, losing=analysis.losing_move,
-                             player=player.name, captions=board_captions(analysed.board, voice))
+                             player=player.name, captions=board_captions(analysed.board, voice, analysed.label))
     path = folder / f"analysis-{analysed.game_id}.png"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -160,7 +160,7 @@ async def save_replay(review: ReviewPlay, player: Player, named: str | None, fol
     if not path.parent.is_dir():
         return voice.gettext("cannot save to {path}: there is no folder {folder}", path=path, folder=path.parent)
     gif = await workers.draw(replay_gif, replay.record, player=replay.player.name,
-                             captions=partial(board_captions, voice=voice))
+                             captions=partial(board_captions, voice=voice, label=replay.label))
     try:
         path.write_bytes(gif)
     except OSError as error:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from functools import lru_cache
 
 from bot.game import GAMES, TITLES, Move, Phrase, PhrasedError, Sentences, describe_game
@@ -21,6 +22,7 @@ from bot.i18n import COMMAND, ENGLISH, LANGUAGE_CHOICES, N_, translations
 from bot.play.daily import (
     AlreadyShared,
     DailyDealt,
+    DailyElsewhere,
     DailyNotOver,
     DailyPlayed,
     DailyResumed,
@@ -29,6 +31,7 @@ from bot.play.daily import (
     NotADay,
     ShareWouldBePrivate,
 )
+from bot.play.days import attempt_deadline
 from bot.play.leaderboards import UnknownPeriod, UnknownRanking
 from bot.play.matches import (
     AlreadyHosting,
@@ -71,15 +74,13 @@ from bot.play.race import (
 from bot.play.review import (
     Analysed,
     Analysing,
-    DayNotOver,
-    MatchNotOver,
     NoFinishedDaily,
     NoFinishedGame,
     NoSolver,
-    PlayYourDailyFirst,
     Replay,
     StillPlaying,
 )
+from bot.play.secrecy import DealIsLive, Live, LiveDaily, LiveRound, Sight
 from bot.play.settings import (
     MAX_TARGET,
     PREFIX_LENGTH,
@@ -93,7 +94,9 @@ from bot.play.solo import (
     BadOptions,
     ChangedElsewhere,
     DamagedGame,
+    DealLabel,
     DealTooLarge,
+    ElsewhereGame,
     Ended,
     Event,
     GameOver,
@@ -117,7 +120,7 @@ from bot.play.solo import (
     Verdict,
 )
 from bot.play.solution import NoPages, NoWinningLine, WinningLine
-from bot.play.watch import DailyNotPlayedYet, NothingToWatch, RoundNotFinished
+from bot.play.watch import NothingToWatch
 from bot.store.base import TeamProblem
 from render.captions import BoardCaptions, RaceCaptions
 from render.captions import board_captions as worded_board
@@ -257,13 +260,14 @@ def event_text(event: Event, reply: Reply, voice: Voice) -> str:
         case Analysing():
             return _("Looking for where it was lost…")
         case RoundDealt(match_id=match_id, round=round_number, deal=deal, resumed=resumed):
+            # Never the round's deal number: it would let anyone deal it elsewhere (bot/play/secrecy.py).
             if resumed:
-                return (_("Match #{match}, round {round}: deal #{deal}.", match=match_id, round=round_number, deal=deal)
+                return (_("Match #{match}, round {round}.", match=match_id, round=round_number)
                         if deal is not None else
                         _("Match #{match}, round {round}: a fixed deck.", match=match_id, round=round_number))
             if deal is not None:
-                return _("Match #{match}, round {round}: deal #{deal}, the same for every player.",
-                         match=match_id, round=round_number, deal=deal)
+                return _("Match #{match}, round {round}: the same deal for every player.",
+                         match=match_id, round=round_number)
             return _("Match #{match}, round {round}: a fixed deck, the same for every player.",
                      match=match_id, round=round_number)
         case RoundScored():
@@ -281,12 +285,14 @@ def event_text(event: Event, reply: Reply, voice: Voice) -> str:
                 _("You and your team win the match.") if teams else _("You win the match."))
         case MatchEnded(match_id=match_id, status=status):
             return _("Match #{match} is {status}.", match=match_id, status=status_text(status, voice))
-        case DailyDealt(day=day, deal=deal):
-            return _("Daily {title} of {day}: deal #{deal}, the same for everyone today. One attempt, no undo. "
-                     "Good luck!", title=game.title, day=day, deal=deal)
+        case DailyDealt(day=day):
+            return _("Daily {title} of {day}: the same deal for everyone today. One attempt, no undo. Good luck!",
+                     title=game.title, day=day)
+        case DailyResumed(day=day, day_over=True):
+            return _("Your daily game, in play: {title} of {day}. Its day is over: finish it by {time}, when it "
+                     "ends as it stands.", title=game.title, day=day, time=deadline_text(day))
         case DailyResumed(day=day):
-            return _("Your daily game, in play: {title} of {day}, deal #{deal}. One attempt, no undo.",
-                     title=game.title, day=day, deal=game.deal)
+            return _("Your daily game, in play: {title} of {day}. One attempt, no undo.", title=game.title, day=day)
     return ""
 
 
@@ -315,11 +321,37 @@ def analysis_text(analysed: Analysed, voice: Voice) -> str:
                     after=after, losing=losing, better=better)
 
 
+def deal_text(label: DealLabel, voice: Voice) -> str:
+    """How a board names its deal: "deal #17", "a fixed deck", "Daily · 2026-11-27" or "Match #3 ·
+    round 2" (a daily's and a round's numbers are never shown: bot/play/secrecy.py)."""
+    _ = voice.gettext
+    if label.day is not None:
+        return _("Daily · {day}", day=label.day)
+    if label.match_id is not None:
+        return _("Match #{match} · round {round}", match=label.match_id, round=label.round)
+    return _("deal #{deal}", deal=label.number) if label.number is not None else _("a fixed deck")
+
+
+def deadline_text(day: str) -> str:
+    """When an attempt at the daily of `day` must be finished: "2026-11-28 01:00 UTC"."""
+    return datetime.fromtimestamp(attempt_deadline(day), UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def kept_private_text(live: Live, voice: Voice) -> str:
+    """Why an answer asked for in public is shown to its member alone: its deal is live."""
+    if isinstance(live, LiveDaily):
+        return voice.gettext("Shown to you alone: the {title} daily of {day} stays off the channel until it is "
+                             "over ({time} at the latest).", title=TITLES.get(live.game, live.game), day=live.day,
+                             time=deadline_text(live.day))
+    return voice.gettext("Shown to you alone: round {round} of match #{match} stays off the channel while the "
+                         "match is open.", round=live.round, match=live.match_id)
+
+
 def watched_text(reply: Reply, name: str, voice: Voice) -> str:
     """The words over a watched board: whose game (`name`, as the front end names its player),
     which deal, how it stands; read-only."""
     game, _ = reply.game, voice.gettext
-    deal = _("deal #{deal}", deal=game.deal) if game.deal is not None else _("a fixed deck")
+    deal = deal_text(reply.label, voice)
     state = voice.ngettext("score {score}, {count} move", "score {score}, {count} moves", len(game.moves),
                            score=game.score)
     if reply.finished:
@@ -435,19 +467,20 @@ def error_text(error: PlayError, voice: Voice) -> str:
             return _("You have no finished game to look back on yet: play one with {play}.", play=play)
         case StillPlaying(game_id=game_id):
             return _("Game {game} is still in play: you can look back on it once it has ended.", game=game_id)
-        case DayNotOver(seconds_left=seconds_left):
-            return _("A daily can be looked back on once its day is over: in {wait}.",
-                     wait=duration_text(seconds_left, voice))
-        case MatchNotOver(match_id=match_id):
-            return _("A match's round can be looked back on once the match is over (match #{match}).", match=match_id)
+        case DealIsLive():
+            return live_deal_text(error, voice)
+        case ElsewhereGame():
+            return _("That button belongs to a game played in another channel: it works there.")
+        case DailyElsewhere(game=game, day=day, channel_id=None):
+            return _("Your {title} daily of {day} is in play outside this channel: finish it there.",
+                     title=TITLES.get(game, game), day=day)
+        case DailyElsewhere(game=game, day=day, channel_id=channel_id):
+            return _("Your {title} daily of {day} is in play in {channel}: finish it there.",
+                     title=TITLES.get(game, game), day=day, channel=voice.channel(channel_id))
         case NoPages(game_id=game_id):
             return _("Game {game}'s deal has no winning line to turn the pages of.", game=game_id)
         case NoSolver(name=name):
             return _("No solver for {title}: it knows the one-deck Canfield games.", title=TITLES.get(name, name))
-        case PlayYourDailyFirst(game=game, seconds_left=seconds_left):
-            return _("Finish today's {title} daily first ({daily}): then you can replay other players' (or in "
-                     "{wait}, when the day is over).", title=TITLES.get(game, game), daily=voice.command("daily"),
-                     wait=duration_text(seconds_left, voice))
         case NoFinishedDaily():
             return _("That player has no finished daily yet.")
         case DailyNotOver():
@@ -459,12 +492,6 @@ def error_text(error: PlayError, voice: Voice) -> str:
                      "was not posted.")
         case NothingToWatch():
             return _("That member has no game in play in this channel.")
-        case DailyNotPlayedYet(game=game, day=day):
-            return _("Play your own {title} daily of {day} first ({daily}): until then its deal stays hidden from "
-                     "you.", title=TITLES.get(game, game), day=day, daily=voice.command("daily"))
-        case RoundNotFinished(match_id=match_id, round=round_number):
-            return _("Finish your own game of round {round} of match #{match} first: until then its deal stays "
-                     "hidden from you.", round=round_number, match=match_id)
         case ServerLacksApp():
             return _("This works on a server that has added Patient Exorcism: ask its admins to add the bot. Solo "
                      "games ({play}) and the daily work anywhere.", play=play)
@@ -517,11 +544,17 @@ def replay_text(replay: Replay, voice: Voice) -> str:
     details = {"player": voice.bold(replay.player.name), "title": TITLES.get(replay.name, replay.name),
                "game": replay.game_id, "moves": moves, "status": status_text(replay.status, voice),
                "score": replay.score}
-    if replay.deal is None:
-        return voice.gettext("Replay of {player}'s {title} (game {game}): {moves}, {status}, score {score}.",
+    label = replay.label
+    if label.day is not None or label.match_id is not None:
+        text = voice.gettext("Replay of {player}'s {title}, {deal} (game {game}): {moves}, {status}, score {score}.",
+                             deal=deal_text(label, voice), **details)
+    elif label.number is None:
+        text = voice.gettext("Replay of {player}'s {title} (game {game}): {moves}, {status}, score {score}.",
                              **details)
-    return voice.gettext("Replay of {player}'s {title} #{deal} (game {game}): {moves}, {status}, score {score}.",
-                         deal=replay.deal, **details)
+    else:
+        text = voice.gettext("Replay of {player}'s {title} #{deal} (game {game}): {moves}, {status}, score {score}.",
+                             deal=label.number, **details)
+    return text if replay.live is None else f"{text}\n{kept_private_text(replay.live, voice)}"
 
 
 def race_error_text(error: PlayError, voice: Voice) -> str:
@@ -567,6 +600,39 @@ def race_error_text(error: PlayError, voice: Voice) -> str:
         case NoSuchRace(race_id=race_id):
             return _("There is no race #{race}.", race=race_id)
     return ""
+
+
+def live_deal_text(error: DealIsLive, voice: Voice) -> str:
+    """Why nothing of a live deal is shown (bot/play/secrecy.py), by what was asked and why it is live."""
+    _, live = voice.gettext, error.live
+    if isinstance(live, LiveDaily):
+        values = {"title": TITLES.get(live.game, live.game), "day": live.day, "time": deadline_text(live.day)}
+        if error.sight is Sight.CARDS and live.day_over:
+            return _("The {title} daily of {day} is still being finished by others: its deal stays hidden from you "
+                     "until it is over ({time} at the latest).", **values)
+        if error.sight is Sight.CARDS:
+            return _("Play your own {title} daily of {day} first ({daily}): until then its deal stays hidden from "
+                     "you.", daily=voice.command("daily"), **values)
+        if error.sight is Sight.COPY:
+            return _("That deal is being played as the {title} daily of {day}: it can be dealt on its own once the "
+                     "daily is over ({time} at the latest).", **values)
+        if error.copy:
+            return _("This game has the same cards as the {title} daily of {day}, still being played: what the "
+                     "solver finds about them stays hidden until it is over ({time} at the latest).", **values)
+        return _("The {title} daily of {day} is still being played: what the solver finds about its deal stays "
+                 "hidden until it is over ({time} at the latest).", **values)
+    assert isinstance(live, LiveRound)
+    values = {"round": live.round, "match": live.match_id}
+    if error.sight is Sight.CARDS:
+        return _("Finish your own game of round {round} of match #{match} first: until then its deal stays "
+                 "hidden from you.", **values)
+    if error.sight is Sight.COPY:
+        return _("That deal is being played in round {round} of match #{match}: it can be dealt on its own once "
+                 "the match is over.", **values)
+    if error.copy:
+        return _("This game has the same cards as round {round} of match #{match}, still open: what the solver "
+                 "finds about them stays hidden until the match is over.", **values)
+    return _("A match's round can be looked back on once the match is over (match #{match}).", **values)
 
 
 def duration_text(seconds: float, voice: Voice) -> str:
@@ -651,10 +717,10 @@ def match_error_text(error: PlayError, voice: Voice) -> str:
 
 # --- a board message's status line -------------------------------------------------------------
 
-def board_status(game: Game, voice: Voice) -> str:
-    """A solo board's status line: the game, its deal, score, stock and redeals."""
+def board_status(game: Game, label: DealLabel, voice: Voice) -> str:
+    """A solo board's status line: the game, its deal (named by `label`), score, stock and redeals."""
     return voice.bold(game.title) + " · " + voice.gettext(
-        "deal #{deal} · score {score} · stock {stock} · {redeals}", deal=game.deal, score=game.score,
+        "{deal} · score {score} · stock {stock} · {redeals}", deal=deal_text(label, voice), score=game.score,
         stock=len(game.stock), redeals=_redeals_words(game.redeals_left, voice))
 
 
@@ -688,9 +754,10 @@ def card_words(card: str, voice: Voice) -> str:
                          suit=voice.gettext(SUIT_WORDS[card[-1]]))
 
 
-def board_captions(game: Game, voice: Voice) -> BoardCaptions:
-    """The words drawn on `game`'s board image, in the voice's language."""
-    return worded_board(game, voice.gettext, voice.ngettext, title=voice.engine(Phrase.marked(game.title)))
+def board_captions(game: Game, voice: Voice, label: DealLabel) -> BoardCaptions:
+    """The words drawn on `game`'s board image, in the voice's language, its deal named by `label`."""
+    deal = None if label.day is None and label.match_id is None else deal_text(label, voice)
+    return worded_board(game, voice.gettext, voice.ngettext, title=voice.engine(Phrase.marked(game.title)), deal=deal)
 
 
 def board_text(game: Game, voice: Voice) -> str:
@@ -704,12 +771,13 @@ def race_captions(race: RaceGame, voice: Voice) -> RaceCaptions:
     return worded_race(race, voice.gettext, voice.ngettext, title=voice.engine(Phrase.marked(race.title)))
 
 
-def board_alt_text(game: Game, voice: Voice, limit: int = ALT_TEXT_LIMIT) -> str:
-    """A solo board's image in words, pile by pile, within `limit` characters: the game, the
-    foundations' tops, the reserve's top and count, the waste's top, the stock, each column
-    (its face-up cards, fewer when the text would be too long)."""
-    head = voice.gettext("{title} board, deal #{deal}, score {score}, {redeals}.", title=game.title, deal=game.deal,
-                         score=game.score, redeals=_redeals_words(game.redeals_left, voice))
+def board_alt_text(game: Game, label: DealLabel, voice: Voice, limit: int = ALT_TEXT_LIMIT) -> str:
+    """A solo board's image in words, pile by pile, within `limit` characters: the game, its deal
+    (named by `label`), the foundations' tops, the reserve's top and count, the waste's top, the
+    stock, each column (its face-up cards, fewer when the text would be too long)."""
+    head = voice.gettext("{title} board, {deal}, score {score}, {redeals}.", title=game.title,
+                         deal=deal_text(label, voice), score=game.score,
+                         redeals=_redeals_words(game.redeals_left, voice))
     return _alt_text(head, game.piles(), limit, voice, base=lambda pile: str(game.foundation_base(pile)))
 
 

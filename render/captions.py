@@ -58,9 +58,10 @@ class BoardCaptions:
 
 
 def board_captions(game: Game, gettext: Say = english, ngettext: SayCounted = english_counted,
-                   title: str | None = None) -> BoardCaptions:
+                   title: str | None = None, deal: str | None = None) -> BoardCaptions:
     """The words on `game`'s board, said through `gettext` and `ngettext` (English by default);
-    `title`: the game's title in that language (its English title by default)."""
+    `title`: the game's title in that language (its English title by default); `deal`: how the
+    deal is named (by default its PySolFC number, such as "#17")."""
     left = game.redeals_left
     if left is None:
         passes = gettext("pass {number} · ∞ redeals", number=game.pass_number)
@@ -72,7 +73,7 @@ def board_captions(game: Game, gettext: Say = english, ngettext: SayCounted = en
     base = None if game.base_rank is None else gettext("base {rank}", rank=rank_name(game.base_rank))
     return BoardCaptions(
         title=game.title if title is None else title,
-        deal=f"#{game.deal}" if game.deal is not None else gettext("custom deal"),
+        deal=deal if deal is not None else f"#{game.deal}" if game.deal is not None else gettext("custom deal"),
         score=gettext("score {score}", score=signed(game.score)),
         passes=passes,
         base=base,

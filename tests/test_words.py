@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from random import Random
 
 import pytest
@@ -14,6 +15,7 @@ from bot.game.race import RACE_LAYOUTS
 from bot.play.daily import (
     AlreadyShared,
     DailyDealt,
+    DailyElsewhere,
     DailyNotOver,
     DailyPlayed,
     DailyResumed,
@@ -64,22 +66,22 @@ from bot.play.race import (
 from bot.play.review import (
     Analysed,
     Analysing,
-    DayNotOver,
-    MatchNotOver,
     NoFinishedDaily,
     NoFinishedGame,
     NoSolver,
-    PlayYourDailyFirst,
     Replay,
     StillPlaying,
 )
+from bot.play.secrecy import DealIsLive, LiveDaily, LiveRound, Sight
 from bot.play.settings import BadSetting, ManageServerNeeded, NotAPlayChannel, ServerLacksApp
 from bot.play.solo import (
     AlreadyPlaying,
     BadOptions,
     ChangedElsewhere,
     DamagedGame,
+    DealLabel,
     DealTooLarge,
+    ElsewhereGame,
     Ended,
     GameOver,
     GameStatus,
@@ -102,7 +104,7 @@ from bot.play.solo import (
     UnknownGame,
     Verdict,
 )
-from bot.play.watch import DailyNotPlayedYet, NothingToWatch, RoundNotFinished, Watching
+from bot.play.watch import NothingToWatch, Watching
 from bot.store.base import TeamProblem
 from bot.words import (
     ALT_TEXT_LIMIT,
@@ -110,6 +112,8 @@ from bot.words import (
     TERMINAL,
     analysis_text,
     board_alt_text,
+    board_captions,
+    board_status,
     board_text,
     card_words,
     duration_text,
@@ -126,6 +130,7 @@ from bot.words import (
 )
 
 DRAW, RT4 = Move("s", "w"), Move("r", "t4")
+DAILY, ROUND = LiveDaily("canfield", "2024-05-08", 1_715_216_400.0), LiveRound(7, 2)
 
 
 def said(*events: object, voice=DISCORD, stale: bool = False, status: GameStatus = GameStatus.PLAYING) -> str:
@@ -166,7 +171,9 @@ def test_many_moves_are_told_with_the_middle_left_out() -> None:
 
 
 def test_rounds_of_matches_and_dailies() -> None:
-    assert said(RoundDealt(7, 2, 15)) == "Match #7, round 2: deal #15, the same for every player."
+    # A round's and a daily's deal numbers are never said (bot/play/secrecy.py).
+    assert said(RoundDealt(7, 2, 15)) == "Match #7, round 2: the same deal for every player."
+    assert said(RoundDealt(7, 2, 15, resumed=True)) == "Match #7, round 2."
     assert said(RoundDealt(7, 2, None, resumed=True)) == "Match #7, round 2: a fixed deck."
     scored = RoundScored(round=1, score=-12, total=-12, team=None, team_points=0, target=100, next_round=2)
     assert said(Ended(GameStatus.RESIGNED, -12), scored) == \
@@ -176,10 +183,13 @@ def test_rounds_of_matches_and_dailies() -> None:
     assert said(MatchWon(teams=False)) == "**The demon is exorcised!** You win the match."
     assert said(MatchWon(teams=True)) == "**The demon is exorcised!** You and your team win the match."
     assert said(MatchEnded(7, "expired")) == "Match #7 is expired."
-    assert said(DailyDealt("2024-05-08", 5)) == \
-        "Daily Canfield of 2024-05-08: deal #5, the same for everyone today. One attempt, no undo. Good luck!"
+    assert said(DailyDealt("2024-05-08")) == \
+        "Daily Canfield of 2024-05-08: the same deal for everyone today. One attempt, no undo. Good luck!"
     assert said(DailyResumed("2024-05-08")) == \
-        "Your daily game, in play: Canfield of 2024-05-08, deal #1. One attempt, no undo."
+        "Your daily game, in play: Canfield of 2024-05-08. One attempt, no undo."
+    assert said(DailyResumed("2024-05-08", day_over=True)) == (
+        "Your daily game, in play: Canfield of 2024-05-08. Its day is over: finish it by 2024-05-09 01:00 UTC, "
+        "when it ends as it stands.")
 
 
 @pytest.mark.parametrize(("error", "text"), [
@@ -266,12 +276,24 @@ def test_rounds_of_matches_and_dailies() -> None:
     (ShareWouldBePrivate(), "This server shows members' own apps to them alone: the card would reach nobody here, "
                             "so it was not posted."),
     (NothingToWatch(2), "That member has no game in play in this channel."),
-    (DailyNotPlayedYet("canfield", "2024-05-08"), "Play your own Canfield daily of 2024-05-08 first (/daily): "
-                                                  "until then its deal stays hidden from you."),
-    (RoundNotFinished(7, 2), "Finish your own game of round 2 of match #7 first: until then its deal stays hidden "
-                             "from you."),
-    (PlayYourDailyFirst("canfield", 600), "Finish today's Canfield daily first (/daily): then you can replay other "
-                                          "players' (or in 10 min, when the day is over)."),
+    (DealIsLive(DAILY, Sight.CARDS), "Play your own Canfield daily of 2024-05-08 first (/daily): until then its "
+                                     "deal stays hidden from you."),
+    (DealIsLive(replace(DAILY, day_over=True), Sight.CARDS), "The Canfield daily of 2024-05-08 is still being "
+                                                             "finished by others: its deal stays hidden from you "
+                                                             "until it is over (2024-05-09 01:00 UTC at the "
+                                                             "latest)."),
+    (DealIsLive(ROUND, Sight.CARDS), "Finish your own game of round 2 of match #7 first: until then its deal stays "
+                                     "hidden from you."),
+    (DealIsLive(DAILY, Sight.COPY, copy=True), "That deal is being played as the Canfield daily of 2024-05-08: it "
+                                               "can be dealt on its own once the daily is over (2024-05-09 01:00 UTC "
+                                               "at the latest)."),
+    (DealIsLive(ROUND, Sight.COPY, copy=True), "That deal is being played in round 2 of match #7: it can be dealt on "
+                                               "its own once the match is over."),
+    (ElsewhereGame(4), "That button belongs to a game played in another channel: it works there."),
+    (DailyElsewhere("canfield", "2024-05-08", 10), "Your Canfield daily of 2024-05-08 is in play in <#10>: finish it "
+                                                   "there."),
+    (DailyElsewhere("canfield", "2024-05-08", None), "Your Canfield daily of 2024-05-08 is in play outside this "
+                                                     "channel: finish it there."),
     (NoFinishedDaily(2), "That player has no finished daily yet."),
     (ServerLacksApp(), "This works on a server that has added Patient Exorcism: ask its admins to add the bot. "
                        "Solo games (/play) and the daily work anywhere."),
@@ -283,8 +305,16 @@ def test_errors_are_worded_from_their_data(error: PlayError, text: str) -> None:
 @pytest.mark.parametrize(("error", "text"), [
     (NoFinishedGame(), "You have no finished game to look back on yet: play one with /play."),
     (StillPlaying(12), "Game 12 is still in play: you can look back on it once it has ended."),
-    (DayNotOver(5 * 3600 + 60), "A daily can be looked back on once its day is over: in 5 h 01 min."),
-    (MatchNotOver(7), "A match's round can be looked back on once the match is over (match #7)."),
+    (DealIsLive(DAILY, Sight.SOLVER), "The Canfield daily of 2024-05-08 is still being played: what the solver "
+                                      "finds about its deal stays hidden until it is over (2024-05-09 01:00 UTC at "
+                                      "the latest)."),
+    (DealIsLive(DAILY, Sight.SOLVER, copy=True), "This game has the same cards as the Canfield daily of 2024-05-08, "
+                                                 "still being played: what the solver finds about them stays hidden "
+                                                 "until it is over (2024-05-09 01:00 UTC at the latest)."),
+    (DealIsLive(ROUND, Sight.SOLVER), "A match's round can be looked back on once the match is over (match #7)."),
+    (DealIsLive(ROUND, Sight.SOLVER, copy=True), "This game has the same cards as round 2 of match #7, still open: "
+                                                 "what the solver finds about them stays hidden until the match is "
+                                                 "over."),
     (NoSolver("patriarchs"), "No solver for Patriarchs: it knows the one-deck Canfield games."),
     (RateLimited("analysis", 12.2), "Slow down: you have asked for analyses too often. Try again in 13 s."),
 ])
@@ -306,7 +336,7 @@ def test_looking_back_is_refused_in_words_from_the_data(error: PlayError, text: 
      "Game 9, 52 moves: the solver gave up before it could tell where this game was lost."),
 ])
 def test_where_a_game_was_lost_is_said_plainly(analysis: Analysis, text: str) -> None:
-    analysed = Analysed(9, analysis, 52, None)
+    analysed = Analysed(9, analysis, 52, None, DealLabel(number=1))
     assert analysis_text(analysed, DISCORD) == text
     assert analysis_text(analysed, TERMINAL) == text.replace("**", "")
     assert said(Analysing(9)) == "Looking for where it was lost…"
@@ -324,11 +354,24 @@ def test_the_terminal_shows_no_discord_syntax() -> None:
 
 def test_a_replay_says_whose_game_which_and_how_it_ended() -> None:
     replay = Replay(game_id=9, player=Player(2, "Zoë"), name="canfield", deal=17, status="won", score=352,
-                    record={"moves": ["d"] * 120})
+                    record={"moves": ["d"] * 120}, label=DealLabel(number=17))
     assert replay_text(replay, DISCORD) == "Replay of **Zoë**'s Canfield #17 (game 9): 120 moves, won, score 352."
     one = Replay(game_id=3, player=Player(0, "terminal"), name="storehouse", deal=None, status="resigned", score=-12,
-                 record={"moves": ["d"]})
+                 record={"moves": ["d"]}, label=DealLabel())
     assert replay_text(one, TERMINAL) == "Replay of terminal's Storehouse (game 3): 1 move, resigned, score -12."
+    # A daily's and a round's are named by day and by match, never by number; a live one is shown privately.
+    daily = Replay(game_id=4, player=Player(2, "Zoë"), name="canfield", deal=123456, status="won", score=352,
+                   record={"moves": ["d"]}, label=DealLabel(day="2024-05-08"), live=DAILY)
+    assert replay_text(daily, DISCORD) == (
+        "Replay of **Zoë**'s Canfield, Daily · 2024-05-08 (game 4): 1 move, won, score 352.\n"
+        "Shown to you alone: the Canfield daily of 2024-05-08 stays off the channel until it is over "
+        "(2024-05-09 01:00 UTC at the latest).")
+    round_two = Replay(game_id=5, player=Player(2, "Zoë"), name="canfield", deal=654321, status="won", score=352,
+                       record={"moves": ["d"]}, label=DealLabel(match_id=7, round=2), live=ROUND)
+    assert replay_text(round_two, DISCORD) == (
+        "Replay of **Zoë**'s Canfield, Match #7 · round 2 (game 5): 1 move, won, score 352.\n"
+        "Shown to you alone: round 2 of match #7 stays off the channel while the match is open.")
+    assert "123456" not in replay_text(daily, TERMINAL) and "654321" not in replay_text(round_two, TERMINAL)
 
 
 def test_the_terminal_names_a_channel_without_discord_marks() -> None:
@@ -351,10 +394,14 @@ def test_the_rules_come_plain_from_the_engine_and_bold_only_in_discord(name: str
 def test_a_watched_board_says_whose_it_is_and_how_it_stands() -> None:
     game = new_game("canfield", deal=1)
     game.play("d")
-    reply = Reply(game_id=1, version=1, status=GameStatus.PLAYING, game=game, events=(Watching("Alice"),))
+    reply = Reply(game_id=1, version=1, status=GameStatus.PLAYING, game=game, events=(Watching("Alice"),),
+                  label=DealLabel(number=1))
     assert watched_text(reply, "<@1>", DISCORD) == (f"Watching <@1>'s Canfield, deal #1: score {game.score}, 1 move. "
                                                     "**Refresh** shows it as it stands.")
-    ended = Reply(game_id=1, version=2, status=GameStatus.RESIGNED, game=new_game("canfield", deal=1))
+    daily = Reply(game_id=2, version=1, status=GameStatus.PLAYING, game=game, label=DealLabel(day="2024-05-08"))
+    assert watched_text(daily, "<@1>", DISCORD).startswith("Watching <@1>'s Canfield, Daily · 2024-05-08: score")
+    ended = Reply(game_id=1, version=2, status=GameStatus.RESIGNED, game=new_game("canfield", deal=1),
+                  label=DealLabel(number=1))
     assert watched_text(ended, "Alice", TERMINAL).startswith("Watching Alice's Canfield, deal #1: score -12, 0 moves, "
                                                              "resigned. Refresh")
 
@@ -376,13 +423,32 @@ def test_a_shared_daily_card_shows_each_foundation_as_a_square_and_no_deal() -> 
 # --- alt text ---------------------------------------------------------------------------------
 
 def test_a_board_in_words_names_every_pile_with_the_cards_that_matter() -> None:
-    assert board_alt_text(new_game("canfield", deal=1), DISCORD) == (
+    assert board_alt_text(new_game("canfield", deal=1), DealLabel(number=1), DISCORD) == (
         "Canfield board, deal #1, score -12, unlimited redeals. Foundations: f1 empty (from the jack of clubs), "
         "f2 empty (from the jack of spades), f3 empty (from the jack of hearts), f4 jack of diamonds. "
         "Reserve: queen of clubs, 13 cards. Waste: empty. Stock: 34 cards. "
         "Column t1: king of spades. Column t2: 2 of spades. Column t3: 3 of hearts. Column t4: king of hearts.")
-    patriarchs = board_alt_text(new_game("patriarchs", deal=1), DISCORD)
+    patriarchs = board_alt_text(new_game("patriarchs", deal=1), DealLabel(number=1), DISCORD)
     assert "Reserve piles: r1 3 of diamonds" in patriarchs and "Waste: 8 of clubs. Stock: 86 cards." in patriarchs
+    # A daily's board names its day, a round's its match, never their numbers.
+    daily = board_alt_text(new_game("canfield", deal=1), DealLabel(day="2024-05-08"), DISCORD)
+    assert daily.startswith("Canfield board, Daily · 2024-05-08, score -12,") and "#1" not in daily
+    round_two = board_alt_text(new_game("canfield", deal=1), DealLabel(match_id=3, round=2), DISCORD)
+    assert round_two.startswith("Canfield board, Match #3 · round 2, score -12,")
+
+
+def test_a_status_line_and_the_image_name_a_daily_by_its_day_and_a_round_by_its_match() -> None:
+    game = new_game("canfield", deal=123456)
+    assert board_status(game, DealLabel(number=123456), DISCORD) == \
+        "**Canfield** · deal #123456 · score -12 · stock 34 · unlimited redeals"
+    assert board_status(game, DealLabel(day="2024-05-08"), DISCORD) == \
+        "**Canfield** · Daily · 2024-05-08 · score -12 · stock 34 · unlimited redeals"
+    assert board_status(game, DealLabel(match_id=3, round=2), TERMINAL) == \
+        "Canfield · Match #3 · round 2 · score -12 · stock 34 · unlimited redeals"
+    assert board_captions(game, DISCORD, DealLabel(number=123456)).deal == "#123456"
+    assert board_captions(game, DISCORD, DealLabel(day="2024-05-08")).deal == "Daily · 2024-05-08"
+    assert board_captions(game, DISCORD.speaking("fr"), DealLabel(match_id=3, round=2)).deal == \
+        "Match n° 3 · manche 2"
 
 
 def test_a_long_board_names_fewer_column_cards_to_fit_its_limit() -> None:
@@ -393,11 +459,11 @@ def test_a_long_board_names_fewer_column_cards_to_fit_its_limit() -> None:
             if not moves:
                 break
             game.play(rng.choice(moves))
-        text = board_alt_text(game, DISCORD)
+        text = board_alt_text(game, DealLabel(number=7), DISCORD)
         assert len(text) <= ALT_TEXT_LIMIT and "Foundations:" in text and "Stock:" in text, (name, len(text))
         assert all(f"Column {pile}:" in text for pile in game.piles() if pile.startswith("t")), name
     game = new_game("demons-and-thieves", deal=1)
-    short = board_alt_text(game, DISCORD, limit=900)
+    short = board_alt_text(game, DealLabel(number=1), DISCORD, limit=900)
     assert len(short) <= 900 and "Column t9: 8 face up, the top ones" in short and short.endswith(".")
 
 

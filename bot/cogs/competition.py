@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.checks import anywhere, check_channel, server_command
+from bot.cogs.expiry import ExpiryRound
 from bot.game import GAMES
 from bot.play.leaderboards import RANKINGS
 from bot.views.board import board_answer, player_of
@@ -29,6 +30,16 @@ class CompetitionCog(commands.Cog):
 
     def __init__(self, bot: PatientExorcismBot) -> None:
         self.bot = bot
+        # Attempts past 01:00 UTC the day after their day end within a minute (bot.play.daily).
+        self.expiry = ExpiryRound(bot.daily.end_overdue, "daily attempts", minutes=1)
+
+    async def cog_load(self) -> None:
+        """Start the round that ends overdue daily attempts."""
+        self.expiry.start()
+
+    async def cog_unload(self) -> None:
+        """Stop it."""
+        self.expiry.stop()
 
     @app_commands.command(name="daily", description="Today's daily challenge: one deal for everyone, one attempt")
     @anywhere

@@ -1,4 +1,5 @@
-"""The expiry round: every ten minutes, a play layer ends what has been idle for a day."""
+"""The expiry round: every ten minutes (or as often as asked), a play layer ends what is over:
+matches and races idle for a day, daily attempts past their deadline."""
 
 from __future__ import annotations
 
@@ -12,15 +13,15 @@ EVERY_MINUTES = 10
 
 
 class ExpiryRound:
-    """Calls `expire()` (such as `MatchPlay.expire_idle`) every ten minutes from `start()` to
+    """Calls `expire()` (such as `MatchPlay.expire_idle`) every `minutes` from `start()` to
     `stop()`; a failure is logged and the next round comes all the same."""
 
-    def __init__(self, expire: Callable[[], Awaitable[object]], what: str) -> None:
+    def __init__(self, expire: Callable[[], Awaitable[object]], what: str, minutes: float = EVERY_MINUTES) -> None:
         self.expire, self.what = expire, what
-        self._loop = tasks.loop(minutes=EVERY_MINUTES)(self._round)
+        self._loop = tasks.loop(minutes=minutes)(self._round)
 
     def start(self) -> None:
-        """Run a round now, then every ten minutes."""
+        """Run a round now, then one every `minutes`."""
         self._loop.start()
 
     def stop(self) -> None:

@@ -19,7 +19,7 @@ from bot.play import Player, PlayError, Reply
 from bot.play.settings import ManageServerNeeded, change_settings, load_settings
 from bot.play.solo import UnknownGame
 from bot.views import answers_custom_id
-from bot.views.board import board_answer, player_of
+from bot.views.board import board_answer, kept_off_the_channel, player_of
 from bot.views.respond import (
     ERROR_LIMIT,
     Answer,
@@ -57,6 +57,9 @@ the daily in DMs and on any server.""")
 # Discord takes integer options between -(2**53 - 1) and 2**53 - 1 (and the store's integers
 # end at 2**63 - 1), though PySolFC numbers deals up to 10**20.
 MAX_DEAL = 2**53 - 1
+# The answer to a typed move (a message in the channel) in a game whose deal is live.
+LIVE_HERE = N_("Done: this game's deal is still being played by others, so its board is not posted here. {board} "
+               "shows it to you alone.")
 NO_LONGER = N_("That button is no longer in use: ask for a new board ({board}), match or race message.")
 
 
@@ -105,7 +108,7 @@ class SoloCog(commands.Cog):
             player = player_of(interaction.user)
             reply = await self.solo.start(player, guild_id=interaction.guild_id,
                                           channel_id=interaction.channel_id, name=game, deal=deal, **options)
-            return await board_answer(reply, player, voice)
+            return await self._board(reply, player, voice, public)
 
         await answer(interaction, work(), ephemeral=not public)
 
@@ -123,7 +126,7 @@ class SoloCog(commands.Cog):
         """Play typed moves, or one of the words (board, resign, rules, help, play)."""
         async def work() -> Answer:
             return await self._text_command(player_of(interaction.user), interaction.guild_id,
-                                            interaction.channel_id, moves, await voice_of(interaction))
+                                            interaction.channel_id, moves, await voice_of(interaction), public=public)
 
         await answer(interaction, work(), ephemeral=not public)
 
@@ -190,7 +193,7 @@ class SoloCog(commands.Cog):
             reply: Reply = await self.solo.running(player, interaction.channel_id)
             if action is not None:
                 reply = await action(reply, player)
-            return await board_answer(reply, player, await voice_of(interaction))
+            return await self._board(reply, player, await voice_of(interaction), public)
 
         await answer(interaction, work(), ephemeral=not public)
 
@@ -222,7 +225,7 @@ class SoloCog(commands.Cog):
         try:
             voice = await server_voice(self.bot, guild_id)  # a message has no locale: the server's language
             result = await in_turn(player.id, self._text_command(
-                player, guild_id, message.channel.id, text or Word.HELP.value, voice))
+                player, guild_id, message.channel.id, text or Word.HELP.value, voice, public=True))
         except PlayError as error:
             await message.reply(shorten(error_text(error, voice), ERROR_LIMIT), mention_author=False)
             return
@@ -230,6 +233,9 @@ class SoloCog(commands.Cog):
             log.exception("message %s failed", message.id)
             await message.reply(voice.gettext("Something went wrong on our side; your game is safe."),
                                 mention_author=False)
+            return
+        if result.private:  # a live deal's board: a message's answer cannot be private, so none is posted
+            await message.reply(voice.gettext(LIVE_HERE, board=voice.command("board")), mention_author=False)
             return
         reply = shown(result)
         await message.reply(reply.content, files=reply.files, view=reply.view or discord.utils.MISSING,
@@ -254,10 +260,16 @@ class SoloCog(commands.Cog):
             return self.bot.config.prefix
         return (await load_settings(self.bot.store, guild.id)).prefix or self.bot.config.prefix
 
+    async def _board(self, reply: Reply, player: Player, voice: Voice, public: bool) -> Answer:
+        """The board answer; one meant for the channel (`public`) kept to its member while its deal is live."""
+        result = await board_answer(reply, player, voice)
+        return await kept_off_the_channel(result, reply, self.solo.secrecy, voice) if public else result
+
     async def _text_command(self, player: Player, guild_id: int | None, channel_id: int | None,
-                            text: str, voice: Voice) -> Answer:
+                            text: str, voice: Voice, *, public: bool = False) -> Answer:
         """What a typed message (or /move) says, in the voice: a word on its own, `play [game]`,
-        `rules [game]`, or moves, read whole (undo and hint among them) by the play layer."""
+        `rules [game]`, or moves, read whole (undo and hint among them) by the play layer; a
+        board meant for the channel (`public`) kept to its member while its deal is live."""
         words = text.split()
         first = words[0].lower() if words else ""
         word = read_word(text)
@@ -272,7 +284,7 @@ class SoloCog(commands.Cog):
             name = words[1].lower() if len(words) == 2 else "canfield"
             await check_play_channel(self.bot, guild_id, channel_id)
             reply = await self.solo.start(player, guild_id=guild_id, channel_id=channel_id, name=name)
-            return await board_answer(reply, player, voice)
+            return await self._board(reply, player, voice, public)
         if word is Word.RESIGN and (set_aside := await self._set_aside_damaged(player, channel_id, voice)):
             return set_aside
         game_id = await self.solo.running_id(player, channel_id)  # a move needs no copy of the board before it
@@ -282,7 +294,7 @@ class SoloCog(commands.Cog):
             reply = await self.solo.board(game_id, player)
         else:
             reply = await self.solo.move(game_id, player, text)
-        return await board_answer(reply, player, voice)
+        return await self._board(reply, player, voice, public)
 
     async def _set_aside_damaged(self, player: Player, channel_id: int | None, voice: Voice) -> Answer | None:
         """The answer when the player's game here is damaged in storage and resigning set it aside."""

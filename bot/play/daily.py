@@ -1,10 +1,15 @@
 """Daily challenges: one shared deal per game per UTC day, one attempt each, no undo, streaks.
 
-The day's deal follows a published rule (`daily_deal`: the first of a sequence of hashed
-candidates that the solver proves winnable; for the two-deck games, which it does not cover, the
-first candidate), so it is the same for everyone on every server and, for the Canfield family,
-can always be won. An attempt belongs to the UTC day it began, however late it finishes; there is no way to
-play a past day.
+The day's deal is derived with the deployment's secret (`daily_deal`: the first of a sequence of
+candidates, HMAC-SHA256 of the day and game under the secret, that the solver proves winnable;
+for the two-deck games, which it does not cover, the first candidate). The secret is made at first
+start and kept in the database, so every process and shard deals the same, and no player can work
+the deal out; its number is never shown (bot/play/secrecy.py keeps it from every other route).
+
+An attempt belongs to the UTC day it began, and a player has at most one daily in play in a
+channel. An attempt may be finished until 01:00 UTC the next day (DAILY_GRACE); one still in play
+then is ended, resigned with its score standing (`DailyPlay.end_overdue`), and until it is, its
+day's deal stays live. There is no way to play a past day.
 """
 
 from __future__ import annotations
@@ -13,51 +18,63 @@ import asyncio
 import dataclasses
 import functools
 import hashlib
+import hmac
+import logging
 import re
+import secrets
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date
 
 from bot.game import GAMES, new_game
 from bot.game.patience import FOUNDATION_LENGTH
 from bot.game.solver import covers, solve
+from bot.play.days import attempt_deadline, seconds_to_next_day, today, utc_day
 from bot.play.solo import GameStatus, NoGameHere, NotYourGame, Player, PlayError, Reply, SoloPlay
 from bot.store import Store
 from bot.store.base import DailyAttempt
 
-DAY_SECONDS = 86_400
+log = logging.getLogger(__name__)
+
 DEAL_RANGE = 999_999_999  # daily deals are PySolFC game numbers 1..999,999,999
 DAILY_SOLVE_LIMIT = 100_000  # positions the solver may look at to prove a candidate winnable
 MAX_CANDIDATES = 40
+SECRET = "daily"  # the name of the deployment's secret the deals are derived from (the `secrets` table)
 
 _DAY_FORMAT = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def candidate_deal(day: str, game: str, attempt: int = 0) -> int:
-    """The `attempt`-th candidate for `game`'s daily on `day` (the UTC date, YYYY-MM-DD): the
-    PySolFC game number `int(sha256(text).hexdigest(), 16) % 999_999_999 + 1` where text is
-    `daily:<day>:<game>` for the first candidate and `daily:<day>:<game>:<attempt>` after it.
+def new_secret() -> str:
+    """A new deployment secret: 256 random bits, in hex."""
+    return secrets.token_hex(32)
+
+
+def candidate_deal(day: str, game: str, secret: str, attempt: int = 0) -> int:
+    """The `attempt`-th candidate for `game`'s daily on `day` (the UTC date, YYYY-MM-DD) under the
+    deployment's `secret`: the PySolFC game number `HMAC-SHA256(secret, text) % 999_999_999 + 1`
+    where text is `daily:<day>:<game>:<attempt>`. Without the secret it cannot be worked out.
     NotADay for a day not written YYYY-MM-DD."""
     check_day(day)
-    text = f"daily:{day}:{game}" + (f":{attempt}" if attempt else "")
-    return int(hashlib.sha256(text.encode()).hexdigest(), 16) % DEAL_RANGE + 1
+    digest = hmac.new(secret.encode(), f"daily:{day}:{game}:{attempt}".encode(), hashlib.sha256).hexdigest()
+    return int(digest, 16) % DEAL_RANGE + 1
 
 
 @functools.lru_cache(maxsize=256)
-def daily_deal(day: str, game: str) -> int:
-    """The deal of `game`'s daily on `day`: the first candidate (`candidate_deal`, attempt 0, 1,
-    2, ...) that the solver proves winnable within DAILY_SOLVE_LIMIT positions, so every daily
-    can be won. The solver is deterministic: every process picks the same deal. Slow the first
-    time for a day and game (seconds): call it off the event loop. For a game the solver does
-    not cover (the two-deck games), the first candidate."""
-    if not covers(new_game(game, deal=candidate_deal(day, game))):
-        return candidate_deal(day, game)
+def daily_deal(day: str, game: str, secret: str) -> int:
+    """The deal of `game`'s daily on `day` under `secret`: the first candidate (`candidate_deal`,
+    attempt 0, 1, 2, ...) that the solver proves winnable within DAILY_SOLVE_LIMIT positions, so
+    every daily can be won. The solver is deterministic: every process picks the same deal. Slow
+    the first time for a day and game (seconds): call it off the event loop. For a game the solver
+    does not cover (the two-deck games), the first candidate."""
+    first = candidate_deal(day, game, secret)
+    if not covers(new_game(game, deal=first)):
+        return first
     for attempt in range(MAX_CANDIDATES):
-        deal = candidate_deal(day, game, attempt)
+        deal = candidate_deal(day, game, secret, attempt)
         if solve(new_game(game, deal=deal), limit=DAILY_SOLVE_LIMIT).status == "winnable":
             return deal
-    return candidate_deal(day, game)  # not seen in practice: some 70% of deals are winnable
+    return first  # not seen in practice: some 70% of deals are winnable
 
 
 class NotADay(PlayError):
@@ -79,19 +96,6 @@ def check_day(day: str) -> str:
     raise NotADay(day)
 
 
-def utc_day(timestamp: float) -> str:
-    """The UTC date of a Unix time, YYYY-MM-DD."""
-    return datetime.fromtimestamp(timestamp, UTC).date().isoformat()
-
-
-def today(clock: Callable[[], float] = time.time) -> str:
-    """Today's UTC date by this clock, YYYY-MM-DD."""
-    return utc_day(clock())
-
-
-def seconds_to_next_day(timestamp: float) -> float:
-    """How long from this Unix time to the next 00:00 UTC."""
-    return DAY_SECONDS - timestamp % DAY_SECONDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,17 +155,29 @@ class DailyPlayed(PlayError):
 
 @dataclass(frozen=True, slots=True)
 class DailyDealt:
-    """Today's daily (`day`, YYYY-MM-DD) is dealt: `deal`, the same for everyone; one attempt, no undo."""
+    """Today's daily (`day`, YYYY-MM-DD) is dealt, the same for everyone; one attempt, no undo."""
 
     day: str
-    deal: int
 
 
 @dataclass(frozen=True, slots=True)
 class DailyResumed:
-    """The player's daily of `day` is still in play: here it is (one attempt, no undo)."""
+    """The player's daily of `day` is still in play: here it is (one attempt, no undo). `day_over`:
+    its day is over, and it must be finished by 01:00 UTC (bot.play.days.attempt_deadline)."""
 
     day: str
+    day_over: bool = False
+
+
+class DailyElsewhere(PlayError):
+    """The player's daily of `game` of `day` is in play in another channel (`channel_id`, None
+    outside any channel): it is played there."""
+
+    def __init__(self, game: str, day: str, channel_id: int | None) -> None:
+        super().__init__(game, day, channel_id)
+        self.game = game
+        self.day = day
+        self.channel_id = channel_id
 
 
 # What a daily tells, among its game's solo events (bot.play.solo.Event).
@@ -204,20 +220,42 @@ class DailyPlay:
         self.store = store
         self.solo = solo
         self.clock = clock
+        self._secret: str | None = None
+
+    async def secret(self) -> str:
+        """The deployment's secret the deals are derived from (made and stored at first use)."""
+        if self._secret is None:
+            self._secret = await self.store.stats.secret(SECRET, new_secret)
+        return self._secret
+
+    async def deal(self, day: str, game: str) -> int:
+        """The deal of `game`'s daily on `day`: the one its attempts were dealt when there are any
+        (so a day keeps its deal across an upgrade that changed the rule), else `daily_deal`'s
+        (worked out in a thread the first time)."""
+        dealt = await self.store.stats.daily_dealt(day, game)
+        if dealt is not None:
+            return dealt
+        return await asyncio.to_thread(daily_deal, day, game, await self.secret())
 
     async def start(self, player: Player, *, guild_id: int | None, channel_id: int | None,
                     game: str = "canfield") -> Reply:
-        """Today's daily of `game` for the player: a new game (undo off), or their attempt still
-        in play. NoSuchDaily for an unknown game, DailyPlayed when today's attempt is over."""
+        """Today's daily of `game` for the player: a new game (undo off), or their daily still in
+        play in this channel, whatever its game or day (one at a time a channel). NoSuchDaily for
+        an unknown game, DailyPlayed when today's attempt is over, DailyElsewhere when it is in play
+        in another channel."""
         if game not in GAMES:
             raise NoSuchDaily(game)
-        day = today(self.clock)
+        here = await self.store.stats.daily_in_play_here(player.id, channel_id)
+        if here is not None:
+            return await self._resume(here, player)
+        now = self.clock()
+        day = utc_day(now)
         attempt = await self.store.stats.daily_attempt(day, game, player.id)
         if attempt is None:
-            deal = await asyncio.to_thread(daily_deal, day, game)
-            reply = await self.solo.create(
+            deal = await self.deal(day, game)
+            reply = await self.solo.create(  # created at `now`: its day, as its board names it, is the attempt's
                 player, guild_id=guild_id, channel_id=channel_id, name=game, deal=deal, options={}, kind="daily",
-                undo_allowed=False, events=(DailyDealt(day, deal),),
+                undo_allowed=False, events=(DailyDealt(day),), created_at=now,
             )
             game_id = await self.store.stats.claim_daily(day, game, player.id, guild_id, reply.game_id)
             if game_id == reply.game_id:
@@ -225,6 +263,11 @@ class DailyPlay:
             # Another start of the same attempt came first: ours was thrown away, theirs stands.
             attempt = await self.store.stats.daily_attempt(day, game, player.id)
             assert attempt is not None
+        if attempt.status != GameStatus.PLAYING:
+            raise DailyPlayed(attempt.game, attempt.status, attempt.score, seconds_to_next_day(self.clock()))
+        stored = await self.store.games.get_game(attempt.game_id)
+        if stored is not None and stored.channel_id != channel_id:
+            raise DailyElsewhere(attempt.game, attempt.day, stored.channel_id)
         return await self._resume(attempt, player)
 
     async def share(self, game_id: int, player: Player) -> DailyShare:
@@ -251,9 +294,23 @@ class DailyPlay:
         days = await self.store.stats.daily_days(user_id=user_id)
         return streaks(((d.day, d.won) for d in days), today(self.clock))
 
-    async def _resume(self, attempt: DailyAttempt, player: Player) -> Reply:
-        if attempt.status != GameStatus.PLAYING:
-            raise DailyPlayed(attempt.game, attempt.status, attempt.score, seconds_to_next_day(self.clock()))
-        reply = await self.solo.board(attempt.game_id, player)
-        return dataclasses.replace(reply, events=(DailyResumed(attempt.day),))
+    async def end_overdue(self) -> int:
+        """End the attempts still in play whose time is up (01:00 UTC the day after their day),
+        resigned with their scores standing, as their players would; how many were ended. An
+        attempt that changes meanwhile, or cannot be ended, is left for the next round."""
+        now = self.clock()
+        ended = 0
+        for attempt in await self.store.stats.dailies_in_play_before(today(self.clock)):
+            if attempt_deadline(attempt.day) > now:
+                continue
+            try:
+                await self.solo.resign(attempt.game_id, Player(attempt.user_id, ""))
+                ended += 1
+            except PlayError as error:  # moved or ended meanwhile, or damaged in storage
+                log.info("daily attempt %s was not ended: %r", attempt.game_id, error)
+        return ended
 
+    async def _resume(self, attempt: DailyAttempt, player: Player) -> Reply:
+        """The player's attempt in play, saying whether its day is over."""
+        reply = await self.solo.board(attempt.game_id, player)
+        return dataclasses.replace(reply, events=(DailyResumed(attempt.day, attempt.day < today(self.clock)),))

@@ -30,7 +30,8 @@ from typing import Any
 from bot.game import GAMES
 from bot.game.games import RACE
 from bot.game.rules import CASINO_GAMES, casino_money
-from bot.play.daily import Streaks, streaks, today, utc_day
+from bot.play.daily import Streaks, streaks
+from bot.play.days import today, utc_day
 from bot.play.solo import PlayError, UnknownGame
 from bot.store import Store
 from bot.store.base import DailyDay, DailyResult, GameRecord

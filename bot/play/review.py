@@ -1,11 +1,11 @@
-"""Looking back on a finished game: which games a player may look back on (the one rule that
+"""Looking back on a finished game: which games a player may look back on (the rule that
 /analyse, /solution and /replay share), where a game was lost (bot.game.analysis), and replays.
 
-A finished game of your own can be looked back on; a match round once its match is over (the
-other rounds still count); a daily once its day is over, since what the solver finds helps
-whoever has not played it yet. A replay shows no more than the player's own moves: their daily
-can be replayed once it has ended, and anyone's finished daily by whoever has finished theirs of
-the same day and game (or once that day is over).
+A finished game of your own can be looked back on, and anyone's finished daily replayed; what
+may be shown of its deal is the secrecy rule's (bot/play/secrecy.py): what the solver finds (an
+analysis, a winning line) once the deal is no longer live (a daily's day over, a match over); a
+replay while it is live only to its player, or to whoever has finished their own attempt at that
+daily, and to them alone.
 
 The analysis is a bisection over the player's line, each search (up to ANALYSIS_LIMIT
 positions) in a search process one at a time (bot.play.work), counted against the member's
@@ -26,9 +26,10 @@ from typing import Any
 from bot.game import Game, parse_move
 from bot.game.analysis import Analysis, Verdict, bisection, position_after, solve_after
 from bot.game.solver import covers
-from bot.play.daily import seconds_to_next_day, utc_day
+from bot.play.secrecy import Live, Secrecy, Sight
 from bot.play.solo import (
     VERDICT_LIMIT,
+    DealLabel,
     GameStatus,
     NoGameHere,
     NotYourGame,
@@ -37,10 +38,10 @@ from bot.play.solo import (
     SoloPlay,
     Table,
     check_limit,
+    label_of,
     rebuild,
     record_of,
 )
-from bot.play.watch import OPEN_MATCH
 from bot.play.work import RateLimiter, Work
 from bot.store import Store, StoredGame
 from bot.store.base import StoredAnalysis
@@ -60,32 +61,6 @@ class StillPlaying(PlayError):
     def __init__(self, game_id: int) -> None:
         super().__init__(game_id)
         self.game_id = game_id
-
-
-class DayNotOver(PlayError):
-    """A daily game can be looked back on once its day is over: in `seconds_left`."""
-
-    def __init__(self, seconds_left: float) -> None:
-        super().__init__(seconds_left)
-        self.seconds_left = seconds_left
-
-
-class MatchNotOver(PlayError):
-    """A match's round can be looked back on once match `match_id` is over."""
-
-    def __init__(self, match_id: int) -> None:
-        super().__init__(match_id)
-        self.match_id = match_id
-
-
-class PlayYourDailyFirst(PlayError):
-    """Another player's daily of `game`, still to be played by the viewer today: it can be replayed
-    once the viewer's own has ended, or once the day is over (in `seconds_left`)."""
-
-    def __init__(self, game: str, seconds_left: float) -> None:
-        super().__init__(game, seconds_left)
-        self.game = game
-        self.seconds_left = seconds_left
 
 
 class NoFinishedDaily(PlayError):
@@ -115,20 +90,22 @@ class Analysing:
 @dataclass(frozen=True, slots=True)
 class Analysed:
     """Where game `game_id` (of `moves` moves) was lost, and the board to show with it: the
-    position before the losing move (or at the resignation), None when there is no such place."""
+    position before the losing move (or at the resignation), None when there is no such place;
+    `label` names its deal."""
 
     game_id: int
     analysis: Analysis
     moves: int
     board: Game | None
+    label: DealLabel
 
 
-async def finished_game_for_review(store: Store, game_id: int | None, player: Player,
-                                   clock: Callable[[], float] = time.time, *, replay: bool = False) -> StoredGame:
+async def finished_game_for_review(store: Store, secrecy: Secrecy, game_id: int | None, player: Player, *,
+                                   replay: bool = False) -> tuple[StoredGame, Live | None]:
     """The finished game that `player` may look back on: game `game_id`, or their own that ended
-    last (see the module's docstring; `replay`: to see its moves, not what the solver finds). A
-    PlayError says why not: NoGameHere, NoFinishedGame, NotYourGame, StillPlaying, DayNotOver,
-    PlayYourDailyFirst or MatchNotOver."""
+    last (see the module's docstring; `replay`: to see its moves, not what the solver finds),
+    with why its deal is live when it is (then it is shown to the player alone). A PlayError says
+    why not: NoGameHere, NoFinishedGame, NotYourGame, StillPlaying or DealIsLive."""
     if game_id is None:
         last = await store.games.finished_games(player.id, limit=1)
         if not last:
@@ -139,28 +116,12 @@ async def finished_game_for_review(store: Store, game_id: int | None, player: Pl
         if found is None:
             raise NoGameHere(game_id)
         stored = found
-    own = stored.user_id == player.id
-    day = None  # a daily's: the UTC day it began
-    if stored.kind == "daily":
-        attempt = await store.stats.daily_of_game(stored.id)
-        day = attempt.day if attempt is not None else utc_day(stored.created_at)
-    if not own and not (replay and day is not None):
+    if stored.user_id != player.id and not (replay and stored.kind == "daily"):
         raise NotYourGame()
     if stored.status == GameStatus.PLAYING:
         raise StillPlaying(stored.id)
-    now = clock()
-    if day is not None and day >= utc_day(now):  # the day is not over
-        if not replay:
-            raise DayNotOver(seconds_to_next_day(now))
-        if not own:
-            mine = await store.stats.daily_attempt(day, stored.name, player.id)
-            if mine is None or mine.status == GameStatus.PLAYING:
-                raise PlayYourDailyFirst(stored.name, seconds_to_next_day(now))
-    if stored.kind == "match" and stored.match_id is not None:
-        match = await store.matches.get_match(stored.match_id)
-        if match is not None and match.status in OPEN_MATCH:
-            raise MatchNotOver(stored.match_id)
-    return stored
+    live = await secrecy.may_show(stored, Sight.CARDS if replay else Sight.SOLVER, player.id)
+    return stored, live
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +136,8 @@ class Replay:
     status: str
     score: int
     record: dict[str, Any]
+    label: DealLabel
+    live: Live | None = None  # why its deal is live: then it is shown to the viewer alone
 
     @property
     def moves(self) -> int:
@@ -192,6 +155,7 @@ class ReviewPlay:
         self.work = work or solo.work
         self.limits = limits or solo.limits
         self.clock = clock
+        self.secrecy = Secrecy(store, clock)
         self._running: dict[int, asyncio.Task[Analysis]] = {}  # game id -> its analysis in progress
         solo.finish_hooks.append(self._after_finish)
 
@@ -199,7 +163,7 @@ class ReviewPlay:
         """Where the player's finished game (`game_id`, or the one that ended last) was lost;
         the rules of `finished_game_for_review`. NoSolver for a game the solver does not
         cover; RateLimited when the player has had their share of analyses lately."""
-        stored = await finished_game_for_review(self.store, game_id, player, self.clock)
+        stored, _ = await finished_game_for_review(self.store, self.secrecy, game_id, player)
         game = rebuild(stored)
         if not covers(game):
             raise NoSolver(game.name)
@@ -209,7 +173,7 @@ class ReviewPlay:
             # Before the losing move; or where the player resigned.
             shown = analysis.lost_after - 1 if analysis.losing_move is not None else analysis.lost_after
             board = await self.work.engine(player.id, position_after, game, shown)
-        return Analysed(stored.id, analysis, len(game.moves), board)
+        return Analysed(stored.id, analysis, len(game.moves), board, label_of(stored))
 
     async def replay(self, viewer: Player, *, game_id: int | None = None, player_id: int | None = None) -> Replay:
         """The game to replay for `viewer`: game `game_id`; else player `player_id`'s daily that
@@ -221,11 +185,12 @@ class ReviewPlay:
             if attempt is None:
                 raise NoFinishedDaily(player_id)
             game_id = attempt.game_id
-        stored = await finished_game_for_review(self.store, game_id, viewer, self.clock, replay=True)
+        stored, live = await finished_game_for_review(self.store, self.secrecy, game_id, viewer, replay=True)
         check_limit(self.limits, viewer.id, "replay")
         name = (await self.store.games.player_names([stored.user_id])).get(stored.user_id, str(stored.user_id))
         return Replay(game_id=stored.id, player=Player(stored.user_id, name), name=stored.name, deal=stored.deal,
-                      status=stored.status, score=stored.score, record=record_of(stored))
+                      status=stored.status, score=stored.score, record=record_of(stored), label=label_of(stored),
+                      live=live)
 
     async def _analysis(self, game_id: int, game: Game, member_id: int) -> Analysis:
         """The game's analysis: stored, in progress, or worked out now (counted against the
@@ -257,10 +222,13 @@ class ReviewPlay:
 
     async def _after_finish(self, table: Table) -> tuple[Analysing, ...]:
         """A finish hook: when a solo game the solver covers ends without a win, start its
-        analysis in the background (unless the player has had their share) and say so."""
+        analysis in the background (unless the player has had their share, or its deal is live:
+        a copy of a daily or of a match's round) and say so."""
         if table.status == GameStatus.WON or table.kind != "solo" or not covers(table.game):
             return ()
-        if table.id in self._running or self.limits.check(table.user_id, "analysis"):
+        if table.id in self._running or await self.secrecy.live(table) is not None:
+            return ()
+        if self.limits.check(table.user_id, "analysis"):
             return ()
         task = asyncio.ensure_future(self._work_out(table.id, table.game.copy(), table.user_id))
         self._running[table.id] = task

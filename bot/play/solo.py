@@ -8,6 +8,7 @@ demand and kept in a small cache; the store is the truth.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from bot.game import (
 from bot.game.games import RACE
 from bot.game.notation import Action, ActionCommand
 from bot.game.solver import NATIVE, GaveUp, covers, solve
+from bot.play.days import utc_day
 from bot.play.work import Busy, RateLimiter, Work
 from bot.store import NewGame, Store, StoredGame, VersionConflict
 
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
     from bot.play.daily import DailyEvent
     from bot.play.matches import MatchEvent
     from bot.play.review import Analysing
+    from bot.play.secrecy import Secrecy
     from bot.play.watch import WatchEvent
 
 # Games kept in memory, most recently used first. It must hold every game in play at once: a
@@ -172,6 +175,15 @@ def check_deal_number(deal: int | None) -> None:
         raise DealTooLarge(deal, MAX_STORED_DEAL)
 
 
+class ElsewhereGame(PlayError):
+    """A button of game `game_id` was pressed outside the channel where the game is played: it
+    acts only there."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(game_id)
+        self.game_id = game_id
+
+
 class RateLimited(PlayError):
     """A member asked for a costly action too often: `action` is what (a key of
     bot.play.work.LIMITS), `retry_after` the seconds until they may again."""
@@ -203,6 +215,31 @@ class Player:
 
     id: int
     name: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealLabel:
+    """How a game's deal is named wherever it is shown: a daily by its `day`, a match's round by
+    its `match_id` and `round` (their PySolFC numbers would let anyone deal them elsewhere, see
+    bot/play/secrecy.py), any other game by its `number` (None with the rest: a fixed deck)."""
+
+    number: int | None = None
+    day: str | None = None
+    match_id: int | None = None
+    round: int | None = None
+
+
+def label_of(game: StoredGame) -> DealLabel:
+    """The label of a stored game's deal (a daily's day is the UTC date it began)."""
+    return _label(game.kind, game.deal, game.created_at, game.match_id, game.round)
+
+
+def _label(kind: str, deal: int | None, created_at: float, match_id: int | None, round: int | None) -> DealLabel:
+    if kind == "daily":
+        return DealLabel(day=utc_day(created_at))
+    if kind == "match" and match_id is not None and round is not None:
+        return DealLabel(match_id=match_id, round=round)
+    return DealLabel(number=deal)
 
 
 # --- what happened: the events a Reply carries, in order, for a presenter to word --------------
@@ -298,6 +335,7 @@ class Table:
     round: int | None = None
     undo_allowed: bool = True
     hint: tuple[int, Move | None] | None = None  # the last hint worked out, with the version it is for
+    label: DealLabel = DealLabel()
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,6 +359,8 @@ class Reply:
     round: int | None = None
     undo_allowed: bool = True
     user_id: int = 0  # whose game it is
+    channel_id: int | None = None  # where it is played (None: outside any channel)
+    label: DealLabel = DealLabel()  # how its deal is named
 
     @property
     def finished(self) -> bool:
@@ -332,8 +372,12 @@ class SoloPlay:
     """Start, play, undo, hint and resign solo games, every change stored before it is told."""
 
     def __init__(self, store: Store, *, cache_size: int = DEFAULT_CACHE, cache_bytes: int = CACHE_BYTES,
-                 work: Work | None = None, limits: RateLimiter | None = None) -> None:
+                 work: Work | None = None, limits: RateLimiter | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        from bot.play.secrecy import Secrecy  # the rule builds on this module's errors
+
         self.store = store
+        self.secrecy: Secrecy = Secrecy(store, clock)
         self.cache_size = cache_size
         self.cache_bytes = cache_bytes
         self.work = work or Work()
@@ -364,10 +408,11 @@ class SoloPlay:
     async def create(self, player: Player, *, guild_id: int | None, channel_id: int | None, name: str,
                      deal: int | None, options: dict[str, object], kind: str = "solo", match_id: int | None = None,
                      round: int | None = None, undo_allowed: bool = True, events: tuple[Event, ...] = (Started(),),
-                     cards: list[str] | None = None) -> Reply:
+                     cards: list[str] | None = None, created_at: float | None = None) -> Reply:
         """Store a new game (a PySolFC deal, or an explicit deck) and return its first board:
-        for solo games, matches' rounds and dailies, with `events` to tell. RateLimited when the
-        player has started too many games lately."""
+        for solo games, matches' rounds and dailies, with `events` to tell (`created_at`: its
+        time, by default the store's now). RateLimited when the player has started too many
+        games lately; DealIsLive (bot/play/secrecy.py) for a solo game on a live deal's cards."""
         if name == RACE:
             raise NotASoloGame(name)
         if name not in GAMES:
@@ -378,12 +423,14 @@ class SoloPlay:
             game = new_game(name, deal=deal, cards=cards, **options)
         except ValueError as error:  # an option or deck the game's rules refuse
             raise BadOptions.of(error) from None
+        if kind == "solo":
+            await self.secrecy.check_copy(game.name, game.deal)
         await self.store.games.upsert_player(player.id, player.name)
         stored = await self.store.games.create_game(NewGame(
             guild_id=guild_id, channel_id=channel_id, user_id=player.id, name=game.name, options=game.options,
             deal=game.deal, cards=None if game.deal is not None else "".join(map(str, game.cards)),
             snapshot=to_snapshot(game), score=game.score, kind=kind, match_id=match_id, round=round,
-            undo_allowed=undo_allowed, foundation_cards=game.foundation_cards,
+            undo_allowed=undo_allowed, foundation_cards=game.foundation_cards, created_at=created_at,
         ))
         table = self._remember(_table_from(stored, game))
         return self._reply(table, *events, started=True)
@@ -409,6 +456,12 @@ class SoloPlay:
     async def look(self, game_id: int, *events: Event) -> Reply:
         """The game as it stands, for anyone (a watcher, bot.play.watch, decides who may look)."""
         return self._reply(await self._table(game_id), *events)
+
+    async def check_here(self, game_id: int, channel_id: int | None) -> None:
+        """ElsewhereGame when game `game_id` is played in another channel than `channel_id`: a
+        button that shows a game acts only where the game is played."""
+        if (await self._table(game_id)).channel_id != channel_id:
+            raise ElsewhereGame(game_id)
 
     # --- changing games ----------------------------------------------------------------
 
@@ -490,6 +543,8 @@ class SoloPlay:
             table = await self._table(game_id)
             self._check_owner(table, player)
             self._check_playing(table)
+            if table.kind == "solo":  # a copy of a live deal gets no hint: it is the solver's
+                await self.secrecy.check_solver(table)
             if table.hint is None or table.hint[0] != table.version:
                 check_limit(self.limits, player.id, "hint")
                 table.hint = (table.version, await self.work.search(player.id, _hint, table.game))
@@ -541,7 +596,9 @@ class SoloPlay:
     async def _finished(self, table: Table) -> list[object]:
         """What to add when a game has just ended: whether its deal could be won with every card
         known (unless it was won), and the finish hooks' events."""
-        verdict = None if table.status == GameStatus.WON else await self._verdict(table.game, table.user_id)
+        verdict = None
+        if table.status != GameStatus.WON and not (table.kind == "solo" and await self.secrecy.live(table)):
+            verdict = await self._verdict(table.game, table.user_id)  # never of a copy of a live deal
         events: list[object] = [] if verdict is None else [verdict]
         for hook in self.finish_hooks:
             events += await hook(table)
@@ -674,7 +731,8 @@ class SoloPlay:
     def _reply(table: Table, *events: Event, **details: object) -> Reply:
         return Reply(game_id=table.id, version=table.version, status=table.status, game=table.game.copy(),
                      events=events, kind=table.kind, match_id=table.match_id, round=table.round,
-                     undo_allowed=table.undo_allowed, user_id=table.user_id, **details)  # type: ignore[arg-type]
+                     undo_allowed=table.undo_allowed, user_id=table.user_id, channel_id=table.channel_id,
+                     label=table.label, **details)  # type: ignore[arg-type]
 
 
 def rebuild(stored: StoredGame) -> Game:
@@ -736,7 +794,8 @@ def _cards(text: str | None) -> list[str] | None:
 def _table_from(stored: StoredGame, game: Game) -> Table:
     return Table(id=stored.id, user_id=stored.user_id, guild_id=stored.guild_id, channel_id=stored.channel_id,
                  version=stored.version, status=GameStatus(stored.status), game=game, kind=stored.kind,
-                 match_id=stored.match_id, round=stored.round, undo_allowed=stored.undo_allowed)
+                 match_id=stored.match_id, round=stored.round, undo_allowed=stored.undo_allowed,
+                 label=label_of(stored))
 
 
 def _changes(before: list[Move], after: list[Move]) -> Moved:

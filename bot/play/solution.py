@@ -2,7 +2,8 @@
 
 The line is worked out (bot.game.lines.short_line) in a search process, counted against the
 member's limits, and kept for the last SOLUTIONS_KEPT games, so that turning its pages costs
-nothing. The games one may ask about follow the rule of bot.play.review.
+nothing. The games one may ask about follow the rule of bot.play.review, and the secrecy rule
+is asked again at every page (bot/play/secrecy.py: nothing of a live deal).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from bot.game import Game, Move
 from bot.game.lines import short_line
 from bot.game.solver import NATIVE, covers
 from bot.play.review import NoSolver, finished_game_for_review
+from bot.play.secrecy import Secrecy
 from bot.play.solo import Player, PlayError, check_limit, rebuild
 
 if TYPE_CHECKING:
@@ -104,6 +106,7 @@ class SolutionPlay:
         self.work = solo.work
         self.limits = solo.limits
         self.clock = clock
+        self.secrecy = Secrecy(store, clock)
         self.limit = limit
         self._kept: OrderedDict[int, WinningLine | NoWinningLine] = OrderedDict()
 
@@ -112,7 +115,7 @@ class SolutionPlay:
         one that ended last), under the rule of `finished_game_for_review` (its errors). NoSolver
         for a game the solver does not cover; RateLimited when the player has had their share
         of solutions lately (a line already worked out costs nothing)."""
-        stored = await finished_game_for_review(self.store, game_id, player, self.clock)
+        stored, _ = await finished_game_for_review(self.store, self.secrecy, game_id, player)
         start = rebuild(dataclasses.replace(stored, moves=[], snapshot=None))
         if not covers(start):
             raise NoSolver(start.name)

@@ -75,6 +75,7 @@ class NewGame:
     round: int | None = None
     undo_allowed: bool = True
     foundation_cards: int | None = None  # cards on its foundations as dealt
+    created_at: float | None = None  # None: now, by the store's clock (a daily's: the time its day was read)
 
 
 class TeamProblem(StrEnum):
@@ -221,6 +222,18 @@ class DailyAttempt:
     finished_at: float | None
     hints: int = 0  # hints its player asked for (only `daily_of_game` reads them)
     shared: bool = False  # whether its result card was posted (only `daily_of_game` reads it)
+
+
+@dataclass(frozen=True, slots=True)
+class DealUse:
+    """A daily or a match round dealt a given deck that may still be live (bot/play/secrecy.py):
+    `name` its game; a daily's `day`, a round's `match_id` and `round`."""
+
+    kind: str  # daily or match
+    name: str
+    day: str | None = None
+    match_id: int | None = None
+    round: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

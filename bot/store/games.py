@@ -8,9 +8,11 @@ from typing import Any
 
 from sqlalchemy import Select, bindparam, func, select, update
 
-from bot.store.base import STATUSES, NewGame, StoredAnalysis, StoredGame, StoreError, VersionConflict
+from bot.store.base import STATUSES, DealUse, NewGame, StoredAnalysis, StoredGame, StoreError, VersionConflict
 from bot.store.databases import Database
-from bot.store.tables import analyses, games, players
+from bot.store.tables import analyses, daily_attempts, games, matches, players
+
+OPEN_MATCHES = ("lobby", "running")  # a match whose rounds anyone may still be dealt
 
 _GAME_COLUMNS = (games.c.id, games.c.guild_id, games.c.channel_id, games.c.user_id, games.c.name, games.c.options,
                  games.c.deal, games.c.cards, games.c.moves, games.c.snapshot, games.c.version, games.c.status,
@@ -66,7 +68,7 @@ class GameStore:
 
     async def create_game(self, new: NewGame) -> StoredGame:
         """Store a new game (version 0, status playing) and return it."""
-        now = self.clock()
+        now = self.clock() if new.created_at is None else new.created_at
         row = await self.db.fetch_one(_CREATE_GAME, {
             "guild_id": new.guild_id, "channel_id": new.channel_id, "user_id": new.user_id, "name": new.name,
             "options": json.dumps(new.options, sort_keys=True), "deal": new.deal, "cards": new.cards,
@@ -145,6 +147,23 @@ class GameStore:
             games.c.match_id == match_id, games.c.round == round_number, games.c.user_id == user_id,
         ).order_by(games.c.id.desc()).limit(1))
         return _game(row) if row else None
+
+    async def deal_uses(self, deal: int | None, cards: str | None, since_day: str) -> list[DealUse]:
+        """The dailies of `since_day` or later and the rounds of open matches that were dealt PySolFC
+        game `deal` (or, with `deal` None, the deck `cards`), each once, whatever their game: which
+        of them share a deck with a given game is for the caller to tell (bot/play/secrecy.py)."""
+        same = games.c.deal == deal if deal is not None else games.c.cards == cards
+        dailies = await self.db.fetch_all(
+            select(daily_attempts.c.day, games.c.name).distinct()
+            .select_from(games.join(daily_attempts, daily_attempts.c.game_id == games.c.id))
+            .where(same, games.c.kind == "daily", daily_attempts.c.day >= since_day))
+        rounds = await self.db.fetch_all(
+            select(games.c.match_id, games.c.round, games.c.name).distinct()
+            .select_from(games.join(matches, matches.c.id == games.c.match_id))
+            .where(same, games.c.kind == "match", matches.c.status.in_(OPEN_MATCHES)))
+        return sorted([DealUse("daily", name, day=day) for day, name in dailies]
+                      + [DealUse("match", name, match_id=match_id, round=round_number)
+                         for match_id, round_number, name in rounds], key=repr)
 
     async def count_games(self) -> int:
         """How many games are stored."""

@@ -25,7 +25,7 @@ class Store:
         self.games = GameStore(db, clock)  # every time the stores write comes from `clock`
         self.matches = MatchStore(db, clock)
         self.races = RaceStore(db, clock)
-        self.stats = StatsStore(db)
+        self.stats = StatsStore(db, clock)
 
     @property
     def dialect(self) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import (
@@ -44,6 +45,7 @@ from bot.store.tables import (
     players,
     race_players,
     races,
+    secrets,
     teams,
 )
 
@@ -108,8 +110,9 @@ def _name(user_id: ColumnElement[Any]) -> ColumnElement[str]:
 class StatsStore:
     """Daily attempts, leaderboards, stats and server settings."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
         self.db = db
+        self.clock = clock
 
     # --- daily challenges ------------------------------------------------------------------
 
@@ -166,6 +169,35 @@ class StatsStore:
             daily_attempts.c.day == day, daily_attempts.c.game == game, daily_attempts.c.user_id == user_id))
         assert attempt is not None
         return int(attempt)
+
+    async def daily_dealt(self, day: str, game: str) -> int | None:
+        """The deal that attempts at that day's daily of `game` were dealt, or None before any."""
+        value = await self.db.fetch_value(
+            select(games.c.deal).select_from(daily_attempts.join(games, games.c.id == daily_attempts.c.game_id))
+            .where(daily_attempts.c.day == day, daily_attempts.c.game == game, games.c.deal.is_not(None))
+            .order_by(daily_attempts.c.game_id).limit(1))
+        return None if value is None else int(value)
+
+    async def daily_in_play(self, day: str, game: str) -> bool:
+        """Whether some attempt at that day's daily of `game` is still in play."""
+        return bool(await self.db.fetch_value(select(exists().where(
+            daily_attempts.c.day == day, daily_attempts.c.game == game,
+            daily_attempts.c.game_id == games.c.id, games.c.status == "playing"))))
+
+    async def dailies_in_play_before(self, day: str) -> list[DailyAttempt]:
+        """The attempts still in play at the dailies of the days before `day`, oldest first."""
+        rows = await self.db.fetch_all(_attempts().where(daily_attempts.c.day < day, games.c.status == "playing")
+                                       .order_by(daily_attempts.c.day, daily_attempts.c.game_id))
+        return [DailyAttempt(*row) for row in rows]
+
+    async def daily_in_play_here(self, user_id: int, channel_id: int | None) -> DailyAttempt | None:
+        """The player's daily attempt in play in this channel (None: outside any channel), the
+        most recent, or None."""
+        where = games.c.channel_id.is_(None) if channel_id is None else games.c.channel_id == channel_id
+        row = await self.db.fetch_one(_attempts().where(daily_attempts.c.user_id == user_id, where,
+                                                        games.c.status == "playing")
+                                      .order_by(daily_attempts.c.day.desc(), daily_attempts.c.game_id.desc()).limit(1))
+        return DailyAttempt(*row) if row else None
 
     async def daily_results(self, game: str, guild_id: int | None, first_day: str | None,
                             last_day: str) -> list[DailyResult]:
@@ -316,6 +348,15 @@ class StatsStore:
         return [CasinoStanding(*row) for row in rows]
 
     # --- server settings ---------------------------------------------------------------
+
+    async def secret(self, name: str, make: Callable[[], str]) -> str:
+        """The deployment's secret called `name`: the one stored, or `make()`'s, stored now (the
+        first writer wins, between processes too, and every process reads the same)."""
+        await self.db.execute(self.db.upsert(secrets).values(name=name, value=make(), created_at=self.clock())
+                              .on_conflict_do_nothing(index_elements=[secrets.c.name]))
+        value = await self.db.fetch_value(select(secrets.c.value).where(secrets.c.name == name))
+        assert value is not None
+        return str(value)
 
     async def get_settings(self, guild_id: int) -> dict[str, str]:
         """A server's settings."""

@@ -119,6 +119,7 @@ games = Table(
 Index("games_running", games.c.user_id, games.c.channel_id, games.c.status)
 Index("games_finished", games.c.guild_id, games.c.status, games.c.finished_at)
 Index("games_by_match", games.c.match_id, games.c.user_id)
+Index("games_by_deal", games.c.deal)  # copies of a live deal (bot/play/secrecy.py)
 
 # Where a finished game was lost (bot.game.analysis), worked out once per game.
 analyses = Table(
@@ -196,4 +197,13 @@ race_players = Table(
     Column("score", BigInteger),  # set when the race ends
     PrimaryKeyConstraint("race_id", "seat"),
     UniqueConstraint("race_id", "user_id"),
+)
+
+# The deployment's secrets, each made once at first use and the same for every process: `daily`
+# derives the daily's deals (bot/play/daily.py). Never logged.
+secrets = Table(
+    "secrets", metadata,
+    Column("name", Text, primary_key=True),
+    Column("value", Text, nullable=False),
+    Column("created_at", Time, nullable=False),
 )

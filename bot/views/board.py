@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,9 +18,10 @@ import discord
 from bot.game import Move
 from bot.play import Player, Reply
 from bot.play.review import Analysing
+from bot.play.secrecy import Secrecy, Sight
 from bot.play.solo import Moved
 from bot.views.respond import ERROR_LIMIT, Answer, answer, shorten, voice_of
-from bot.words import DISCORD, Voice, board_alt_text, board_captions, board_status, reply_text
+from bot.words import DISCORD, Voice, board_alt_text, board_captions, board_status, kept_private_text, reply_text
 from render import render, workers
 
 if TYPE_CHECKING:
@@ -69,8 +71,20 @@ async def board_answer(reply: Reply, player: Player, voice: Voice, *, picked: Pi
     text = shorten(reply_text(reply, voice) if message is None else message)  # an error may quote a long input
     file = await board_file(reply, player.name, voice)
     analysing = next((event.game_id for event in reply.events if isinstance(event, Analysing)), None)
-    return Answer(text=text, file=file, view=board_view(reply, voice, picked), status=board_status(reply.game, voice),
-                  analysing=analysing)
+    return Answer(text=text, file=file, view=board_view(reply, voice, picked),
+                  status=board_status(reply.game, reply.label, voice), analysing=analysing)
+
+
+async def kept_off_the_channel(result: Answer, reply: Reply, secrecy: Secrecy, voice: Voice) -> Answer:
+    """A board answer meant for the channel, shown to its member alone (with a line saying why)
+    while its deal is live: the secrecy rule's (bot/play/secrecy.py) for a public board."""
+    if result.unchanged:
+        return result
+    live = await secrecy.may_show(reply, Sight.CARDS, reply.user_id)
+    if live is not None:
+        result.private = True
+        result.text = f"{result.text}\n{kept_private_text(live, voice)}".strip()
+    return result
 
 
 def unchanged(reply: Reply) -> bool:
@@ -84,8 +98,9 @@ async def board_file(reply: Reply, name: str, voice: Voice) -> discord.File:
     """The board's PNG (drawn off the event loop), with `name` as its player's, and its alt text
     in the voice's language."""
     png = await workers.draw(render, reply.game.copy(last_move_only=True), highlight=reply.highlight, player=name,
-                             captions=board_captions(reply.game, voice), key=reply.game_id)
-    return discord.File(io.BytesIO(png), filename="board.png", description=board_alt_text(reply.game, voice))
+                             captions=board_captions(reply.game, voice, reply.label), key=reply.game_id)
+    return discord.File(io.BytesIO(png), filename="board.png",
+                        description=board_alt_text(reply.game, reply.label, voice))
 
 
 def board_view(reply: Reply, voice: Voice, picked: Picked | None = None) -> discord.ui.View:
@@ -192,8 +207,9 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
                    label=item.label or "…", style=item.style, disabled=item.disabled)
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        """Carry out the button's action through the play layer and show the new board."""
-        await answer(interaction, self._work(interaction), edit=True)
+        """Carry out the button's action through the play layer and show the new board: in the
+        channel where the game is played only, and on a public message only while its deal is not live."""
+        await answer(interaction, pressed(interaction, self.game_id, self._work), edit=True)
 
     async def _work(self, interaction: discord.Interaction) -> Answer:
         bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
@@ -239,8 +255,8 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        """Show the board with the picked cards ready to move."""
-        await answer(interaction, self._work(interaction), edit=True)
+        """Show the board with the picked cards ready to move (as a board button, where it may)."""
+        await answer(interaction, pressed(interaction, self.game_id, self._work), edit=True)
 
     async def _work(self, interaction: discord.Interaction) -> Answer:
         bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
@@ -260,6 +276,20 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
         cards = " ".join(reply.game.piles()[picked.src][-picked.count:])
         return await board_answer(reply, player, voice, picked=picked, message=voice.gettext(
             "Picked {cards} from {pile}: tap the pile it goes to.", cards=cards, pile=picked.src))
+
+
+async def pressed(interaction: discord.Interaction, game_id: int,
+                  work: Callable[[discord.Interaction], Awaitable[Answer]]) -> Answer:
+    """The answer to a press of a component of game `game_id`'s board: `work`'s, in the channel
+    where the game is played only (ElsewhereGame), and, on a message the channel sees, kept to its
+    member while the game's deal is live."""
+    bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+    await bot.solo.check_here(game_id, interaction.channel_id)
+    result = await work(interaction)
+    if interaction.message is not None and not interaction.message.flags.ephemeral:
+        reply = await bot.solo.look(game_id)
+        result = await kept_off_the_channel(result, reply, bot.solo.secrecy, await voice_of(interaction))
+    return result
 
 
 def player_of(user: discord.abc.User) -> Player:

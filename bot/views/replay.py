@@ -19,8 +19,8 @@ async def replay_answer(replay: Replay, voice: Voice) -> Answer:
     """The replay as an answer in the member's voice: its words, and the game as an animated GIF
     that Discord plays inline, drawn off the event loop (its alt text the words, unmarked)."""
     gif = await workers.draw(replay_gif, replay.record, player=replay.player.name,
-                             captions=partial(board_captions, voice=voice))
+                             captions=partial(board_captions, voice=voice, label=replay.label))
     text = replay_text(replay, voice)
     plain = replay_text(replay, replace(voice, bold_mark=""))
     file = discord.File(io.BytesIO(gif), filename=f"replay-{replay.game_id}.gif", description=plain)
-    return Answer(text=text, file=file)
+    return Answer(text=text, file=file, private=replay.live is not None)

@@ -29,8 +29,9 @@ async def analysis_answer(review: ReviewPlay, game_id: int | None, player: Playe
         return Answer(text)
     analysis = analysed.analysis
     png = await workers.draw(render, analysed.board, highlight=analysis.better_move, losing=analysis.losing_move,
-                             player=player.name, captions=board_captions(analysed.board, voice))
-    file = discord.File(io.BytesIO(png), filename="analysis.png", description=board_alt_text(analysed.board, voice))
+                             player=player.name, captions=board_captions(analysed.board, voice, analysed.label))
+    file = discord.File(io.BytesIO(png), filename="analysis.png",
+                        description=board_alt_text(analysed.board, analysed.label, voice))
     return Answer(text, file)
 
 

@@ -12,7 +12,7 @@ from bot.play import Reply
 from bot.play.watch import Watching
 from bot.views.board import ID, PREFIX, board_file, player_of
 from bot.views.respond import Answer, answer, channel_voice
-from bot.words import DISCORD, Voice, board_status, watched_text
+from bot.words import DISCORD, Voice, board_status, kept_private_text, watched_text
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -27,8 +27,11 @@ async def watch_answer(reply: Reply, voice: Voice) -> Answer:
     file = await board_file(reply, watching.name, voice)
     view = discord.ui.View(timeout=None)
     view.add_item(RefreshButton(reply.game_id, voice))
-    return Answer(text=watched_text(reply, f"<@{reply.user_id}>", voice), file=file, view=view,
-                  status=board_status(reply.game, voice), private=watching.private)
+    text = watched_text(reply, f"<@{reply.user_id}>", voice)
+    if watching.live is not None:  # shown to the watcher alone: say why
+        text += "\n" + kept_private_text(watching.live, voice)
+    return Answer(text=text, file=file, view=view, status=board_status(reply.game, reply.label, voice),
+                  private=watching.private)
 
 
 class RefreshButton(discord.ui.DynamicItem[discord.ui.Button], template=REFRESH_TEMPLATE):
@@ -47,11 +50,12 @@ class RefreshButton(discord.ui.DynamicItem[discord.ui.Button], template=REFRESH_
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        """Show the watched board as it stands (a refusal is private, and the board stays)."""
+        """Show the watched board as it stands (a refusal is private, and the board stays): in the
+        channel where the game is played only."""
         bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
 
         async def work() -> Answer:
-            reply = await bot.watching.refresh(player_of(interaction.user), self.game_id)
+            reply = await bot.watching.refresh(player_of(interaction.user), self.game_id, interaction.channel_id)
             return await watch_answer(reply, await channel_voice(interaction))
 
         await answer(interaction, work(), edit=True)

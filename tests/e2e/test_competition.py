@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from .fakediscord import FakeDiscord
@@ -15,7 +16,11 @@ async def test_daily_one_attempt_then_leaderboard_and_stats(fake: FakeDiscord, b
     alice = await (await fake.slash_command("alice", "daily", {})).wait_response(timeout=SOLVER_WAIT)
     bob = await (await fake.slash_command("bob", "daily", {})).wait_response()
     assert "Daily Canfield of" in said(alice) and "One attempt, no undo" in said(alice)
-    assert said(alice).split("deal #")[1].split(",")[0] == said(bob).split("deal #")[1].split(",")[0]
+    # One deal for both, never shown by number: the boards name the day.
+    status = alice.text().splitlines()[0]
+    assert "deal #" not in alice.text() and "Daily · " in status and bob.text().splitlines()[0] == status
+    with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
+        assert len({deal for (deal,) in db.execute("SELECT deal FROM games")}) == 1
     assert board_of(alice).size == board_of(bob).size
     assert button(alice, "Undo").disabled
     again = await (await fake.slash_command("alice", "daily", {})).wait_response()

@@ -10,6 +10,7 @@ from PIL import Image
 from bot.game import new_game
 from bot.game.analysis import analyse
 from bot.play.review import ANALYSIS_LIMIT, Analysed
+from bot.play.solo import DealLabel
 from bot.words import DISCORD, analysis_text
 
 from .fakediscord import FakeDiscord
@@ -27,7 +28,7 @@ def expected_text(game_id: int) -> str:
     game.play(LINE)
     analysis = analyse(game, limit=ANALYSIS_LIMIT)
     assert analysis.lost_after == 5 and str(analysis.losing_move) == "wt1"
-    return analysis_text(Analysed(game_id, analysis, len(game.moves), None), DISCORD)
+    return analysis_text(Analysed(game_id, analysis, len(game.moves), None, DealLabel(number=DEAL)), DISCORD)
 
 
 async def test_a_lost_game_is_followed_by_where_it_was_lost_by_command_and_by_typed_moves(

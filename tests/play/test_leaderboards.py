@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot.play import Player, SoloPlay
-from bot.play.daily import DailyPlay, Streaks, today
+from bot.play.daily import DailyPlay, Streaks
+from bot.play.days import today
 from bot.play.leaderboards import Leaderboards, UnknownPeriod, UnknownRanking
 from bot.play.solo import UnknownGame
 from bot.store import NewGame, Store, open_store

@@ -68,7 +68,7 @@ class Heard(MatchListener):
 async def world(database_url):
     clock = Clock()
     store = await open_store(database_url, clock)
-    solo = SoloPlay(store)
+    solo = SoloPlay(store, clock=clock)
     # A fixed generator: the deals of every match are the same from run to run (a random deal can
     # be blocked after its first draw, and the tests would fail now and then).
     matches = MatchPlay(store, solo, clock, decks=lambda match, round_number: WON_DECK if match.target < 1000 else None,

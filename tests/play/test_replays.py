@@ -7,17 +7,9 @@ import pytest
 
 from bot.game import from_record
 from bot.play import NoGameHere, NotYourGame, Player, SoloPlay
-from bot.play.review import (
-    DayNotOver,
-    MatchNotOver,
-    NoFinishedDaily,
-    NoFinishedGame,
-    PlayYourDailyFirst,
-    ReviewPlay,
-    StillPlaying,
-    finished_game_for_review,
-)
-from bot.play.solo import RateLimited
+from bot.play.review import NoFinishedDaily, NoFinishedGame, ReviewPlay, StillPlaying, finished_game_for_review
+from bot.play.secrecy import DealIsLive, LiveDaily, LiveRound, Secrecy, Sight
+from bot.play.solo import RateLimited, StoredGame
 from bot.play.work import LIMITS, RateLimiter
 from bot.store import NewGame, Store, open_store
 from bot.store.base import NewMatch
@@ -53,21 +45,29 @@ async def store(database_url: str):
     await store.close()
 
 
+async def review(store: Store, game_id: int | None, player: Player, *, replay: bool = False,
+                 clock: FakeClock | None = None) -> StoredGame:
+    """The game `finished_game_for_review` gives, by the secrecy rule on `clock` (the real time by default)."""
+    secrecy = Secrecy(store) if clock is None else Secrecy(store, clock)
+    stored, _ = await finished_game_for_review(store, secrecy, game_id, player, replay=replay)
+    return stored
+
+
 async def test_your_own_finished_game_yes_in_play_or_anothers_no(store: Store) -> None:
     mine = await a_game(store, ALICE, "resigned")
     playing = await a_game(store, ALICE, "playing")
     bobs = await a_game(store, BOB, "won")
-    assert (await finished_game_for_review(store, mine, ALICE)).id == mine
-    assert (await finished_game_for_review(store, None, ALICE)).id == mine  # the one that ended last
+    assert (await review(store, mine, ALICE)).id == mine
+    assert (await review(store, None, ALICE)).id == mine  # the one that ended last
     with pytest.raises(NoFinishedGame):
-        await finished_game_for_review(store, None, CAROL)
+        await review(store, None, CAROL)
     with pytest.raises(StillPlaying):
-        await finished_game_for_review(store, playing, ALICE, replay=True)
+        await review(store, playing, ALICE, replay=True)
     for replay in (False, True):
         with pytest.raises(NotYourGame):
-            await finished_game_for_review(store, bobs, ALICE, replay=replay)
+            await review(store, bobs, ALICE, replay=replay)
     with pytest.raises(NoGameHere):
-        await finished_game_for_review(store, 9999, ALICE)
+        await review(store, 9999, ALICE)
 
 
 async def test_a_match_round_once_the_match_is_over(store: Store) -> None:
@@ -75,39 +75,49 @@ async def test_a_match_round_once_the_match_is_over(store: Store) -> None:
                                                       options={}, target=100, teams=False, undo=False, seed=7), 0.0)
     assert await store.matches.change_match_status(match.id, "lobby", "running", 1.0)
     round_id = await a_game(store, ALICE, "blocked", kind="match", match_id=match.id)
-    with pytest.raises(MatchNotOver):
-        await finished_game_for_review(store, round_id, ALICE, replay=True)
+    with pytest.raises(DealIsLive) as live:  # what the solver finds waits for the match's end
+        await review(store, round_id, ALICE)
+    assert live.value.live == LiveRound(match.id, 1) and live.value.sight is Sight.SOLVER
+    secrecy = Secrecy(store)  # her own replay: to her alone, while the match is open
+    assert (await finished_game_for_review(store, secrecy, round_id, ALICE, replay=True))[1] == LiveRound(match.id, 1)
     assert await store.matches.change_match_status(match.id, "running", "finished", 2.0)
-    assert (await finished_game_for_review(store, round_id, ALICE, replay=True)).id == round_id
+    assert (await finished_game_for_review(store, secrecy, round_id, ALICE, replay=True))[1] is None
+    assert (await review(store, round_id, ALICE, replay=True)).id == round_id
     with pytest.raises(NotYourGame):  # someone else's round stays theirs
-        await finished_game_for_review(store, round_id, BOB, replay=True)
+        await review(store, round_id, BOB, replay=True)
 
 
 async def test_a_daily_is_replayed_by_whoever_finished_theirs_and_analysed_once_the_day_is_over(store: Store) -> None:
     clock = FakeClock(at(f"{DAY} 12:00"))
     alices = await a_daily(store, ALICE, "won")
     bobs = await a_daily(store, BOB, "playing")
-    # Alice replays her own at once; the solver's look at it waits for the end of the day.
-    assert (await finished_game_for_review(store, alices, ALICE, replay=True, clock=clock)).id == alices
-    with pytest.raises(DayNotOver) as not_over:
-        await finished_game_for_review(store, alices, ALICE, clock=clock)
-    assert not_over.value.seconds_left == 12 * 3600
+    # Alice replays her own at once; the solver's look at it waits until the day's attempts are over.
+    assert (await review(store, alices, ALICE, replay=True, clock=clock)).id == alices
+    with pytest.raises(DealIsLive) as not_over:
+        await review(store, alices, ALICE, clock=clock)
+    assert not_over.value.live == LiveDaily("canfield", DAY, at("2026-03-11 01:00"))
+    assert not_over.value.sight is Sight.SOLVER and not not_over.value.copy
     # Bob, still playing his, and Carol, who has none, cannot watch hers yet.
     for viewer in (BOB, CAROL):
-        with pytest.raises(PlayYourDailyFirst) as first:
-            await finished_game_for_review(store, alices, viewer, replay=True, clock=clock)
-        assert first.value.game == "canfield" and first.value.seconds_left == 12 * 3600
+        with pytest.raises(DealIsLive) as first:
+            await review(store, alices, viewer, replay=True, clock=clock)
+        assert first.value.sight is Sight.CARDS and first.value.live.game == "canfield"
     with pytest.raises(NotYourGame):  # and never analyse it
-        await finished_game_for_review(store, alices, BOB, clock=clock)
+        await review(store, alices, BOB, clock=clock)
     await store.games.save_game(bobs, expected_version=1, moves=["d", "d"], snapshot=None, status="blocked",
                                 score=-12)
-    assert (await finished_game_for_review(store, alices, BOB, replay=True, clock=clock)).id == alices
+    assert (await review(store, alices, BOB, replay=True, clock=clock)).id == alices
     carols_yesterday = await a_daily(store, CAROL, "won", "2026-03-09")  # a day that is over: anyone may
-    assert (await finished_game_for_review(store, carols_yesterday, BOB, replay=True, clock=clock)).id == (
+    assert (await review(store, carols_yesterday, BOB, replay=True, clock=clock)).id == (
         carols_yesterday)
-    clock.set("2026-03-11 00:00")  # the day is over: anyone may replay it, and Alice analyse hers
-    assert (await finished_game_for_review(store, alices, CAROL, replay=True, clock=clock)).id == alices
-    assert (await finished_game_for_review(store, alices, ALICE, clock=clock)).id == alices
+    clock.set("2026-03-11 00:30")  # the day is over, but its attempts may still be finished until 01:00
+    with pytest.raises(DealIsLive):
+        await review(store, alices, CAROL, replay=True, clock=clock)
+    with pytest.raises(DealIsLive):
+        await review(store, alices, ALICE, clock=clock)
+    clock.set("2026-03-11 01:00")  # now it is over: anyone may replay it, and Alice analyse hers
+    assert (await review(store, alices, CAROL, replay=True, clock=clock)).id == alices
+    assert (await review(store, alices, ALICE, clock=clock)).id == alices
 
 
 async def test_replays_by_default_by_player_and_refused_without_counting(store: Store) -> None:
@@ -126,7 +136,7 @@ async def test_replays_by_default_by_player_and_refused_without_counting(store: 
         await reviews.replay(ALICE, player_id=BOB.id)
     assert no_daily.value.player_id == BOB.id
     bobs = await a_daily(store, BOB, "won")
-    with pytest.raises(PlayYourDailyFirst):
+    with pytest.raises(DealIsLive):
         await reviews.replay(ALICE, player_id=BOB.id)
     await a_daily(store, ALICE, "resigned")
     replay = await reviews.replay(ALICE, player_id=BOB.id)
@@ -141,5 +151,5 @@ async def test_replays_by_default_by_player_and_refused_without_counting(store: 
     with pytest.raises(RateLimited) as limited:
         await reviews.replay(ALICE)
     assert limited.value.action == "replay"
-    with pytest.raises(PlayYourDailyFirst):  # Carol has not played hers
+    with pytest.raises(DealIsLive):  # Carol has not played hers
         await reviews.replay(CAROL, player_id=BOB.id)

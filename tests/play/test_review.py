@@ -8,16 +8,9 @@ import pytest
 from bot.game import DRAW
 from bot.game.analysis import Analysis, Verdict
 from bot.play import GameOver, NoGameHere, NotYourGame, Player, SoloPlay
-from bot.play.review import (
-    Analysing,
-    DayNotOver,
-    MatchNotOver,
-    NoFinishedGame,
-    NoSolver,
-    ReviewPlay,
-    StillPlaying,
-    finished_game_for_review,
-)
+from bot.play.days import utc_day
+from bot.play.review import Analysing, NoFinishedGame, NoSolver, ReviewPlay, StillPlaying, finished_game_for_review
+from bot.play.secrecy import DealIsLive, LiveRound, Sight
 from bot.play.solo import RateLimited
 from bot.play.work import LIMITS, Limit, RateLimiter
 from bot.store import open_store
@@ -104,24 +97,27 @@ async def test_only_your_own_finished_games_and_dailies_and_rounds_once_they_are
         await review.analyse(playing, BOB)
     with pytest.raises(NoGameHere):
         await review.analyse(10**12, ALICE)
-    # A daily: once its day (UTC) is over.
+    # A daily: once its day (UTC) and the hour after it are over.
     store.games.clock = review.clock
     daily = await dealt(solo, NEVER, kind="daily", undo_allowed=False)
+    await store.stats.claim_daily(utc_day(review.clock()), "canfield", ALICE.id, 5, daily)
     await solo.resign(daily, ALICE)
-    with pytest.raises(DayNotOver):
-        await finished_game_for_review(store, daily, ALICE, review.clock)
+    with pytest.raises(DealIsLive) as live:
+        await finished_game_for_review(store, review.secrecy, daily, ALICE)
+    assert live.value.sight is Sight.SOLVER
     review.clock.now += DAY
-    assert (await finished_game_for_review(store, daily, ALICE, review.clock)).id == daily
+    assert (await finished_game_for_review(store, review.secrecy, daily, ALICE))[0].id == daily
     # A match's round: once the match is over.
     match = await store.matches.create_match(NewMatch(guild_id=5, channel_id=10, host_id=ALICE.id, game="canfield",
                                                       options={}, target=500, teams=False, undo=False, seed=7),
                                              review.clock())
     round_id = await dealt(solo, NEVER, kind="match", match_id=match.id, round=1)
     await solo.resign(round_id, ALICE)
-    with pytest.raises(MatchNotOver):
+    with pytest.raises(DealIsLive) as live:
         await review.analyse(round_id, ALICE)
+    assert live.value.live == LiveRound(match.id, 1)
     await store.matches.change_match_status(match.id, "lobby", "finished", review.clock())
-    assert (await finished_game_for_review(store, round_id, ALICE, review.clock)).id == round_id
+    assert (await finished_game_for_review(store, review.secrecy, round_id, ALICE))[0].id == round_id
     # A game the solver does not cover.
     reply = await solo.create(ALICE, **HERE, name="patriarchs", deal=3, options={})
     await solo.resign(reply.game_id, ALICE)

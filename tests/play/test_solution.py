@@ -7,7 +7,8 @@ import pytest
 
 from bot.game import DRAW, Move, Outcome, new_game
 from bot.play import NoGameHere, NotYourGame, Player, SoloPlay
-from bot.play.review import DayNotOver, NoFinishedGame, NoSolver, StillPlaying
+from bot.play.review import NoFinishedGame, NoSolver, StillPlaying
+from bot.play.secrecy import DealIsLive, Sight
 from bot.play.solo import RateLimited
 from bot.play.solution import LineMove, NoPages, NoWinningLine, SolutionPlay, WinningLine
 from bot.play.work import LIMITS, Limit, RateLimiter
@@ -40,6 +41,8 @@ async def finished(solo: SoloPlay, player: Player, seed: int, *, name: str = "ca
         cards = DEALS[seed].cards()
         reply = await solo.create(player, guild_id=5, channel_id=10, name=name, deal=None,
                                   options={"groups": "any"}, cards=cards, kind=kind)
+        if kind == "daily":
+            await solo.store.stats.claim_daily("2024-05-08", name, player.id, 5, reply.game_id)
     else:
         reply = await solo.create(player, guild_id=5, channel_id=10, name=name, deal=seed, options={})
     await solo.resign(reply.game_id, player)
@@ -83,10 +86,13 @@ async def test_only_a_finished_game_of_ones_own_and_a_daily_once_its_day_is_over
     with pytest.raises(NotYourGame):
         await solutions.solution(playing.game_id, BOB)
     daily = await finished(solo, BOB, 6, kind="daily")  # a deal quick to solve
-    with pytest.raises(DayNotOver) as waiting:
+    with pytest.raises(DealIsLive) as waiting:
         await solutions.solution(daily, BOB)
-    assert waiting.value.seconds_left == 12 * 3600
-    clock.advance(12 * 3600)
+    assert waiting.value.sight is Sight.SOLVER and waiting.value.live.until == at("2024-05-09 01:00")
+    clock.advance(12 * 3600)  # midnight: its attempts may still be finished for an hour
+    with pytest.raises(DealIsLive):
+        await solutions.solution(daily, BOB)
+    clock.advance(3600)
     assert isinstance(await solutions.solution(daily, BOB), WinningLine)
 
 

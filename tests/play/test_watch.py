@@ -7,7 +7,9 @@ import pytest
 
 from bot.play import NoGameHere, NotYourGame, Player, SoloPlay
 from bot.play.daily import AlreadyShared, DailyNotOver, DailyPlay
-from bot.play.watch import DailyNotPlayedYet, NothingToWatch, RoundNotFinished, Watching, WatchPlay
+from bot.play.secrecy import DealIsLive, LiveDaily, LiveRound, Sight
+from bot.play.solo import ElsewhereGame
+from bot.play.watch import NothingToWatch, Watching, WatchPlay
 from bot.store import open_store
 from tests.play.test_matches import Clock
 from tests.play.test_matches import world as world
@@ -21,7 +23,7 @@ async def places(database_url):
     """Solo games, dailies and watching on a fresh database."""
     clock = Clock()
     store = await open_store(database_url, clock)
-    solo = SoloPlay(store)
+    solo = SoloPlay(store, clock=clock)
     yield solo, DailyPlay(store, solo, clock), WatchPlay(store, solo, clock)
     await store.close()
 
@@ -40,8 +42,12 @@ async def test_a_members_game_here_is_shown_as_it_stands_to_anyone(places) -> No
     await solo.resign(game.game_id, ALICE)
     with pytest.raises(NothingToWatch):
         await watching.watch(BOB, ALICE.id, 10)  # no game in play any more ...
-    ended = await watching.refresh(CAROL, game.game_id)  # ... but its board still refreshes, ended
+    ended = await watching.refresh(CAROL, game.game_id, 10)  # ... but its board still refreshes, ended
     assert ended.finished and ended.game.moves == seen.game.moves
+    for elsewhere in (11, None):  # in its own channel only: not another server's, not a DM
+        with pytest.raises(ElsewhereGame) as refused:
+            await watching.refresh(CAROL, game.game_id, elsewhere)
+        assert refused.value.game_id == game.game_id
 
 
 async def test_a_daily_stays_hidden_until_the_watcher_has_finished_theirs_and_is_shared_once(places) -> None:
@@ -51,14 +57,16 @@ async def test_a_daily_stays_hidden_until_the_watcher_has_finished_theirs_and_is
     for before in ("none", "playing"):
         if before == "playing":
             bobs = await daily.start(BOB, **HERE)
-        with pytest.raises(DailyNotPlayedYet) as hidden:
+        with pytest.raises(DealIsLive) as hidden:
             await watching.watch(BOB, ALICE.id, 10)
-        assert hidden.value.game == "canfield"
+        assert hidden.value.sight is Sight.CARDS and isinstance(hidden.value.live, LiveDaily)
+        assert hidden.value.live.game == "canfield"
     await solo.resign(bobs.game_id, BOB)
     seen = await watching.watch(BOB, ALICE.id, 10)
     assert seen.game_id == alices.game_id
-    assert seen.events == (Watching("Alice", private=True),)  # others may still be dealt it today
-    assert (await watching.watch(ALICE, ALICE.id, 10)).events == (Watching("Alice", private=True),)
+    live = seen.events[0].live  # others may still be dealt it today: shown to Bob alone
+    assert seen.events == (Watching("Alice", live),) and seen.events[0].private and live.game == "canfield"
+    assert (await watching.watch(ALICE, ALICE.id, 10)).events == (Watching("Alice", live),)
 
     with pytest.raises(DailyNotOver):
         await daily.share(alices.game_id, ALICE)
@@ -78,7 +86,7 @@ async def test_a_daily_stays_hidden_until_the_watcher_has_finished_theirs_and_is
     bob_card = await daily.share(bobs.game_id, BOB)
     assert bob_card.hints == 0 and bob_card.day == card.day
     daily.clock.now += 24 * 3600  # the day is over: nobody can be dealt it any more
-    assert (await watching.refresh(BOB, alices.game_id)).events == (Watching("Alice", private=False),)
+    assert (await watching.refresh(BOB, alices.game_id, 10)).events == (Watching("Alice"),)
 
 
 async def test_a_round_of_an_open_match_stays_hidden_until_the_watcher_finished_theirs(world) -> None:
@@ -90,13 +98,13 @@ async def test_a_round_of_an_open_match_stays_hidden_until_the_watcher_finished_
     alices = await matches.my_board(match_id, ALICE)
     assert alices.round == 1
     for watcher in (BOB, CAROL):  # in play, and not in the match at all (Carol could still join)
-        with pytest.raises(RoundNotFinished) as hidden:
+        with pytest.raises(DealIsLive) as hidden:
             await watching.watch(watcher, ALICE.id, 10)
-        assert (hidden.value.match_id, hidden.value.round) == (match_id, 1)
+        assert hidden.value.live == LiveRound(match_id, 1) and hidden.value.sight is Sight.CARDS
     bobs = await matches.my_board(match_id, BOB)
     await solo.resign(bobs.game_id, BOB)
     seen = await watching.watch(BOB, ALICE.id, 10)
     assert seen.game_id == alices.game_id and seen.events[0].private  # shown to Bob alone
     await matches.cancel(match_id, ALICE)  # a match that is over hides nothing any more
-    seen = await watching.refresh(CAROL, alices.game_id)
+    seen = await watching.refresh(CAROL, alices.game_id, 10)
     assert seen.game_id == alices.game_id and not seen.events[0].private

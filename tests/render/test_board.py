@@ -303,13 +303,14 @@ def test_the_right_tableau_moves_down_as_the_left_columns_above_it_grow() -> Non
 
 @pytest.mark.parametrize("name", ["patriarchs", "picture-patience"])
 def test_patriarchs_marks_say_which_way_each_foundation_column_builds(name: str) -> None:
+    from bot.play.solo import DealLabel
     from bot.words import TERMINAL
     from bot.words import board_captions as worded
 
     game = sample_game(name, "mid")
     words = board_captions(game)
     assert (words.up_from_ace, words.down_from_king) == ("up from the ace", "down from the king")
-    spanish = worded(game, TERMINAL.speaking("es_ES"))
+    spanish = worded(game, TERMINAL.speaking("es_ES"), DealLabel(number=game.deal))
     assert spanish.up_from_ace != words.up_from_ace and spanish.down_from_king != words.down_from_king
     drawn = render_image(game, captions=words)
     bare = render_image(game, captions=replace(words, up_from_ace="", down_from_king=""))

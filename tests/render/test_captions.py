@@ -8,6 +8,7 @@ from dataclasses import fields, replace
 import pytest
 from PIL import Image, ImageChops
 
+from bot.play.solo import DealLabel
 from bot.words import TERMINAL, board_captions, race_captions
 from render.board import GEOMETRY, board_plan, render_image
 from render.captions import RaceCaptions
@@ -16,6 +17,8 @@ from render.captions import race_captions as english_race
 from render.race import foundation_tray, progress_bar_box, render_race_board_image, render_race_table_image
 from tests.render.test_race_boards import finished_race, mid_race
 from tests.samples import blocked_game, sample_game, won_game
+
+LABEL = DealLabel()  # a solo game's deal: drawn as the engine numbers it
 
 SPANISH, GERMAN = TERMINAL.speaking("es_ES"), TERMINAL.speaking("de")
 
@@ -30,23 +33,23 @@ def changed_rows(first, second) -> set[int]:
 
 def test_the_captions_come_from_the_catalog_and_english_is_the_renderers_default() -> None:
     blocked = blocked_game("canfield")
-    assert board_captions(blocked, TERMINAL) == english_board(blocked)
-    spanish = board_captions(blocked, SPANISH)
+    assert board_captions(blocked, TERMINAL, LABEL) == english_board(blocked)
+    spanish = board_captions(blocked, SPANISH, LABEL)
     assert spanish.blocked == f"Bloqueada: ninguna jugada sirve · −{-blocked.score}"
     assert spanish.score == f"puntuación −{-blocked.score}"
     assert spanish.passes == "pasada 1 · ∞ repartos" and spanish.draw == "robar 3" and spanish.base == "base A"
-    assert board_captions(won_game("canfield"), GERMAN).won.startswith("Gewonnen! ")
+    assert board_captions(won_game("canfield"), GERMAN, LABEL).won.startswith("Gewonnen! ")
     limited = sample_game("demons-and-thieves", "fresh")
-    assert board_captions(limited, GERMAN).passes == "Durchgang 1 · 2 Neugeben übrig"
-    assert board_captions(limited, SPANISH).passes == "pasada 1 · quedan 2 repartos"
-    assert board_captions(sample_game("canfield-one-pass", "fresh"), SPANISH).title == "Canfield (una pasada)"
+    assert board_captions(limited, GERMAN, LABEL).passes == "Durchgang 1 · 2 Neugeben übrig"
+    assert board_captions(limited, SPANISH, LABEL).passes == "pasada 1 · quedan 2 repartos"
+    assert board_captions(sample_game("canfield-one-pass", "fresh"), SPANISH, LABEL).title == "Canfield (una pasada)"
 
 
 def test_a_spanish_board_differs_from_the_english_one_only_in_its_words() -> None:
     marked = sample_game("patriarchs", "mid")  # its marks over the foundation columns
     for game in (sample_game("canfield", "fresh", deal=7), blocked_game("canfield"), won_game("canfield"), marked):
         english = render_image(game, player="Ana")
-        spanish = render_image(game, player="Ana", captions=board_captions(game, SPANISH))
+        spanish = render_image(game, player="Ana", captions=board_captions(game, SPANISH, LABEL))
         assert english.size == spanish.size
         rows = changed_rows(english, spanish)
         assert rows and any(row < GEOMETRY.header for row in rows)  # the header's words changed
@@ -83,7 +86,8 @@ def test_a_replay_draws_every_frame_with_the_words_of_the_members_language() -> 
     from tests.render.test_replay import frames_of, record_of
 
     record = record_of(won_game("canfield"))
-    words = pickle.loads(pickle.dumps(partial(board_captions, voice=SPANISH)))  # as a drawing process gets it
+    # As a drawing process gets it:
+    words = pickle.loads(pickle.dumps(partial(board_captions, voice=SPANISH, label=LABEL)))
     english, spanish = frames_of(replay_gif(record, player="Ana")), frames_of(replay_gif(record, player="Ana",
                                                                                           captions=words))
     assert len(english) == len(spanish)
@@ -98,7 +102,7 @@ def test_a_players_name_gives_way_to_the_headers_details_and_never_covers_them()
 
     game = sample_game("storehouse", "mid", die="game")  # the longest details line: German, with the die
     edge = THEMES["dark"].felt_edge
-    for words, drawn in ((board_captions(game, GERMAN), False), (board_captions(game, TERMINAL), True)):
+    for words, drawn in ((board_captions(game, GERMAN, LABEL), False), (board_captions(game, TERMINAL, LABEL), True)):
         bare = render_image(game, theme="dark", captions=words)
         named = render_image(game, theme="dark", player="Bartholomäus-Friedrich", captions=words)
         changed = ImageChops.difference(bare, named).convert("L").point(lambda value: 255 if value else 0)

@@ -19,6 +19,7 @@ import pytest
 from PIL import Image
 
 from bot.game import DRAW, GAMES, Game, Move, new_game
+from bot.play.solo import DealLabel
 from bot.words import DISCORD, board_captions
 from render import THEMES, redraw, render, workers
 from render.board import GEOMETRY, _Painter
@@ -72,7 +73,7 @@ def test_every_board_of_a_playout_drawn_again_is_the_same_as_drawn_whole(name: s
     game = new_game(name, deal=rng.randrange(1000))
     voices = [DISCORD, DISCORD.speaking("de"), DISCORD.speaking("fr")]
     voice, player = voices[0], "Zoë"
-    check(game, captions=board_captions(game, voice), player=player)
+    check(game, captions=board_captions(game, voice, DealLabel(number=game.deal)), player=player)
     for step in range(40):
         legal = game.legal_moves()
         if game.outcome is not None or not legal:
@@ -88,7 +89,8 @@ def test_every_board_of_a_playout_drawn_again_is_the_same_as_drawn_whole(name: s
         if step % 7 == 3:
             player = rng.choice(["Zoë", "Ångström-Ñúñez", "Al"])
         highlight = rng.choice(game.legal_moves()) if roll > 0.7 and game.legal_moves() else None
-        check(game, captions=board_captions(game, voice), player=player, highlight=highlight)
+        words = board_captions(game, voice, DealLabel(number=game.deal))
+        check(game, captions=words, player=player, highlight=highlight)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -10,6 +10,7 @@ import discord
 
 from bot.game import GAMES, new_game
 from bot.play import Reply
+from bot.play.solo import DealLabel
 from bot.views.board import Picked, board_view
 from bot.views.layout import GALLERY_DESCRIPTION_LIMIT, MAX_COMPONENTS, component_count, layout_view
 from bot.views.matches import MatchButton
@@ -28,8 +29,10 @@ def count(components: list[dict[str, Any]]) -> int:
 
 
 def board_layout(reply: Reply, picked: Picked | None = None) -> discord.ui.LayoutView:
-    file = discord.File(io.BytesIO(b"png"), filename="board.png", description=board_alt_text(reply.game, DISCORD))
-    return layout_view(board_status(reply.game, DISCORD), "Played d.", file, board_view(reply, DISCORD, picked))
+    alt = board_alt_text(reply.game, reply.label, DISCORD)
+    file = discord.File(io.BytesIO(b"png"), filename="board.png", description=alt)
+    status = board_status(reply.game, reply.label, DISCORD)
+    return layout_view(status, "Played d.", file, board_view(reply, DISCORD, picked))
 
 
 def every_board() -> list[tuple[str, discord.ui.LayoutView]]:
@@ -49,7 +52,7 @@ def every_board() -> list[tuple[str, discord.ui.LayoutView]]:
 
 async def test_a_board_is_one_container_of_status_text_image_and_rows() -> None:
     game = new_game("canfield", deal=1)
-    view = board_layout(Reply(game_id=41, version=3, status="playing", game=game))
+    view = board_layout(Reply(game_id=41, version=3, status="playing", game=game, label=DealLabel(number=1)))
     [container] = view.to_components()
     parts = container["components"]
     assert container["type"] == 17 and [part["type"] for part in parts] == [10, 10, 12, 1, 1, 1, 1]
@@ -76,7 +79,7 @@ async def test_the_gallery_description_is_cut_to_its_limit_and_the_file_keeps_th
     view = board_layout(Reply(game_id=1, version=1, status="playing", game=game))
     item = view.to_components()[0]["components"][2]["items"][0]
     assert len(item["description"]) == GALLERY_DESCRIPTION_LIMIT and item["description"].endswith("…")
-    assert len(board_alt_text(game, DISCORD)) > GALLERY_DESCRIPTION_LIMIT
+    assert len(board_alt_text(game, DealLabel(number=game.deal), DISCORD)) > GALLERY_DESCRIPTION_LIMIT
 
 
 async def test_a_plain_answer_stays_plain_unless_it_replaces_a_v2_message() -> None:
