@@ -182,7 +182,8 @@ DISCORD = Voice(command_prefix="/", bold_mark="**", channel_format="<#{channel}>
 TERMINAL = Voice(command_prefix="", bold_mark="", channel_format=N_("channel {channel}"))
 # What a rate limit limits (bot.play.work.LIMITS), as a player says it.
 LIMITED = {"new-game": N_("new games"), "hint": N_("hints"), "verdict": N_("verdicts"), "lobby": N_("new lobbies"),
-           "analysis": N_("analyses"), "solution": N_("solutions"), "replay": N_("replays")}
+           "analysis": N_("analyses"), "solution": N_("solutions"), "replay": N_("replays"),
+           "post": N_("public posts in this channel")}
 # Where a game or a match stands (GameStatus, MatchStatus), as a player says it.
 STATUSES = {"playing": N_("in play"), "won": N_("won"), "blocked": N_("blocked"), "resigned": N_("resigned"),
             "lobby": N_("in its lobby"), "running": N_("running"), "finished": N_("finished"),

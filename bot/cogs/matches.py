@@ -23,7 +23,7 @@ from bot.play.settings import ManageServerNeeded, change_settings, load_settings
 from bot.views.board import player_of
 from bot.views.matches import scoreboard_layout, team_list_text
 from bot.views.mentions import pinging
-from bot.views.respond import Answer, answer, server_voice, voice_of
+from bot.views.respond import Answer, answer, public_post, server_voice, voice_of
 from bot.views.settings import settings_text
 
 if TYPE_CHECKING:
@@ -120,12 +120,14 @@ class MatchesCog(commands.Cog):
         async def work() -> Answer:
             voice = await voice_of(interaction)
             await check_channel(self.bot, interaction)
-            board = await self.bot.matches.open(
-                player_of(interaction.user), guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id or 0, game=game, target=target, teams=teams, die=die, undo=undo)
-            channel = self.bot.get_partial_messageable(board.match.channel_id)
-            public = await server_voice(self.bot, interaction.guild_id)  # the channel's, not the member's
-            message = await channel.send(view=scoreboard_layout(board, public))
+            with public_post(interaction):
+                board = await self.bot.matches.open(
+                    player_of(interaction.user), guild_id=interaction.guild_id,
+                    channel_id=interaction.channel_id or 0, game=game, target=target, teams=teams, die=die,
+                    undo=undo)
+                channel = self.bot.get_partial_messageable(board.match.channel_id)
+                public = await server_voice(self.bot, interaction.guild_id)  # the channel's, not the member's
+                message = await channel.send(view=scoreboard_layout(board, public))
             await self.bot.matches.attach_message(board.match.id, message.id)
             return Answer(voice.gettext("Match #{match} is open: its lobby is in the channel.", match=board.match.id))
 
