@@ -69,8 +69,8 @@ class ScoreboardMessages(MatchListener):
         try:
             voice = await server_voice(self.bot, match.guild_id)
             if match.teams:
-                who, pinged = voice.gettext("Team **{team}** ({members})", team=winner.name,
-                                            members=", ".join(winner.members)), []
+                who, pinged = voice.gettext("Team **{team}** ({members})", team=voice.name(winner.name),
+                                            members=", ".join(map(voice.name, winner.members))), []
             else:
                 who, pinged = f"<@{winner.key}>", [winner.key]
             text = voice.gettext("**The demon is exorcised!** {winner} won match #{match} with {points} points "
@@ -179,7 +179,8 @@ class MatchesCog(commands.Cog):
     async def _team(self, interaction: discord.Interaction, action, done: str) -> None:
         async def work() -> Answer:
             team = await action(interaction.guild_id or 0, player_of(interaction.user))
-            return Answer((await voice_of(interaction)).gettext(done, team=team.name))
+            voice = await voice_of(interaction)
+            return Answer(voice.gettext(done, team=voice.name(team.name)))
 
         await answer(interaction, work())
 
