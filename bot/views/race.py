@@ -84,7 +84,7 @@ def race_event_text(event: RaceEvent, voice: Voice) -> str:
             return voice.engine(error)
         case Beaten(card=card, owner=owner):
             return _("Beaten to it! {owner} got their {card} to that foundation first; your card stays where it was.",
-                     owner=owner, card=card)
+                     owner=voice.name(owner), card=card)
         case RaceEnded(demon=demon, scores=scores, expired=expired):
             if expired:
                 return _("Ended after 24 hours without a move. Scores: {scores}.", scores=_standings(scores))

@@ -52,13 +52,13 @@ def test_a_post_taken_back_frees_its_own_place_and_no_other(clock) -> None:
     for _ in range(CAP.count):
         counted.append(posts.count(ALICE, HERE))
         clock.now += 5
-    posts.take_back(counted[1])  # the second one was not posted after all (answered privately, say)
-    posts.take_back(counted[1])  # twice is once
+    posts.take_back(counted[0])  # the first one was not posted after all (answered privately, say)
+    posts.take_back(counted[0])  # twice is once
     later = posts.count(ALICE, HERE)
     with pytest.raises(RateLimited) as refused:
         posts.count(ALICE, HERE)
-    # The first post still counts, and leaves the window first: its wait, not the third's.
-    assert refused.value.retry_after == pytest.approx(counted[0].at + CAP.seconds - clock.now)
+    # The second post now leaves the window first: its wait, not the first's (nor the last's forgotten).
+    assert refused.value.retry_after == pytest.approx(counted[1].at + CAP.seconds - clock.now)
     posts.take_back(later)
     posts.count(ALICE, HERE)
     posts.take_back(posts.count(BOB, THERE))  # another channel's taking back changes nothing here

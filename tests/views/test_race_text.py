@@ -49,7 +49,7 @@ def test_the_end_of_a_race_and_of_a_series() -> None:
         "**The demon is exorcised!** <@1> wins the series with 124 points (target 100; <@1> 124, <@2> 0)."
 
 
-def test_names_on_a_race_s_public_board_are_inert_in_every_language() -> None:
+def test_names_on_a_race_s_boards_are_inert_in_every_language() -> None:
     for language in (ENGLISH, *LANGUAGES):
         voice = DISCORD.speaking(language)
         for name in HOSTILE_NAMES:
@@ -60,3 +60,5 @@ def test_names_on_a_race_s_public_board_are_inert_in_every_language() -> None:
             text = public_text(reply, [name, "Bob"], voice)
             assert text.count(voice.name(name)) == 2 and not left_raw(text, name, voice), (language, text)
             assert f"<@1> ({voice.name(name)}): " in text
+            beaten = race_text((Beaten(Card.parse("2H"), name),), voice)
+            assert voice.name(name) in beaten and not left_raw(beaten, name, voice), beaten
