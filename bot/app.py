@@ -30,6 +30,7 @@ from bot.play.daily import DailyPlay
 from bot.play.days import today
 from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
+from bot.play.posts import Posts
 from bot.play.race import RacePlay
 from bot.play.review import ReviewPlay
 from bot.play.settings import ServerLacksApp
@@ -127,6 +128,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
         self.leaderboards = Leaderboards(self.store)
         self.solutions = SolutionPlay(self.store, self.solo)
         self.watching = WatchPlay(self.store, self.solo)
+        self.posts = Posts(self.solo.limits)
         for cog in cog_classes():
             await self.add_cog(cog(self))
         self.add_dynamic_items(*dynamic_items())

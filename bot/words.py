@@ -1,18 +1,22 @@
 """What a player reads, for every presenter, in their language: what bot.play's events and errors say.
 
 bot.play returns data; the presenters (bot.views for Discord, bot.terminal) word it here, each
-in its own Voice: how it writes a command (Discord's `/play`, the terminal's `play`) and bold
-text, and the language it speaks. Every sentence is an English msgid of the `bot` catalogs
-(bot/locales), translated through the voice: `voice.gettext("Score {score}.", score=score)`.
+in its own Voice: how it writes a command (Discord's `/play`, the terminal's `play`), bold text
+and a name a member chose (in Discord's markdown, inert: `Voice.name`), and the language it
+speaks. Every sentence is an English msgid of the `bot` catalogs (bot/locales), translated
+through the voice: `voice.gettext("Score {score}.", score=score)`.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import lru_cache
+
+import discord
 
 from bot.game import GAMES, TITLES, Move, Phrase, PhrasedError, Sentences, describe_game
 from bot.game.analysis import Verdict as AnalysisVerdict
@@ -126,16 +130,21 @@ from render.captions import BoardCaptions, RaceCaptions
 from render.captions import board_captions as worded_board
 from render.captions import race_captions as worded_race
 
+LONGEST_NAME = 40  # characters of a name in Discord's text (Discord's own names and team names have 32 at most)
+_NUMBERED = re.compile(r"^([0-9]+)\.")  # "1. " starts a numbered list
+
 
 @dataclass(frozen=True, slots=True)
 class Voice:
-    """How a front end writes a command and bold text, and the language it speaks (bot.i18n)."""
+    """How a front end writes a command, bold text and the names members chose, and the language
+    it speaks (bot.i18n)."""
 
     command_prefix: str
     bold_mark: str
     channel_format: str  # a channel, its id as {channel}
     localized_commands: bool = False  # whether commands have names in each language (Discord's do)
     language: str = ENGLISH
+    markdown: bool = False  # whether its text is markdown (Discord's): names are written inert in it (`name`)
 
     def speaking(self, language: str) -> Voice:
         """The same front end speaking another language (a catalog name such as `es_ES`)."""
@@ -181,11 +190,37 @@ class Voice:
         """A channel as the front end shows it (in Discord, a link to it)."""
         return self.gettext(self.channel_format, channel=channel_id)
 
-DISCORD = Voice(command_prefix="/", bold_mark="**", channel_format="<#{channel}>", localized_commands=True)
+    def name(self, name: str) -> str:
+        """A name a member chose (a display name, a team's) as the front end writes it in its text:
+        in markdown, shown as it is and doing nothing (`inert_name`); elsewhere as it is."""
+        return inert_name(name) if self.markdown else name
+
+    def plain(self) -> Voice:
+        """The same voice writing plain text, for what is not markdown (an image's alt text): no
+        bold, names as they are."""
+        return replace(self, bold_mark="", markdown=False)
+
+
+def inert_name(name: str) -> str:
+    """A name as Discord markdown that shows it as it is, on one line, and does nothing: its
+    markdown escaped (`discord.utils.escape_markdown`: bold, spoilers, code, quotes, headings,
+    lists, masked links), @everyone and @here broken (`escape_mentions`), the `<` of a mention, a
+    channel, an emoji or a time escaped, a link's `://` escaped so that nothing links, and a number
+    that would start a list escaped; longer than LONGEST_NAME, cut to its start and "…"."""
+    text = " ".join(name.split())
+    if len(text) > LONGEST_NAME:
+        text = text[:LONGEST_NAME - 1] + "…"
+    text = discord.utils.escape_mentions(discord.utils.escape_markdown(text, ignore_links=False))
+    return _NUMBERED.sub(r"\1\\.", text.replace("<", "\\<").replace("://", "\\://"))
+
+
+DISCORD = Voice(command_prefix="/", bold_mark="**", channel_format="<#{channel}>", localized_commands=True,
+                markdown=True)
 TERMINAL = Voice(command_prefix="", bold_mark="", channel_format=N_("channel {channel}"))
 # What a rate limit limits (bot.play.work.LIMITS), as a player says it.
 LIMITED = {"new-game": N_("new games"), "hint": N_("hints"), "verdict": N_("verdicts"), "lobby": N_("new lobbies"),
-           "analysis": N_("analyses"), "solution": N_("solutions"), "replay": N_("replays")}
+           "analysis": N_("analyses"), "solution": N_("solutions"), "replay": N_("replays"),
+           "post": N_("public posts in this channel")}
 # Where a game or a match stands (GameStatus, MatchStatus), as a player says it.
 STATUSES = {"playing": N_("in play"), "won": N_("won"), "blocked": N_("blocked"), "resigned": N_("resigned"),
             "lobby": N_("in its lobby"), "running": N_("running"), "finished": N_("finished"),
@@ -274,8 +309,8 @@ def event_text(event: Event, reply: Reply, voice: Voice) -> str:
             text = _("Round {round} over: {points} points, {total} in all.", round=event.round,
                      points=f"{event.score:+d}", total=event.total)
             if event.team is not None:
-                text += " " + _("Team {team}: {points} of {target}.", team=event.team, points=event.team_points,
-                                target=event.target)
+                text += " " + _("Team {team}: {points} of {target}.", team=voice.name(event.team),
+                                points=event.team_points, target=event.target)
             if event.next_round is not None:
                 button = voice.bold(_("Next round"))
                 text += " " + _("Round {round} is dealt: press {button}.", round=event.next_round, button=button)
@@ -541,7 +576,7 @@ def _drawn_first(draws: int) -> str:
 def replay_text(replay: Replay, voice: Voice) -> str:
     """What a replay's message says: whose game, which, and how it ended."""
     moves = voice.ngettext("{count} move", "{count} moves", replay.moves)
-    details = {"player": voice.bold(replay.player.name), "title": TITLES.get(replay.name, replay.name),
+    details = {"player": voice.bold(voice.name(replay.player.name)), "title": TITLES.get(replay.name, replay.name),
                "game": replay.game_id, "moves": moves, "status": status_text(replay.status, voice),
                "score": replay.score}
     label = replay.label
@@ -703,12 +738,13 @@ def match_error_text(error: PlayError, voice: Voice) -> str:
             return _("You are already in a team on this server: {team_leave} first.",
                      team_leave=voice.command("team leave"))
         case TeamRefused(problem=TeamProblem.IN_A_TEAM, name=name):
-            return _("You are in team {name}: {team_leave} first.", name=repr(name),
+            return _("You are in team {name}: {team_leave} first.", name=voice.name(repr(name)),
                      team_leave=voice.command("team leave"))
         case TeamRefused(problem=TeamProblem.NAME_TAKEN, name=name):
-            return _("There is already a team called {name} here, or you joined one meanwhile.", name=repr(name))
+            return _("There is already a team called {name} here, or you joined one meanwhile.",
+                     name=voice.name(repr(name)))
         case TeamRefused(problem=TeamProblem.NO_SUCH_TEAM, name=name):
-            return _("There is no team called {name} here: {team_list} shows them.", name=repr(name),
+            return _("There is no team called {name} here: {team_list} shows them.", name=voice.name(repr(name)),
                      team_list=voice.command("team list"))
         case TeamRefused(problem=TeamProblem.JOINED_MEANWHILE):
             return _("You joined another team meanwhile.")

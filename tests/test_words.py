@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from random import Random
 
@@ -12,6 +13,7 @@ from bot.game import GAMES, TITLES, IllegalMoveError, Move, NotationError, descr
 from bot.game.analysis import Analysis
 from bot.game.analysis import Verdict as AnalysisVerdict
 from bot.game.race import RACE_LAYOUTS
+from bot.i18n import ENGLISH, LANGUAGES
 from bot.play.daily import (
     AlreadyShared,
     DailyDealt,
@@ -109,7 +111,9 @@ from bot.store.base import TeamProblem
 from bot.words import (
     ALT_TEXT_LIMIT,
     DISCORD,
+    LONGEST_NAME,
     TERMINAL,
+    Voice,
     analysis_text,
     board_alt_text,
     board_captions,
@@ -487,3 +491,64 @@ def test_a_patriarchs_text_board_names_its_foundation_rows_in_the_players_langua
     rows = translated.splitlines()
     assert "from the" not in translated and rows[2] != english[2] and rows[3] != english[3]
     assert rows[2].index("f1 ") == rows[3].index("f5 ")  # the two rows' piles start in one column
+
+
+# --- names members chose, in Discord's markdown ---------------------------------------------------
+
+# Display names and team names a member might choose to make the bot's text do something.
+HOSTILE_NAMES = ("**b** ||s||", "__x__", "`code`", "> quote", "# heading", "@everyone", "@here", "<@123>",
+                 "<@&150000000000000000>", "<#123456789012345678>", "[link](https://x)", "~~s~~ -# small",
+                 "-# small", "1. list", ">>> all", "back\\slash", "a\nline", "é" * 33 + "x" * 200)
+ESCAPED = re.compile(r"\\[!-/:-@\[-`{-~]")  # a backslash before ASCII punctuation: Discord shows the sign alone
+
+
+def discord_shows(text: str) -> str:
+    """What Discord shows of text whose markdown is escaped: each escaped sign without its
+    backslash, no zero-width space."""
+    return ESCAPED.sub(lambda sign: sign[0][1], text).replace("\u200b", "")
+
+
+def live_markdown(text: str) -> list[str]:
+    """What Discord would act on in a name's text, escaped signs aside: markdown, mentions, links,
+    a line's start that makes a heading, a quote or a list."""
+    bare = ESCAPED.sub("", text)
+    found = [sign for sign in ("*", "_", "`", "|", "~", "[", "<", "://", "@everyone", "@here", "\n") if sign in bare]
+    return found + (["a line's start"] if re.match(r"\s*(#|>|-|[0-9]+\.)", text) else [])
+
+
+def left_raw(text: str, name: str, voice: Voice) -> bool:
+    """Whether the name is in the text as it is, besides where it is written inert."""
+    return name in text.replace(voice.name(name), "")
+
+
+def test_a_name_is_written_inert_in_discord_shown_as_it_is_and_as_it_is_in_the_terminal() -> None:
+    for name in HOSTILE_NAMES:
+        written = DISCORD.name(name)
+        one_line = " ".join(name.split())
+        assert not live_markdown(written), (name, written, live_markdown(written))
+        if len(one_line) <= LONGEST_NAME:
+            assert discord_shows(written) == one_line, (name, written)
+        else:  # cut before it is escaped: no escape is cut in two
+            assert discord_shows(written) == one_line[:LONGEST_NAME - 1] + "…" and not written.endswith("\\…")
+        assert TERMINAL.name(name) == name and DISCORD.plain().name(name) == name
+    assert live_markdown("**b**") and live_markdown("<@123>") and live_markdown("# heading")  # the check checks
+    assert DISCORD.name("Zoë") == "Zoë" and DISCORD.speaking("fr").name("**b**") == DISCORD.name("**b**")
+
+
+@pytest.mark.parametrize("language", [ENGLISH, *LANGUAGES])
+def test_every_name_words_set_in_markdown_is_inert_in_every_language(language: str) -> None:
+    voice = DISCORD.speaking(language)
+    for name in HOSTILE_NAMES:
+        inert = voice.name(name)
+        assert not live_markdown(inert)
+        replay = Replay(game_id=9, player=Player(2, name), name="canfield", deal=17, status="won", score=352,
+                        record={"moves": ["d"]}, label=DealLabel(number=17))
+        caption = replay_text(replay, voice)
+        assert voice.bold(inert) in caption and not left_raw(caption, name, voice), caption
+        assert name in replay_text(replay, voice.plain())  # its alt text is not markdown: the name as it is
+        scored = RoundScored(round=1, score=5, total=5, team=name, team_points=5, target=100, next_round=None)
+        assert inert in said(scored, voice=voice) and not left_raw(said(scored, voice=voice), name, voice)
+        for problem in (TeamProblem.IN_A_TEAM, TeamProblem.NAME_TAKEN, TeamProblem.NO_SUCH_TEAM):
+            refused = error_text(TeamRefused(problem, name), voice)
+            assert voice.name(repr(name)) in refused and not left_raw(refused, repr(name), voice), refused
+        assert name in said(scored, voice=TERMINAL.speaking(language))  # the terminal's text is not markdown

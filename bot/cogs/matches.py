@@ -23,7 +23,7 @@ from bot.play.settings import ManageServerNeeded, change_settings, load_settings
 from bot.views.board import player_of
 from bot.views.matches import scoreboard_layout, team_list_text
 from bot.views.mentions import pinging
-from bot.views.respond import Answer, answer, server_voice, voice_of
+from bot.views.respond import Answer, answer, public_post, server_voice, voice_of
 from bot.views.settings import settings_text
 
 if TYPE_CHECKING:
@@ -69,8 +69,8 @@ class ScoreboardMessages(MatchListener):
         try:
             voice = await server_voice(self.bot, match.guild_id)
             if match.teams:
-                who, pinged = voice.gettext("Team **{team}** ({members})", team=winner.name,
-                                            members=", ".join(winner.members)), []
+                who, pinged = voice.gettext("Team **{team}** ({members})", team=voice.name(winner.name),
+                                            members=", ".join(map(voice.name, winner.members))), []
             else:
                 who, pinged = f"<@{winner.key}>", [winner.key]
             text = voice.gettext("**The demon is exorcised!** {winner} won match #{match} with {points} points "
@@ -120,12 +120,14 @@ class MatchesCog(commands.Cog):
         async def work() -> Answer:
             voice = await voice_of(interaction)
             await check_channel(self.bot, interaction)
-            board = await self.bot.matches.open(
-                player_of(interaction.user), guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id or 0, game=game, target=target, teams=teams, die=die, undo=undo)
-            channel = self.bot.get_partial_messageable(board.match.channel_id)
-            public = await server_voice(self.bot, interaction.guild_id)  # the channel's, not the member's
-            message = await channel.send(view=scoreboard_layout(board, public))
+            with public_post(interaction):
+                board = await self.bot.matches.open(
+                    player_of(interaction.user), guild_id=interaction.guild_id,
+                    channel_id=interaction.channel_id or 0, game=game, target=target, teams=teams, die=die,
+                    undo=undo)
+                channel = self.bot.get_partial_messageable(board.match.channel_id)
+                public = await server_voice(self.bot, interaction.guild_id)  # the channel's, not the member's
+                message = await channel.send(view=scoreboard_layout(board, public))
             await self.bot.matches.attach_message(board.match.id, message.id)
             return Answer(voice.gettext("Match #{match} is open: its lobby is in the channel.", match=board.match.id))
 
@@ -177,7 +179,8 @@ class MatchesCog(commands.Cog):
     async def _team(self, interaction: discord.Interaction, action, done: str) -> None:
         async def work() -> Answer:
             team = await action(interaction.guild_id or 0, player_of(interaction.user))
-            return Answer((await voice_of(interaction)).gettext(done, team=team.name))
+            voice = await voice_of(interaction)
+            return Answer(voice.gettext(done, team=voice.name(team.name)))
 
         await answer(interaction, work())
 

@@ -23,7 +23,7 @@ from bot.store.base import Race
 from bot.views.board import player_of
 from bot.views.mentions import pinging
 from bot.views.race import lobby_view, private_answer, public_png, public_text, race_text
-from bot.views.respond import Answer, answer, server_voice, shown, voice_of
+from bot.views.respond import Answer, answer, public_post, server_voice, shown, voice_of
 from bot.words import race_captions, race_table_alt_text
 from render import workers
 
@@ -111,14 +111,15 @@ class RaceCog(commands.Cog):
         async def work() -> Answer:
             voice = await voice_of(interaction)
             await check_channel(self.bot, interaction)
-            reply = await self.bot.races.open(player_of(interaction.user), guild_id=interaction.guild_id,
-                                              channel_id=interaction.channel_id or 0, layout=layout, deal=deal,
-                                              target=target)
-            names = await self.bot.races.names(reply.race)
-            channel = self.bot.get_partial_messageable(reply.race.channel_id)
-            public = await server_voice(self.bot, interaction.guild_id)  # the channel's, not the member's
-            board = shown(Answer(public_text(reply, names, public), view=lobby_view(reply, public)), v2=True)
-            message = await channel.send(view=board.view)
+            with public_post(interaction):
+                reply = await self.bot.races.open(player_of(interaction.user), guild_id=interaction.guild_id,
+                                                  channel_id=interaction.channel_id or 0, layout=layout, deal=deal,
+                                                  target=target)
+                names = await self.bot.races.names(reply.race)
+                channel = self.bot.get_partial_messageable(reply.race.channel_id)
+                public = await server_voice(self.bot, interaction.guild_id)  # the channel's, not the member's
+                board = shown(Answer(public_text(reply, names, public), view=lobby_view(reply, public)), v2=True)
+                message = await channel.send(view=board.view)
             await self.bot.races.attach_message(reply.race.id, message.id)
             return Answer(voice.gettext("Race #{race} is open: its board is in the channel.", race=reply.race.id))
 

@@ -202,9 +202,11 @@ class MoveCapReached(PlayError):
         self.cap = cap
 
 
-def check_limit(limits: RateLimiter, member_id: int, action: str) -> None:
-    """Count one costly `action` of the member; RateLimited when they have had their share."""
-    retry_after = limits.check(member_id, action)
+def check_limit(limits: RateLimiter, member_id: int, action: str, place: int | None = None, *,
+                now: float | None = None) -> None:
+    """Count one `action` of the member (in `place`, at `now`: RateLimiter.check); RateLimited
+    when they have had their share."""
+    retry_after = limits.check(member_id, action, place, now=now)
     if retry_after:
         raise RateLimited(action, retry_after)
 

@@ -15,7 +15,7 @@
   comes back so.
 - Each member's costly work runs one piece at a time, in the order asked: a member's own spam
   waits behind their own work, not everyone's.
-- Per-member rate limits for the costly actions (`RateLimiter`).
+- Per-member rate limits for the costly actions, and for public posts in each channel (`RateLimiter`).
 
 The processes are spawned (their parent is the bot, whose end they watch), so the main module
 must be safe to import, as `python -m bot`'s is.
@@ -73,37 +73,56 @@ LIMITS = {
     "lobby": Limit(4, 300.0),  # match and race lobbies opened
     "solution": Limit(6, 60.0),  # short winning lines worked out (bot.play.solution)
     "replay": Limit(5, 300.0),  # animated replays: some 3 s of drawing each for a 300-move game
+    # Public posts in one channel (bot.play.posts), counted channel by channel: one every 6 s on
+    # average, near Discord's shortest slowmode (5 s), more than anyone reads, far below a flood.
+    "post": Limit(10, 60.0),
 }
+SWEEP_ABOVE = 10_000  # counts kept (a member's action in a place) beyond which the old ones are swept
 
 
 class RateLimiter:
-    """Per-member sliding-window limits: `check` counts an action, or says how long to wait."""
+    """Per-member sliding-window limits: `check` counts an action, or says how long to wait. An
+    action counted in a `place` (a channel, say) is limited in each place apart."""
 
     def __init__(self, limits: dict[str, Limit] | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = LIMITS if limits is None else limits
         self.clock = clock
-        self._times: dict[tuple[int, str], deque[float]] = {}
+        self._times: dict[tuple[int, str, int | None], deque[float]] = {}
+        self._sweep_above = SWEEP_ABOVE
 
-    def check(self, member_id: int, action: str) -> float:
-        """Count one `action` of the member now and return 0; or, when they have had their
-        `LIMITS[action]` already, count nothing and return the seconds until they may (1 or more)."""
+    def check(self, member_id: int, action: str, place: int | None = None, *, now: float | None = None) -> float:
+        """Count one `action` of the member (in `place`) at `now` (the clock's time by default) and
+        return 0; or, when they have had their `LIMITS[action]` already, count nothing and return
+        the seconds until they may (1 or more)."""
         limit = self.limits[action]
-        now = self.clock()
-        times = self._times.setdefault((member_id, action), deque())
+        now = self.clock() if now is None else now
+        times = self._times.setdefault((member_id, action, place), deque())
         while times and times[0] <= now - limit.seconds:
             times.popleft()
         if len(times) >= limit.count:
             return max(1.0, times[0] + limit.seconds - now)
         times.append(now)
-        if len(self._times) > 10_000:
+        if len(self._times) > self._sweep_above:
             self._sweep(now)
         return 0.0
 
+    def kept(self) -> int:
+        """How many counts it keeps (a member's action in a place), the old ones until a sweep."""
+        return len(self._times)
+
+    def take_back(self, member_id: int, action: str, at: float, place: int | None = None) -> None:
+        """Forget the `action` counted at `at` (in `place`): it was not carried out after all."""
+        times = self._times.get((member_id, action, place))
+        if times is not None and at in times:
+            times.remove(at)
+
     def _sweep(self, now: float) -> None:
-        """Forget the members whose every action has left its window."""
-        longest = max(limit.seconds for limit in self.limits.values())
-        for key in [key for key, times in self._times.items() if not times or times[-1] <= now - longest]:
+        """Forget the counts whose every action has left its window; sweep again only once as many
+        more are kept, so that many members at once do not make every check a sweep."""
+        for key in [key for key, times in self._times.items()
+                    if not times or times[-1] <= now - self.limits[key[1]].seconds]:
             del self._times[key]
+        self._sweep_above = max(SWEEP_ABOVE, 2 * len(self._times))
 
 
 class Work:

@@ -39,13 +39,13 @@ def scoreboard_text(board: Scoreboard, voice: Voice) -> str:
     if not board.standings:
         lines.append(_("No players yet."))
     for place, standing in enumerate(board.standings, 1):
-        members = f" ({', '.join(standing.members)})" if standing.members else ""
+        members = f" ({', '.join(map(voice.name, standing.members))})" if standing.members else ""
         marker = " " + _("◀ leads") if standing is board.leader and match.status == MatchStatus.RUNNING else ""
         rounds = voice.ngettext("{points} points, {count} round", "{points} points, {count} rounds", standing.rounds,
                                 points=standing.points)
-        lines.append(f"`{place:>2}.` **{standing.name}**{members}: {rounds}{marker}")
+        lines.append(f"`{place:>2}.` {voice.bold(voice.name(standing.name))}{members}: {rounds}{marker}")
     if board.winner is not None:
-        lines.append("🏆 " + _("**{name}** exorcised the demon.", name=board.winner.name))
+        lines.append("🏆 " + _("**{name}** exorcised the demon.", name=voice.name(board.winner.name)))
     return "\n".join(lines)
 
 
@@ -58,7 +58,8 @@ def team_list_text(rosters: list[TeamRoster], voice: Voice) -> str:
     """A server's teams and their members, one line a team."""
     if not rosters:
         return voice.gettext("No teams yet: {team_create} one.", team_create=voice.command("team create"))
-    return "\n".join(f"**{roster.name}**: {', '.join(roster.members)}" for roster in rosters)
+    return "\n".join(f"{voice.bold(voice.name(roster.name))}: {', '.join(map(voice.name, roster.members))}"
+                     for roster in rosters)
 
 
 def match_view(board: Scoreboard, voice: Voice) -> discord.ui.View | None:

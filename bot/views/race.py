@@ -84,7 +84,7 @@ def race_event_text(event: RaceEvent, voice: Voice) -> str:
             return voice.engine(error)
         case Beaten(card=card, owner=owner):
             return _("Beaten to it! {owner} got their {card} to that foundation first; your card stays where it was.",
-                     owner=owner, card=card)
+                     owner=voice.name(owner), card=card)
         case RaceEnded(demon=demon, scores=scores, expired=expired):
             if expired:
                 return _("Ended after 24 hours without a move. Scores: {scores}.", scores=_standings(scores))
@@ -124,11 +124,11 @@ def public_text(reply: RaceReply, names: list[str], voice: Voice) -> str:
     lines = [_("**Demon race #{race}** ({layout}), shared foundations above.", race=race.id, layout=layout)]
     for seat, user in enumerate(race.players):
         mark = " — " + _("**Demon!**") if game.demon == seat else ""
-        lines.append(f"<@{user}> ({names[seat]}): " + _("{cards} cards left, {founded} on the foundations",
-                                                        cards=game.cards_left(seat),
-                                                        founded=game.on_foundations(seat)) + mark)
+        lines.append(f"<@{user}> ({voice.name(names[seat])}): " + _(
+            "{cards} cards left, {founded} on the foundations", cards=game.cards_left(seat),
+            founded=game.on_foundations(seat)) + mark)
     if race.status == "finished":
-        lines.append(_("Final scores: {scores}.", scores=", ".join(f"{names[s]} {p}"
+        lines.append(_("Final scores: {scores}.", scores=", ".join(f"{voice.name(names[s])} {p}"
                                                                    for s, p in enumerate(game.scores))))
     else:
         lines.append(_("Press **My board** for your own cards."))

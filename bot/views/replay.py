@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from dataclasses import replace
 from functools import partial
 
 import discord
@@ -21,6 +20,6 @@ async def replay_answer(replay: Replay, voice: Voice) -> Answer:
     gif = await workers.draw(replay_gif, replay.record, player=replay.player.name,
                              captions=partial(board_captions, voice=voice, label=replay.label))
     text = replay_text(replay, voice)
-    plain = replay_text(replay, replace(voice, bold_mark=""))
+    plain = replay_text(replay, voice.plain())
     file = discord.File(io.BytesIO(gif), filename=f"replay-{replay.game_id}.gif", description=plain)
     return Answer(text=text, file=file, private=replay.live is not None)

@@ -12,24 +12,30 @@ second of time with answers in progress, so that a quiet moment neither slows th
 makes a burst after it look like a bot that finishes nothing.
 A PlayError becomes a short private message; anything unexpected is logged and answered with
 an apology, never "interaction failed". An answer pings nobody, whoever it names (NO_PINGS).
+A new public message is one of the member's public posts in its channel, capped (bot.play.posts).
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import re
 import time
 from collections import deque
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TypeVar
 
 import discord
 
+from bot.cogs.checks import posts_publicly
 from bot.i18n import N_, choose_language, language_of
 from bot.play import PlayError
+from bot.play.posts import Posts
 from bot.play.settings import load_settings
+from bot.play.solo import RateLimited
 from bot.play.work import Turns
 from bot.views.layout import layout_view
 from bot.views.mentions import NO_PINGS
@@ -160,7 +166,19 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
                  ephemeral: bool = True) -> None:
     """Run `work` and show its Answer: as an edit of the message the interaction came from
     (`edit`, for buttons) or as a new message (`ephemeral` or public). Deferred first when
-    busy, or when the work is not done by ANSWER_WITHIN seconds after the interaction was made."""
+    busy, or when the work is not done by ANSWER_WITHIN seconds after the interaction was made.
+    A new public message is one of the member's public posts in the channel (bot.play.posts): over
+    their cap there, the work is not run and they are told privately, at once, to slow down; an
+    answer that is not posted after all (a refusal, a private answer) does not count."""
+    post = None
+    if not edit and not ephemeral and posts_publicly(interaction):
+        try:
+            post = _posts(interaction).count(interaction.user.id, interaction.channel_id)
+        except RateLimited as error:
+            _let_go(work)
+            await _say(interaction, error_text(error, await voice_of(interaction)), edit=False, ephemeral=False)
+            return
+    posted = False
     task = asyncio.ensure_future(in_turn(interaction.user.id, work, answering=True))
     loop = asyncio.get_running_loop()
     now = loop.time()
@@ -190,13 +208,42 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
             await _say(interaction, result.text, edit=edit, ephemeral=ephemeral)
             return
         await _show(interaction, result, edit=edit, ephemeral=ephemeral)
+        posted = not result.private
         if result.analysing is not None:
             from bot.views.review import follow_up_with_analysis  # the review views build on this module
 
             follow_up_with_analysis(interaction.client.review, interaction, result.analysing,  # type: ignore[attr-defined]
                                     ephemeral=ephemeral)
     finally:
+        if post is not None and not posted:
+            _posts(interaction).take_back(post)
         _load.ended(loop.time())
+
+
+@contextmanager
+def public_post(interaction: discord.Interaction) -> Iterator[None]:
+    """Count what the block posts to the channel, a message of the bot's own (a lobby), as one of
+    the member's public posts: RateLimited before the block when they have made their share there
+    lately; taken back when the block fails."""
+    posts = _posts(interaction)
+    post = posts.count(interaction.user.id, interaction.channel_id)
+    try:
+        yield
+    except BaseException:
+        posts.take_back(post)
+        raise
+
+
+def _posts(interaction: discord.Interaction) -> Posts:
+    """The bot's count of its members' public posts."""
+    return interaction.client.posts  # type: ignore[attr-defined]
+
+
+def _let_go(work: Awaitable[Answer]) -> None:
+    """Drop work that will not run: a coroutine is closed, so that Python does not warn that it
+    was never awaited."""
+    if inspect.iscoroutine(work):
+        work.close()
 
 
 def time_left(interaction: discord.Interaction) -> float:

@@ -1250,9 +1250,11 @@ class FakeDiscord:
 
     # ---- users, channels, commands ---------------------------------------------------------------------------
 
-    def add_user(self, username: str, user_id: int | None = None, permissions: int | None = None) -> FakeUser:
-        """Add a human guild member (with all permissions, or the given permission bits) and return it."""
-        user = FakeUser(user_id or self.snowflake(), username, username.capitalize(),
+    def add_user(self, username: str, user_id: int | None = None, permissions: int | None = None, *,
+                 global_name: str | None = None) -> FakeUser:
+        """Add a human guild member (with all permissions, or the given permission bits) and return it;
+        its display name is ``global_name``, by default its username capitalized."""
+        user = FakeUser(user_id or self.snowflake(), username, global_name or username.capitalize(),
                         permissions="" if permissions is None else str(permissions))
         self.users[username] = user
         return user

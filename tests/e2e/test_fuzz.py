@@ -74,6 +74,7 @@ from bot.play import Player, PlayError, Reply, SoloPlay
 from bot.play.daily import DailyPlay
 from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
+from bot.play.posts import Posts
 from bot.play.race import RacePlay
 from bot.play.solution import SolutionPlay
 from bot.play.watch import WatchPlay
@@ -710,6 +711,7 @@ class Bench:
         client.races = RacePlay(store, time.time, rng=Random(SEED), work=client.solo.work, limits=unlimited)
         client.leaderboards = Leaderboards(store)
         client.watching = WatchPlay(store, client.solo)
+        client.posts = Posts(unlimited)
         # A small search limit: the fuzz checks the answers, tests/game/test_lines.py the lines.
         client.solutions = SolutionPlay(store, client.solo, limit=5_000)
         self.client = client

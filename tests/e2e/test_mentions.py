@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.views.respond import ANSWER_WITHIN
+from bot.words import DISCORD
 from tests.samples import won_game
+from tests.test_words import left_raw
 
 from .fakediscord import FakeDiscord, RecordedRequest
 from .harness import BotRunner, said
@@ -22,6 +24,7 @@ from .test_matches import _eventually, give_round_a_known_winning_deck
 
 WON = won_game("canfield")
 ROLE = "<@&150000000000>"
+TEAM = f"@everyone {ROLE}"
 
 KINDS = [  # (method, path pattern, kind of message)
     ("POST", re.compile(r"/channels/\d+/messages"), "channel message"),
@@ -77,13 +80,13 @@ async def test_every_message_the_bot_sends_pings_only_whom_it_means(fake: FakeDi
                                                                     tmp_path: Path) -> None:
     bot = await start(bots, tmp_path)
     carol = fake.add_user("carol", permissions=0)
-    made = await (await fake.slash_command("alice", "team create", {"name": f"@everyone {ROLE}"})).wait_response()
-    assert "@everyone" in said(made)
+    made = await (await fake.slash_command("alice", "team create", {"name": TEAM})).wait_response()
+    assert DISCORD.name(TEAM) in said(made)  # quoted, and inert besides
     await (await fake.slash_command("bob", "team create", {"name": "@here"})).wait_response()
     await (await fake.slash_command(carol, "team join", {"name": "@here"})).wait_response()
     await (await fake.slash_command("alice", "match open", {"teams": True, "target": 300})).wait_response()
     lobby = await fake.wait_for_bot_message(predicate=lambda m: "team match #1" in said(m))
-    assert "@everyone" in said(lobby)
+    assert DISCORD.name(TEAM) in said(lobby)
     await (await fake.select(carol, lobby, lobby.selects[0].custom_id, ["@here"])).wait_response()
     await (await fake.click("alice", lobby, label="Start")).wait_response()
     assert await _eventually(fake, lambda: "Playing" in said(lobby))
@@ -121,7 +124,7 @@ async def test_every_message_the_bot_sends_pings_only_whom_it_means(fake: FakeDi
     assert not won.ephemeral and "The demon is exorcised!" in said(won)
     announcement = await fake.wait_for_bot_message(
         predicate=lambda m: said(m).startswith("**The demon is exorcised!**"), timeout=5)
-    assert "Team **@everyone <@&" in said(announcement)
+    assert f"Team **{DISCORD.name(TEAM)}** (" in said(announcement)
     # A member makes the bot quote @everyone and a role, publicly.
     sent = await fake.message("bob", f"{fake.bot_user.mention} @everyone {ROLE}", mentions_bot=True)
     await fake.wait_for_bot_message(after=sent)
@@ -157,3 +160,34 @@ async def test_a_players_win_pings_that_player_alone(fake: FakeDiscord, bots: Bo
     request = next(r for r in fake.requests if r.method == "POST" and (r.payload or {}).get("content")
                    == said(announcement))
     assert pings(request.payload) == (set(), {fake.alice.id})
+
+
+async def test_names_members_chose_are_shown_as_typed_and_do_nothing(fake: FakeDiscord, bots: BotRunner,
+                                                                       tmp_path: Path) -> None:
+    """A replay's caption in French names its player, a team's name is quoted in answers, lists
+    and a lobby: their markdown, mentions and links escaped, so that Discord shows them as typed."""
+    name, team = "**b** ||s||", "[link](https://x) <@123> __x__"
+    # As Discord shows them as typed, doing nothing: each sign escaped, the link's colon too.
+    assert DISCORD.name(name) == r"\*\*b\*\* \|\|s\|\|"
+    assert DISCORD.name(team) == r"\[link](https\://x) \<@123> \_\_x\_\_"
+    zoe = fake.add_user("zoe", global_name=name)
+    fake.set_locale(zoe, "fr")
+    french = DISCORD.speaking("fr")
+    await start(bots, tmp_path)
+    await (await fake.slash_command(zoe, "play", {"deal": 1})).wait_response()
+    await (await fake.slash_command(zoe, "resign", {})).wait_response(timeout=SOLVER_WAIT)
+    replay = await (await fake.slash_command(zoe, "replay", {"public": True})).wait_response(timeout=SOLVER_WAIT)
+    caption = said(replay)
+    assert not replay.ephemeral and caption.startswith("Rediffusion")
+    assert french.bold(french.name(name)) in caption and not left_raw(caption, name, french), caption
+    assert name in replay.attachment().description  # the GIF's alt text is not markdown: the name as it is
+
+    made = await (await fake.slash_command(zoe, "team create", {"name": team})).wait_response()
+    listed = await (await fake.slash_command(zoe, "team list", {})).wait_response()
+    for answer in (made, listed):
+        assert french.name(team) in said(answer) and not left_raw(said(answer), team, french), said(answer)
+    assert said(listed) == f"**{french.name(team)}**: {french.name(name)}"
+    await (await fake.slash_command(zoe, "match open", {"teams": True})).wait_response()
+    lobby = await fake.wait_for_bot_message(predicate=lambda m: "team match #1" in said(m))
+    for chosen in (name, team):  # the channel's words, in English: the name is the same
+        assert DISCORD.name(chosen) in said(lobby) and not left_raw(said(lobby), chosen, DISCORD), said(lobby)

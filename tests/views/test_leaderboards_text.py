@@ -7,8 +7,10 @@ from bot.i18n import LANGUAGES
 from bot.play.daily import Streaks
 from bot.play.leaderboards import GameStats, LeaderboardPage, PlayerStats
 from bot.views.leaderboards import (
+    NAME_WIDTH,
     PAGE_TEMPLATE,
     TEXT_LIMIT,
+    code_block,
     game_stats_text,
     page_text,
     page_title,
@@ -16,6 +18,7 @@ from bot.views.leaderboards import (
     stats_text,
 )
 from bot.words import DISCORD
+from tests.test_words import HOSTILE_NAMES
 
 
 def a_page(board: str, columns: tuple[str, ...], rows: list, *, period: str = "all", guild_id: int | None = 5,
@@ -114,3 +117,18 @@ def test_stats_with_every_game_fit_a_message() -> None:
     assert "/stats with a game shows it" in text and text.count(" played, ") < len(GAMES)
     for language in LANGUAGES:  # longer words, the same room
         assert len(stats_answer(stats, DISCORD.speaking(language)).text) <= 2000, language
+
+
+def test_names_in_a_leaderboard_and_stats_stay_inside_their_code_block_as_they_are() -> None:
+    """In a code block nothing is markdown, a mention or a link: a name shows as it is there, cut
+    to its column, never escaped; only a backtick, which would close the block, is changed."""
+    page = a_page("players", ("rank", "player", "points"), [(n, name, n) for n, name in enumerate(HOSTILE_NAMES, 1)])
+    table = code_block(page_text(page, DISCORD))
+    assert table.count("```") == 2 and table.startswith("```\n") and table.endswith("\n```")
+    for name in HOSTILE_NAMES:
+        shown = " ".join(name.split()).replace("`", "'")
+        assert shown[:NAME_WIDTH - 1] in table and "\\" + shown[:2] not in table
+        stats = PlayerStats(user_id=1, name=name, guild_id=5, games=0, wins=0, best_score=None, average_score=None,
+                            matches_played=0, matches_won=0, streaks=Streaks())
+        answer = stats_answer(stats, DISCORD).text
+        assert answer.count("```") == 2 and f"Stats of {shown[:NAME_WIDTH - 1]}" in answer, answer

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from bot.i18n import ENGLISH, LANGUAGES
 from bot.play.matches import Scoreboard, Standing, TeamRoster
 from bot.store.base import Match
 from bot.views.matches import scoreboard_text, team_list_text
 from bot.words import DISCORD
+from tests.test_words import HOSTILE_NAMES, left_raw
 
 
 def a_match(status: str, *, teams: bool = False) -> Match:
@@ -34,3 +36,16 @@ def test_the_team_list_has_a_line_a_team() -> None:
     assert team_list_text([], DISCORD) == "No teams yet: /team create one."
     assert team_list_text([TeamRoster("Red", ("Alice", "Bob")), TeamRoster("Blue", ("Carol",))], DISCORD) == \
         "**Red**: Alice, Bob\n**Blue**: Carol"
+
+
+def test_names_on_a_scoreboard_and_the_team_list_are_inert_in_every_language() -> None:
+    for language in (ENGLISH, *LANGUAGES):
+        voice = DISCORD.speaking(language)
+        for name in HOSTILE_NAMES:
+            team, member = Standing(1, name, 352, 1, members=(name, "Bob")), Standing(4, "Bob", -12, 2)
+            texts = [scoreboard_text(Scoreboard(a_match("finished", teams=True), [], [team, member], winner=team),
+                                     voice),
+                     team_list_text([TeamRoster(name, (name, "Carol"))], voice)]
+            for text in texts:
+                assert text.count(voice.name(name)) >= 2 and not left_raw(text, name, voice), (language, text)
+            assert texts[1] == f"**{voice.name(name)}**: {voice.name(name)}, Carol"

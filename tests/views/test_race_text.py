@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
-from bot.game import Card, IllegalMoveError, Move
+from bot.game import Card, IllegalMoveError, Move, new_game
 from bot.game.moves import DRAW
+from bot.i18n import ENGLISH, LANGUAGES
 from bot.play.race import (
     Beaten,
     RaceCancelled,
     RaceEnded,
     RaceJoined,
     RaceOpened,
+    RaceReply,
     RaceStarted,
     SeriesGoesOn,
     SeriesWon,
 )
 from bot.play.solo import Moved, NothingToDo, Refused
-from bot.views.race import race_text
+from bot.store.base import Race
+from bot.views.race import public_text, race_text
 from bot.words import DISCORD
+from tests.test_words import HOSTILE_NAMES, left_raw
 
 
 def test_a_race_is_told_with_mentions_and_markdown() -> None:
@@ -43,3 +47,18 @@ def test_the_end_of_a_race_and_of_a_series() -> None:
         "Hand 2 is dealt: press **My board**.")
     assert race_text((SeriesWon(1, 124, 100, ((1, 124), (2, 0))),), DISCORD) == \
         "**The demon is exorcised!** <@1> wins the series with 124 points (target 100; <@1> 124, <@2> 0)."
+
+
+def test_names_on_a_race_s_boards_are_inert_in_every_language() -> None:
+    for language in (ENGLISH, *LANGUAGES):
+        voice = DISCORD.speaking(language)
+        for name in HOSTILE_NAMES:
+            race = Race(id=3, guild_id=1, channel_id=2, host_id=1, layout="klondike", deal=1, status="finished",
+                        moves=[], version=0, message_id=None, demon_user_id=None, players=[1, 2], scores=[0, 0],
+                        created_at=0.0, started_at=0.0, finished_at=0.0)
+            reply = RaceReply(race, new_game("demon-race", deal=1, players=2), None)
+            text = public_text(reply, [name, "Bob"], voice)
+            assert text.count(voice.name(name)) == 2 and not left_raw(text, name, voice), (language, text)
+            assert f"<@1> ({voice.name(name)}): " in text
+            beaten = race_text((Beaten(Card.parse("2H"), name),), voice)
+            assert voice.name(name) in beaten and not left_raw(beaten, name, voice), beaten
