@@ -496,7 +496,7 @@ class SoloPlay:
             table = await self._table(game_id)
             self._check_owner(table, player)
             self._check_playing(table)
-            hint = table.hint and table.hint.rest(table.game.position)
+            hint = table.hint.rest(table.game.position) if table.hint else None
             if hint is None:
                 check_limit(self.limits, player.id, "hint")
                 hint = table.hint = await self.work.search(player.id, _hint, table.game)
