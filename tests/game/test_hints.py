@@ -4,12 +4,13 @@ search found; `rest` tells where a player following it has got to."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bot.game import DRAW, Game, Hint, IllegalMoveError, Move, new_game
-from bot.game.solver import covers, progress_path
+from bot.game.solver import ENGINE_DEAD_LIMIT, _likeliest_hint, covers, progress_path
 
-ENGINE_LIMIT = 20_000  # positions for the two-deck games' own search, in these checks
 HINTS_PER_GAME = 40  # the two-deck games' searches are slow: this many hints a deal is plenty
 
 # (game, options, whether some hint of deals 1 and 2 turns the waste over among its draws)
@@ -37,7 +38,7 @@ def steps_to_progress(game: Game) -> int | None:
     if covers(game):
         line = progress_path(game)
         return None if line is None else len(line)
-    moves = game.shortest_progress(ENGINE_LIMIT)
+    moves = game.shortest_progress(ENGINE_DEAD_LIMIT)
     return None if moves is None else len(moves)
 
 
@@ -51,9 +52,10 @@ def test_following_the_hints_plays_their_draws_then_their_move_to_the_progress_f
     seen: list[Hint] = []
     for deal in (1, 2):
         game = new_game(name, deal=deal, **options)
+        distance = steps_to_progress(game)
         while len(seen) < HINTS_PER_GAME * deal and (hint := game.hint()) is not None:
             seen.append(hint)
-            before, distance = progress(game), steps_to_progress(game)
+            before = progress(game)
             assert hint.draws >= 0 and not hint.move.is_draw
             for done in range(hint.draws):
                 assert hint.rest(game.position) == Hint(hint.move, hint.draws - done, hint.meaning, hint.way[done:])
@@ -63,10 +65,11 @@ def test_following_the_hints_plays_their_draws_then_their_move_to_the_progress_f
             assert game.describe(hint.move) == hint.meaning  # worded as it is played
             game.play(hint.move)
             assert hint.rest(game.position) is None  # followed to its end
-            if distance is None or progress(game) != before:
-                continue
-            # Not there yet: the rest of the way the search found is one step shorter.
-            assert steps_to_progress(game) == distance - (1 if covers(game) else hint.draws + 1)
+            after = steps_to_progress(game)
+            if distance is not None and progress(game) == before:
+                # Not there yet: the rest of the way the search found is one step shorter.
+                assert after == distance - (1 if covers(game) else hint.draws + 1)
+            distance = after
     assert any(hint.draws for hint in seen)
     assert any(hint.redeals for hint in seen) == redealing
 
@@ -114,3 +117,34 @@ def test_a_hint_is_made_of_legal_moves_only() -> None:
     with pytest.raises(ValueError, match="positions on its way"):
         Hint(Move("r", "t4"), 2, hint.meaning, hint.way)
     assert game.moves == []
+
+
+def test_when_the_search_gives_up_the_hint_is_a_card_up_or_from_the_reserve_after_the_fewest_draws() -> None:
+    # The likeliest move (the hint when the search gives up, or when its way starts by undoing
+    # the last move), on positions along random playouts.
+    assert _likeliest_hint(new_game("canfield", deal=1)).moves == [Move("r", "t4")]  # t2t3 and d are legal too
+    only_draws = new_game("canfield-draw1", deal=3)  # nothing but the draw: KS comes up to f2 at the 4th
+    assert only_draws.legal_moves() == [DRAW] and _likeliest_hint(only_draws).moves == [DRAW] * 4 + [Move("w", "f2")]
+    rng = random.Random(5)
+    undone = 0
+    for deal in range(1, 16):
+        game = new_game("canfield-draw1", deal=deal)
+        for _ in range(30):
+            legal = game.legal_moves()
+            if not legal:
+                break
+            game.play(rng.choice(legal))
+            hint = _likeliest_hint(game)
+            ups = [move for move in game.legal_moves()
+                   if (move.dst.startswith("f") or move.src == "r") and not game.undoes_last(move)]
+            undone += any(game.undoes_last(move) for move in game.legal_moves())
+            if hint is None:
+                assert not any(move for move in game.legal_moves() if not move.is_draw and not game.undoes_last(move))
+                continue
+            assert hint.draws or not game.undoes_last(hint.move)
+            if ups:
+                assert hint.draws == 0 and hint.move in ups
+            twin = game.copy()
+            for move in hint.moves:  # legal in turn
+                twin.play(move)
+    assert undone  # some positions could have taken the last move straight back
