@@ -652,14 +652,14 @@ def hint(game: CanfieldGame) -> Hint | None:
         draws, move = step
         if draws or not game.undoes_last(move):
             return game.hint_of(draws, move)
-    return _likeliest_hint(game)
+    return likeliest_hint(game)
 
 
-def _likeliest_hint(game: CanfieldGame) -> Hint | None:
+def likeliest_hint(game: CanfieldGame) -> Hint | None:
     """The hint when the search gave up, or when its way starts by undoing the last move: a
-    card to a foundation or from the reserve, after the fewest draws (within a pass through the
-    stock and a redeal); else any other move that does not undo the last one, after the fewest
-    draws; None when there is none."""
+    card to a foundation or from the reserve, after the fewest draws (up to as many as the stock
+    and the waste hold cards: a pass at least); else any other move that does not undo the last
+    one, after the fewest draws; None when there is none."""
     scratch = game.copy(last_move_only=True)
     other: tuple[int, Move] | None = None
     for draws in range(len(game.stock) + len(game.waste) + 2):

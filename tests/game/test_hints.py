@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bot.game import DRAW, Game, Hint, IllegalMoveError, Move, new_game
-from bot.game.solver import ENGINE_DEAD_LIMIT, _likeliest_hint, covers, progress_path
+from bot.game.solver import ENGINE_DEAD_LIMIT, covers, likeliest_hint, progress_path
 
 HINTS_PER_GAME = 40  # the two-deck games' searches are slow: this many hints a deal is plenty
 
@@ -122,9 +122,9 @@ def test_a_hint_is_made_of_legal_moves_only() -> None:
 def test_when_the_search_gives_up_the_hint_is_a_card_up_or_from_the_reserve_after_the_fewest_draws() -> None:
     # The likeliest move (the hint when the search gives up, or when its way starts by undoing
     # the last move), on positions along random playouts.
-    assert _likeliest_hint(new_game("canfield", deal=1)).moves == [Move("r", "t4")]  # t2t3 and d are legal too
+    assert likeliest_hint(new_game("canfield", deal=1)).moves == [Move("r", "t4")]  # t2t3 and d are legal too
     only_draws = new_game("canfield-draw1", deal=3)  # nothing but the draw: KS comes up to f2 at the 4th
-    assert only_draws.legal_moves() == [DRAW] and _likeliest_hint(only_draws).moves == [DRAW] * 4 + [Move("w", "f2")]
+    assert only_draws.legal_moves() == [DRAW] and likeliest_hint(only_draws).moves == [DRAW] * 4 + [Move("w", "f2")]
     rng = random.Random(5)
     undone = 0
     for deal in range(1, 16):
@@ -134,7 +134,7 @@ def test_when_the_search_gives_up_the_hint_is_a_card_up_or_from_the_reserve_afte
             if not legal:
                 break
             game.play(rng.choice(legal))
-            hint = _likeliest_hint(game)
+            hint = likeliest_hint(game)
             ups = [move for move in game.legal_moves()
                    if (move.dst.startswith("f") or move.src == "r") and not game.undoes_last(move)]
             undone += any(game.undoes_last(move) for move in game.legal_moves())
