@@ -226,8 +226,8 @@ async def test_a_lone_player_following_the_hints_to_a_win_is_never_told_to_slow_
         clock.now += 1
         reply = await play.play(game_id, ALICE, hint.move)
         assert reply.played == [hint.move]
-    assert reply.status == GameStatus.WON
-    assert (await store.games.get_game(game_id)).hints == searched == 51  # one each, in 194 moves
+    assert reply.status == GameStatus.WON and len(reply.game.moves) == 194
+    assert (await store.games.get_game(game_id)).hints == searched == 51  # one each
 
 
 async def test_verdicts_are_kept_per_deal_and_rate_limited_and_the_resign_stands(store, clock) -> None:
