@@ -276,10 +276,16 @@ def event_text(event: Event, reply: Reply, voice: Voice) -> str:
             return _("Nothing can go to a foundation now.") if auto else _("Nothing to do.")
         case HintNotAlone():
             return _("Ask for a hint on its own: h")
-        case Hinted(move=None):
+        case Hinted(hint=None):
             return _("No move left to suggest.")
-        case Hinted(move=move):
-            return _("Hint: {move} ({meaning})", move=move, meaning=voice.engine(game.describe(move)))
+        case Hinted(hint=hint) if hint.draws == 0:
+            return _("Hint: {move} ({meaning})", move=hint.move, meaning=voice.engine(hint.meaning))
+        case Hinted(hint=hint) if hint.redeals:
+            return _("Hint: {draws}, turning the waste over on the way, then {move} ({meaning})",
+                     draws=_draws(hint.draws), move=hint.move, meaning=voice.engine(hint.meaning))
+        case Hinted(hint=hint):
+            return _("Hint: {draws}, then {move} ({meaning})", draws=_draws(hint.draws), move=hint.move,
+                     meaning=voice.engine(hint.meaning))
         case Ended(status=GameStatus.WON, score=score):
             return _("You won! Score {score}.", score=score)
         case Ended(status=GameStatus.BLOCKED, score=score):
@@ -568,9 +574,14 @@ def solution_text(line: WinningLine | NoWinningLine, voice: Voice, page: int | N
 
 
 def _drawn_first(draws: int) -> str:
-    """The draws before a move, such as "draw ×3, " ("" for none): `draw` is the typed move, the
-    same in every language."""
-    return "" if draws == 0 else "draw, " if draws == 1 else f"draw ×{draws}, "
+    """The draws before a move, such as "draw ×3, " ("" for none)."""
+    return f"{_draws(draws)}, " if draws else ""
+
+
+def _draws(draws: int) -> str:
+    """Some draws, such as "draw ×3" ("draw" for one): `draw` is the typed move, the same in
+    every language."""
+    return "draw" if draws == 1 else f"draw ×{draws}"
 
 
 def replay_text(replay: Replay, voice: Voice) -> str:

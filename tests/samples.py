@@ -140,8 +140,9 @@ def _blocked_patriarchs(name: str, **options: object) -> PatriarchsGame:
     """Deal 1 played by the hints until nothing can help (216 moves in Patriarchs, 206 in
     Picture Patience)."""
     game = new_game(name, deal=1, **options)
-    while (move := game.hint()) is not None:
-        game.play(move)
+    while (hint := game.hint()) is not None:
+        for move in hint.moves:
+            game.play(move)
     assert game.outcome is Outcome.BLOCKED
     return game
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.game import GAMES
+from bot.game import DRAW, GAMES, new_game
 from bot.play import Player, SoloPlay
 from bot.store import NewGame, open_store
 from bot.terminal import TERMINAL_PLAYER, play_in_terminal, terminal_session
@@ -77,6 +77,27 @@ async def test_bad_input_is_answered_and_changes_nothing_and_save_writes_a_png(t
     assert "Hint: " in text and "Stopped. Score -12." in text
     assert reply.game.moves == []
     assert Image.open(board).size[0] == CANFIELD_WIDTH
+
+
+async def test_a_hint_names_its_draws_and_following_them_shows_the_rest_of_it_counted_once(tmp_path) -> None:
+    from render import render
+
+    database, board = tmp_path / "t.sqlite3", tmp_path / "hint.png"
+    typed = f"h\nd\nhint\nsave {board}\nd\nh\nwf4\nh\nq\n"
+    out = io.StringIO()
+    reply = await play_in_terminal("canfield-draw1", 1, {}, str(database), io.StringIO(typed), out)
+    hints = [line.removeprefix("> ") for line in out.getvalue().splitlines() if "Hint: " in line]
+    assert hints[:3] == ["Hint: draw ×2, then wf4 (QD to its foundation)",
+                         "Hint: draw, then wf4 (QD to its foundation)",  # after one of its draws: the rest
+                         "Hint: wf4 (QD to its foundation)"]
+    assert len(hints) == 4 and [str(m) for m in reply.game.moves] == ["d", "d", "wf4"]
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT hints FROM games").fetchall() == [(2,)]  # the first one, then after wf4
+    # `save` after the rest of the hint: the board outlines the stock, its next step.
+    drawn = new_game("canfield-draw1", deal=1)
+    drawn.play("d")
+    assert Image.open(board).tobytes() == Image.open(io.BytesIO(render(
+        drawn, highlight=DRAW, player=TERMINAL_PLAYER.name))).tobytes()
 
 
 async def test_the_terminal_speaks_the_language_asked_for(tmp_path) -> None:

@@ -156,9 +156,24 @@ def test_a_solo_game_is_told_in_sentences_joined_in_order() -> None:
     assert said(NothingToDo(auto=True)) == "Nothing can go to a foundation now."
     assert said(HintNotAlone()) == "Ask for a hint on its own: h"
     assert said(Hinted(None)) == "No move left to suggest."
-    assert said(Hinted(RT4)).startswith("Hint: rt4 (")
+    assert said(Hinted(new_game("canfield", deal=1).hint_of(0, RT4))) == "Hint: rt4 (QC onto KH in t4)"
     assert said(stale=True) == "That board was out of date: here is the current one."
     assert said() == ""
+
+
+def test_a_hint_names_its_draws_then_its_move_as_it_will_be_in_every_language() -> None:
+    once, twice = new_game("canfield", deal=1).hint(), new_game("canfield-draw1", deal=1).hint()
+    redealing = new_game("canfield", deal=1, die="pass").hint()  # 17 draws, two of them redeals
+    assert said(Hinted(once)) == "Hint: draw, then wf2 (JS to its foundation)"  # the waste's top once drawn
+    assert said(Hinted(twice)) == "Hint: draw ×2, then wf4 (QD to its foundation)"
+    assert said(Hinted(redealing)) == \
+        "Hint: draw ×17, turning the waste over on the way, then wf4 (QD to its foundation)"
+    assert said(Hinted(twice), voice=TERMINAL) == "Hint: draw ×2, then wf4 (QD to its foundation)"
+    assert said(Hinted(twice), voice=DISCORD.speaking("de")) == "Tipp: draw ×2, dann wf4 (QD auf den Ablagestapel)"
+    assert said(Hinted(redealing), voice=DISCORD.speaking("fr")) == \
+        "Indice : draw ×17 (en retournant la défausse en chemin), puis wf4 (QD sur sa fondation)"
+    assert said(Hinted(twice), voice=DISCORD.speaking("es_ES")).startswith("Pista: draw ×2, luego wf4 (QD ")
+    assert said(Hinted(twice), voice=DISCORD.speaking("pt_BR")).startswith("Dica: draw ×2, depois wf4 (QD ")
 
 
 def test_the_end_of_a_game_and_the_verdict() -> None:

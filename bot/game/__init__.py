@@ -22,15 +22,15 @@ from bot.game.games import (
     option_names,
 )
 from bot.game.moves import DRAW, Move, parse_move
-from bot.game.patience import Outcome
+from bot.game.patience import Hint, Outcome
 from bot.game.patriarchs import PatriarchsGame
 from bot.game.phrases import Phrase, PhrasedError, Sentences
 from bot.game.rules import UnknownGameError
 from bot.game.serial import SnapshotError, from_record, from_snapshot, to_record, to_snapshot
 
 __all__ = [
-    "DRAW", "GAMES", "TITLES", "CanfieldGame", "Card", "Colour", "DealError", "Game", "GameKind", "IllegalMoveError",
-    "Move", "NotationError", "Outcome", "PatriarchsGame", "Phrase", "PhrasedError", "Sentences", "SnapshotError",
-    "Suit", "UnknownGameError", "dealt_cards", "describe_game", "from_record", "from_snapshot", "game_kind",
-    "game_rules", "new_game", "option_names", "parse_move", "to_record", "to_snapshot",
+    "DRAW", "GAMES", "TITLES", "CanfieldGame", "Card", "Colour", "DealError", "Game", "GameKind", "Hint",
+    "IllegalMoveError", "Move", "NotationError", "Outcome", "PatriarchsGame", "Phrase", "PhrasedError", "Sentences",
+    "SnapshotError", "Suit", "UnknownGameError", "dealt_cards", "describe_game", "from_record", "from_snapshot",
+    "game_kind", "game_rules", "new_game", "option_names", "parse_move", "to_record", "to_snapshot",
 ]

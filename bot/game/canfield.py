@@ -20,7 +20,7 @@ from bot.game.cards import SUIT_WORDS, Card, Suit, next_rank, previous_rank
 from bot.game.deals import check_deal, check_deck, dealing_order, move_to_top, shuffled_talon
 from bot.game.errors import IllegalMoveError, NotationError
 from bot.game.moves import DRAW, Move
-from bot.game.patience import Game, GameKind, Outcome, Step
+from bot.game.patience import Game, GameKind, Hint, Outcome, Step
 from bot.game.phrases import ENGLISH, N_, Phrase, Translator
 from bot.game.rules import (
     BUILD_WORDS,
@@ -267,9 +267,10 @@ class CanfieldGame(Game):
             return Phrase("{cards} onto {card} in {pile}", cards=cards, card=str(target[-1]), pile=move.dst)
         return Phrase("{cards} to the empty {pile}", cards=cards, pile=move.dst)
 
-    def hint(self) -> Move | None:
-        """A next move from what the player can see, on the shortest way to a card on a
-        foundation or a reserve card turned up (the solver's `hint`); None when nothing helps."""
+    def hint(self) -> Hint | None:
+        """The next move besides draws from what the player can see, on the shortest way to a
+        card on a foundation or a reserve card turned up, with the draws before it (the solver's
+        `hint`); None when nothing helps."""
         return solver.hint(self)
 
     # --- carrying out commands ----------------------------------------------------------

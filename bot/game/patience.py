@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol, Self
 
@@ -21,7 +21,7 @@ from bot.game import notation
 from bot.game.cards import Card
 from bot.game.deals import random_deal
 from bot.game.errors import IllegalMoveError, NotationError
-from bot.game.moves import Move
+from bot.game.moves import DRAW, Move
 from bot.game.phrases import ENGLISH, Phrase, Sentences, Translator
 
 SHOWN_ALTERNATIVES = 8  # legal moves an error message lists at most
@@ -50,6 +50,51 @@ class Step:
 
     def __reduce__(self) -> tuple[type[Step], tuple[Move, Position | None, tuple[str, ...]]]:
         return Step, (self.move, self.before, self.fills)  # quicker than a slotted dataclass's own (Card's)
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A hint a player can follow (`Game.hint`): draw `draws` times, then play `move`, the next
+    move that is not a draw. A draw on an empty stock turns the waste over first, as `d` does,
+    so a redeal is one of the draws. `meaning` is the move in words as it will be played (after
+    the draws); `way` the position before each draw and then before the move, which tells
+    where a player following it has got to (`rest`)."""
+
+    move: Move
+    draws: int
+    meaning: Phrase = field(compare=False)
+    way: tuple[Position, ...] = field(compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.move.is_draw:
+            raise ValueError("a hint's move is the one after its draws, never a draw")
+        if self.draws < 0 or len(self.way) != self.draws + 1:
+            raise ValueError(f"a hint of {self.draws} draws has {self.draws + 1} positions on its way, "
+                             f"not {len(self.way)}")
+
+    @property
+    def next_move(self) -> Move:
+        """What to play now: a draw while draws are left, then the move."""
+        return DRAW if self.draws else self.move
+
+    @property
+    def moves(self) -> list[Move]:
+        """The hint's moves in order: its draws, then its move."""
+        return [DRAW] * self.draws + [self.move]
+
+    @property
+    def redeals(self) -> int:
+        """How many of its draws turn the waste over first."""
+        return self.way[-1][1] - self.way[0][1]
+
+    def rest(self, position: Position) -> Hint | None:
+        """What is left of the hint at `position` when a player following it is there (at its
+        start, or after some of its draws): the draws left, then the same move; None when the
+        position is not on its way."""
+        for done, passed in enumerate(self.way):
+            if passed == position:
+                return self if done == 0 else Hint(self.move, self.draws - done, self.meaning, self.way[done:])
+        return None
 
 
 class GameRules(Protocol):
@@ -145,8 +190,9 @@ class Game(ABC):
         """A move in words for people, such as "KC to its foundation"."""
 
     @abstractmethod
-    def hint(self) -> Move | None:
-        """A next move from what the player can see that leads to progress; None when none can."""
+    def hint(self) -> Hint | None:
+        """The next move from what the player can see on the shortest way to progress, with the
+        draws before it; None when no move can help."""
 
     @abstractmethod
     def foundation_base(self, pile: str) -> Card:
@@ -346,6 +392,23 @@ class Game(ABC):
         self._restore(step.before)
         self.history.pop()
         return step.move
+
+    def hint_of(self, draws: int, move: Move) -> Hint:
+        """The hint of `draws` draws then `move` from the position now, with the positions on its
+        way; IllegalMoveError when those moves are not legal in turn. The game is left as it was."""
+        scratch = self.copy(last_move_only=True)
+        way = [scratch._position()]
+        for _ in range(draws):
+            scratch.play(DRAW)
+            way.append(scratch._position())
+        scratch.verify_move(move)
+        return Hint(move, draws, scratch.describe(move), tuple(way))
+
+    def undoes_last(self, move: Move) -> bool:
+        """Whether `move` puts back at once what the last move moved (which a hint never says)."""
+        last = self.last_move
+        return last is not None and not move.is_draw and (move.src, move.dst, move.count) == (
+            last.dst, last.src, last.count)
 
     def _alternatives(self, src: str) -> Phrase:
         """The legal moves from `src`, or else some legal moves, for an error message."""

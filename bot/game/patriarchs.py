@@ -33,7 +33,7 @@ from bot.game.deals import (
 )
 from bot.game.errors import IllegalMoveError
 from bot.game.moves import DRAW, Move
-from bot.game.patience import FOUNDATION_LENGTH, Game, GameKind, Outcome, Step
+from bot.game.patience import FOUNDATION_LENGTH, Game, GameKind, Hint, Outcome, Step
 from bot.game.phrases import ENGLISH, N_, Phrase, Sentences, Translator
 from bot.game.rules import SCORE_RULE, UnknownGameError
 from bot.game.text import header
@@ -284,20 +284,15 @@ class PatriarchsGame(Game):
             return Phrase("{card} to its ace foundation", card=card)
         return Phrase("{card} to its king foundation", card=card)
 
-    def hint(self) -> Move | None:
-        """A legal next move on the shortest way to a card put on a foundation, from what the
-        player can see (the stock's order is known, as cycling shows it); never one that merely
-        undoes the last move (a reversal straight back): then a move on a longer way, if any.
-        None when nothing helps: the game is won or blocked, or the only way on is back."""
-        last = self.last_move
-
-        def undoes(move: Move) -> bool:
-            return last is not None and not move.is_draw and (move.src, move.dst) == (last.dst, last.src)
-
-        for _, first_moves in self._progress_plans():
-            for move in first_moves:
-                if not undoes(move):
-                    return move
+    def hint(self) -> Hint | None:
+        """The next move besides draws on the shortest way to a card put on a foundation, with
+        the draws before it, from what the player can see (the stock's order is known, as
+        cycling shows it); never one that merely undoes the last move (a reversal straight
+        back): then a move on a longer way, if any. None when nothing helps: the game is won or
+        blocked, or the only way on is back."""
+        for _, draws, move in self._progress_plans():
+            if draws or not self.undoes_last(move):
+                return self.hint_of(draws, move)
         return None
 
     # --- carrying out commands ----------------------------------------------------------
@@ -501,23 +496,23 @@ class PatriarchsGame(Game):
 
     # --- the way to progress: outcome and hint ------------------------------------------
 
-    def _progress_plans(self) -> list[tuple[int, list[Move]]]:
+    def _progress_plans(self) -> list[tuple[int, int, Move]]:
         """Every way to put a card from a reserve pile or the waste on a foundation, using only
-        draws, redeals and reversals before it: (number of moves, the moves that may come
-        first), shortest first. Reversals and draws touch separate piles, so either may come
-        first; a plan with neither is its foundation move alone."""
-        plans: list[tuple[tuple[int, int, int], list[Move]]] = []
+        draws, redeals and reversals before it: (number of moves, the draws, the first move
+        besides them), shortest first. Reversals and draws touch separate piles, so the draws
+        may all come first; the first move is then the first reversal, or with none the
+        foundation move itself."""
+        plans: list[tuple[tuple[int, int, int], int, Move]] = []
         options = [self._suit_options(suit_index) for suit_index in range(4)]
         for order, (card, source, draws) in enumerate(self._reachable_cards()):
             for reversals, up_rank, down_rank in options[card.suit.index]:
                 for index, wanted in ((card.suit.index, up_rank), (card.suit.index + 4, down_rank)):
                     if card.rank != wanted:
                         continue
-                    first = ([DRAW] if draws else []) + reversals[:1]
-                    plans.append(((len(reversals) + draws + 1, order, index),
-                                  first or [Move(source, FOUNDATION_NAMES[index])]))
+                    first = reversals[0] if reversals else Move(source, FOUNDATION_NAMES[index])
+                    plans.append(((len(reversals) + draws + 1, order, index), draws, first))
         plans.sort(key=lambda plan: plan[0])
-        return [(key[0], first) for key, first in plans]
+        return [(key[0], draws, first) for key, draws, first in plans]
 
     def _reachable_cards(self) -> list[tuple[Card, str, int]]:
         """The cards that can reach a foundation without another card going there first:

@@ -6,7 +6,8 @@ Three questions, one search machinery:
   search with a transposition table, deterministic, that returns the winning line.
 - `is_dead(game)`: from what the player can see, can any sequence of moves still put a card on a
   foundation or turn up a reserve card? (Seed 000's "Pyrrhic victories": the bot decides.)
-- `hint(game)`: a next move from visible information that leads to such progress soonest.
+- `hint(game)`: the next move from visible information that leads to such progress soonest,
+  with the draws before it (a `Hint`).
 
 The search works on a compact copy of the position: cards are the ints 0..51 (suit index * 13 +
 rank - 1), piles are tuples. The stock and waste are one "talon" whose cards are reached by
@@ -36,7 +37,7 @@ except ImportError:  # built without a C compiler: the same search runs in Pytho
 if TYPE_CHECKING:
     from bot.game.canfield import CanfieldGame
     from bot.game.cards import Card
-    from bot.game.patience import Game
+    from bot.game.patience import Game, Hint
 
 COLUMNS = 4
 DECK = 52
@@ -608,19 +609,23 @@ def progress_path(game: CanfieldGame, limit: int = DEAD_LIMIT) -> list[SearchSte
     return []
 
 
-def _first_progress_move(game: CanfieldGame, limit: int | None = None) -> Move | bool | None:
-    """The first move on the shortest way to progress; False when no way exists, None when the
-    search gave up (after `limit` positions, or its usual limit)."""
+def _first_progress_step(game: CanfieldGame, limit: int | None = None) -> tuple[int, Move] | bool | None:
+    """The first move besides draws on the shortest way to progress, with the draws before it;
+    False when no way exists, None when the search gave up (after `limit` positions, or its
+    usual limit)."""
     if not covers(game):
         moves = game.shortest_progress(min(limit or ENGINE_DEAD_LIMIT, ENGINE_DEAD_LIMIT))
-        return moves[0] if moves else (False if moves == [] else None)
+        if not moves:
+            return False if moves == [] else None
+        draws = next(index for index, move in enumerate(moves) if not move.is_draw)  # progress is no draw
+        return draws, moves[draws]
     line = progress_path(game, min(limit or DEAD_LIMIT, DEAD_LIMIT))
     if line is None:
         return None
     if not line:
         return False
     draws, src, dst, count = line[0]
-    return DRAW if draws else Move(src, dst, count)
+    return draws, Move(src, dst, count)
 
 
 def is_dead(game: CanfieldGame, limit: int | None = None) -> bool:
@@ -630,29 +635,42 @@ def is_dead(game: CanfieldGame, limit: int | None = None) -> bool:
     (positions, below the usual limit), GaveUp instead when the search reaches it."""
     if game.foundation_cards == game.deck_size:
         return False
-    move = _first_progress_move(game, limit)
-    if move is None and limit is not None:
+    step = _first_progress_step(game, limit)
+    if step is None and limit is not None:
         raise GaveUp
-    return move is False
+    return step is False
 
 
-def hint(game: CanfieldGame) -> Move | None:
-    """A next move, from visible information only, on the shortest way to a card on a foundation
-    or a reserve card turned up; never one that merely undoes the last move. None when no move
-    can help."""
-    last = game.last_move
-
-    def undoes(move: Move) -> bool:
-        return last is not None and not move.is_draw and (move.src, move.dst, move.count) == (
-            last.dst, last.src, last.count)
-
-    move = _first_progress_move(game)
-    if move is False:
+def hint(game: CanfieldGame) -> Hint | None:
+    """The next move besides draws, from visible information only, on the shortest way to a card
+    on a foundation or a reserve card turned up, with the draws before it; never one that merely
+    undoes the last move. None when no move can help."""
+    step = _first_progress_step(game)
+    if step is False:
         return None
-    if move is not None and not undoes(move):
-        return move
-    # The search gave up, or its way starts by undoing the last move: the likeliest other move.
-    def rank(move: Move) -> int:
-        return 0 if move.dst.startswith("f") else 1 if move.src == "r" else 2 if move.is_draw else 3
+    if isinstance(step, tuple):
+        draws, move = step
+        if draws or not game.undoes_last(move):
+            return game.hint_of(draws, move)
+    return likeliest_hint(game)
 
-    return next((move for move in sorted(game.legal_moves(), key=rank) if not undoes(move)), None)
+
+def likeliest_hint(game: CanfieldGame) -> Hint | None:
+    """The hint when the search gave up, or when its way starts by undoing the last move: a
+    card to a foundation or from the reserve, after the fewest draws (up to as many as the stock
+    and the waste hold cards: a pass at least); else any other move that does not undo the last
+    one, after the fewest draws; None when there is none."""
+    scratch = game.copy(last_move_only=True)
+    other: tuple[int, Move] | None = None
+    for draws in range(len(game.stock) + len(game.waste) + 2):
+        for move in scratch.legal_moves():
+            if move.is_draw or (draws == 0 and game.undoes_last(move)):
+                continue
+            if move.dst.startswith("f") or move.src == "r":
+                return game.hint_of(draws, move)
+            if other is None:
+                other = (draws, move)
+        if not scratch.can_move(DRAW):
+            break
+        scratch.play(DRAW)
+    return None if other is None else game.hint_of(*other)

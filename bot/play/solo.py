@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from bot.game import (
     GAMES,
     Game,
+    Hint,
     IllegalMoveError,
     Move,
     NotationError,
@@ -287,9 +288,10 @@ class HintNotAlone:
 
 @dataclass(frozen=True, slots=True)
 class Hinted:
-    """The suggested move, or None when no move is left to suggest."""
+    """The hint: the next move besides draws, with the draws before it (the rest of a hint the
+    player is following: the draws left); None when no move is left to suggest."""
 
-    move: Move | None
+    hint: Hint | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,7 +338,7 @@ class Table:
     match_id: int | None = None
     round: int | None = None
     undo_allowed: bool = True
-    hint: tuple[int, Move | None] | None = None  # the last hint worked out, with the version it is for
+    hint: Hint | None = None  # the last hint worked out, while the player may be following it
     label: DealLabel = DealLabel()
 
 
@@ -538,21 +540,25 @@ class SoloPlay:
         return stored.id
 
     async def hint(self, game_id: int, player: Player) -> Reply:
-        """A suggested move, outlined on the board; nothing changes. The search runs in a search
-        process, once per version of the game; RateLimited when the player has asked for too
-        many searches lately."""
+        """The next move besides draws, with the draws before it; the board outlines its next
+        step (the stock while draws are left); nothing changes. A hint is searched for in a
+        search process, counted against the player's "hint" limit (RateLimited when they have
+        had their share lately) and counted in the store (the share card and clean wins tell
+        that hints were used). Asked again on the same board, or after some of its draws, it
+        is the rest of the same hint: no search, no count, nothing stored. After any other
+        move (or when no move was left to suggest) it is a new hint."""
         async with self._lock(game_id):
             table = await self._table(game_id)
             self._check_owner(table, player)
             self._check_playing(table)
             if table.kind == "solo":  # a copy of a live deal gets no hint: it is the solver's
                 await self.secrecy.check_solver(table)
-            if table.hint is None or table.hint[0] != table.version:
+            hint = table.hint.rest(table.game.position) if table.hint else None
+            if hint is None:
                 check_limit(self.limits, player.id, "hint")
-                table.hint = (table.version, await self.work.search(player.id, _hint, table.game))
-            await self.store.games.count_hint(game_id)  # the share card and clean wins tell if hints were used
-        move = table.hint[1]
-        return self._reply(table, Hinted(move), highlight=move)
+                hint = table.hint = await self.work.search(player.id, _hint, table.game)
+                await self.store.games.count_hint(game_id)  # the share card and clean wins tell if hints were used
+        return self._reply(table, Hinted(hint), highlight=None if hint is None else hint.next_move)
 
     # --- the one path every change takes ------------------------------------------------
 
@@ -782,7 +788,7 @@ def _with_outcome(game: Game) -> Game:
     return game
 
 
-def _hint(game: Game) -> Move | None:
+def _hint(game: Game) -> Hint | None:
     """The game's hint (a search, in a search process)."""
     return game.hint()
 

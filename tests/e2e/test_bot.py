@@ -244,17 +244,33 @@ async def test_game_names_autocomplete_and_rules_and_help(fake: FakeDiscord, bot
     assert bad.ephemeral and "Unknown game 'chess'" in said(bad)
 
 
-async def test_undo_hint_and_resign_by_button(fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+async def test_undo_a_hint_followed_by_buttons_and_resign(fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    from bot.game import DRAW, new_game
+    from render import render
+
     await start(bots, tmp_path)
-    message = await play(fake, deal=1)
+    message = await play(fake, game="canfield-draw1", deal=1)
     message = await (await fake.click("alice", message, label="Draw (34)")).wait_response()
     message = await (await fake.click("alice", message, label="Undo")).wait_response()
     assert said(message) == "Took back d." and button(message, "Undo").disabled
     message = await (await fake.click("alice", message, label="Hint")).wait_response()
-    assert said(message).startswith("Hint: ")
+    assert said(message) == "Hint: draw ×2, then wf4 (QD to its foundation)"
+    message = await (await fake.click("alice", message, label="Draw (34)")).wait_response()
+    message = await (await fake.click("alice", message, label="Hint")).wait_response()
+    assert said(message) == "Hint: draw, then wf4 (QD to its foundation)"  # the rest of the same hint
+    drawn = new_game("canfield-draw1", deal=1)
+    drawn.play("d")  # the board outlines the stock: the hint's next step
+    outlined = Image.open(io.BytesIO(render(drawn, highlight=DRAW, player="Alice")))
+    assert board_of(message).tobytes() == outlined.tobytes()
+    message = await (await fake.click("alice", message, label="Draw (33)")).wait_response()
+    message = await (await fake.click("alice", message, label="Hint")).wait_response()
+    assert said(message) == "Hint: wf4 (QD to its foundation)"
+    message = await (await fake.click("alice", message, label="w · QD")).wait_response()
+    assert said(message) == "Played wf4."
     message = await (await fake.click("alice", message, label="Resign")).wait_response(timeout=SOLVER_WAIT)
     assert "You resigned" in said(message) and all(b.disabled for b in message.buttons)
-    assert stored_moves(tmp_path)[0][1] == ""
+    with sqlite3.connect(tmp_path / "pe.sqlite3") as db:  # one hint counted, the one searched
+        assert db.execute("SELECT moves, hints FROM games").fetchall() == [("d d wf4", 1)]
 
 
 async def test_a_rejected_token_ends_with_one_clear_line(fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
@@ -322,7 +338,7 @@ async def test_patriarchs_and_picture_patience_play_by_buttons(fake: FakeDiscord
     message = await play(fake, user="bob", game="patriarchs", deal=1)
     assert "New game of Patriarchs, deal #1" in said(message) and button(message, "r6").label == "r6 · KC"
     message = await (await fake.click("bob", message, label="Hint")).wait_response()
-    assert said(message).startswith("Hint: d")
+    assert said(message) == "Hint: draw ×7, then wf5 (QC to its king foundation)"
     message = await (await fake.click("bob", message, label="Resign")).wait_response(timeout=SOLVER_WAIT)
     assert "You resigned" in said(message) and all(b.disabled for b in message.buttons)
     assert [moves for _, moves, _ in stored_moves(tmp_path)] == ["r4f7 d", ""]

@@ -470,7 +470,7 @@ def inert_click(click: Click, world: World, user: int, manage: bool) -> bool:
         return True
     if item is BoardButton:
         game = world.games.get(int(found["game"]))
-        # A hint changes no game, but counts one more hint in its player's (the share card, clean wins tell).
+        # A hint changes no game, but may count one more hint in its player's (the share card, clean wins tell).
         stale = int(found["version"]) != game["version"] if game is not None else True
         return (game is None or game["user_id"] != user or game["status"] != "playing"
                 or found["action"] == "cancel" or (found["action"] != "hint" and stale))

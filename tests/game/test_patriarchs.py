@@ -114,14 +114,14 @@ def check_outcome_and_hint(game: PatriarchsGame) -> None:
     if hint is None:  # the only way on is to take the last reversal back, which a hint never says
         assert went_back
         return
-    assert game.can_move(hint)
-    if hint.src in ("w", *RESERVES):
-        assert distance == 1
-        return
     twin = game.copy()
-    twin.play(hint)
+    for move in hint.moves:  # its draws, then its move: legal in turn
+        twin.play(move)
+    if hint.move.src in ("w", *RESERVES):
+        assert (distance == hint.draws + 1 or went_back) and twin.foundation_cards == game.foundation_cards + 1
+        return
     # Off the shortest way only to avoid taking the last reversal straight back.
-    assert progress_distance(twin) == distance - 1 or went_back
+    assert progress_distance(twin) == distance - hint.draws - 1 or went_back
 
 
 def playout(game: PatriarchsGame, rng: random.Random, steps: int) -> None:
@@ -366,16 +366,21 @@ def test_a_reversal_lets_a_card_in_and_the_hint_says_so() -> None:
         game.play("r2f1 r3f1 r4f1 r5f1 r6f1 r7f1 r8f1 r9f1")  # f1 up to TC, f5 down to JC
         assert game.piles()["r1"] == ["9C"]
         assert not any(move.src.startswith("r") for move in game.legal_moves())
-        assert game.hint() == Move("f1", "f5")  # TC goes over to f5, which then takes 9C
+        assert game.hint().moves == [Move("f1", "f5")]  # TC goes over to f5, which then takes 9C
         assert game.outcome is None
         game.play("f1f5")
-        assert game.hint() == Move("r1", "f5")
+        assert game.hint().moves == [Move("r1", "f5")]
         game.undo()
         game.play("f5f1")
         if redeals:
             # JC went over to f1 instead, so 9C needs f1f5 first: that merely takes the last
-            # move back, which a hint never says; drawing (towards the other clubs) is left.
-            assert game.hint() == DRAW
+            # move back, which a hint never says; a longer way is left: drawing the other TC
+            # (11 draws), then the reversal (no step back after a draw), then TC to f5.
+            hint = game.hint()
+            assert (hint.draws, hint.move, hint.redeals) == (11, Move("f1", "f5"), 0)
+            for move in hint.moves:
+                game.play(move)
+            assert game.top("w") == Card.parse("TC") and game.hint().moves == [Move("w", "f5")]
             continue
         # Without a redeal, once the stock is drawn (down to KD) going back is the only way on.
         game.undo()
@@ -463,7 +468,7 @@ def test_scripted_win_of_patriarchs() -> None:
     # the king foundation of diamonds), the stock the rest in order: every card fits as it comes.
     sequence = level_sequence(with_bases=False)
     game = new_patriarchs_game("patriarchs", cards=BASES + sequence[:9] + sequence[-1:] + sequence[9:-1])
-    assert game.hint() == Move("r1", "f1")
+    assert game.hint().moves == [Move("r1", "f1")]
     game.play("d")
     assert game.piles()["w"] == ["AD", "3S"]
     played = game.play("a")
@@ -481,7 +486,7 @@ def test_scripted_win_of_patriarchs() -> None:
 def test_scripted_win_of_picture_patience() -> None:
     # The aces and kings first, then the level sequence: 'a' plays all 104 cards.
     game = new_patriarchs_game("picture-patience", cards=level_sequence(with_bases=True), redeals=0)
-    assert game.hint() == Move("r1", "f1") and game.outcome is None
+    assert game.hint().moves == [Move("r1", "f1")] and game.outcome is None
     assert len(game.play("a")) == 104
     assert game.outcome is Outcome.WON and game.score == 604 and game.foundation_cards == 104
 
@@ -492,7 +497,7 @@ def test_blocked_when_nothing_can_reach_a_foundation_even_with_reversals_left() 
     for _ in range(len(game.stock) - 1):
         game.play("d")
     # The waste's top is 2S: it goes to f2. One more draw buries it under 9D.
-    assert game.outcome is None and game.hint() == Move("w", "f2")
+    assert game.outcome is None and game.hint().moves == [Move("w", "f2")]
     game.play("d")
     assert game.top("w") == Card.parse("9D")
     # Every club left is buried in the waste; the reserve is hearts and diamonds that no
@@ -509,7 +514,11 @@ def test_blocked_when_nothing_can_reach_a_foundation_even_with_reversals_left() 
     game = new_patriarchs_game("patriarchs", cards=CLUBS_DECK)
     game.play(CLUBS_LINE)
     game.play(" ".join(["d"] * len(game.stock)))
-    assert game.outcome is None and game.hint() == DRAW
+    hint = game.hint()  # the redeal is a draw: then f5 takes AC once the clubs go back over to it
+    assert game.outcome is None and (hint.draws, hint.redeals, hint.move) == (1, 1, Move("f1", "f5"))
+    for move in hint.moves:
+        game.play(move)
+    assert game.redeals_used == 1 and game.top("w") == Card.parse("AC")
 
 
 def test_undo_after_a_restored_position_replays_the_moves() -> None:

@@ -100,11 +100,17 @@ def test_hints_are_legal_and_never_undo_the_last_move(seed: int) -> None:
         if game.outcome is not None:
             assert suggestion is None or game.outcome is Outcome.WON
             break
-        assert suggestion is not None and suggestion in game.legal_moves()
-        last = game.history[-1].move if game.history else None
-        if last is not None and not suggestion.is_draw:
-            assert (suggestion.src, suggestion.dst) != (last.dst, last.src)
-        game.play(suggestion if rng.random() < 0.7 else rng.choice(game.legal_moves()))
+        assert suggestion is not None
+        if not suggestion.draws:  # not what the last move moved, put straight back
+            last, move = game.last_move, suggestion.move
+            assert last is None or (move.src, move.dst, move.count) != (last.dst, last.src, last.count)
+        twin = game.copy()
+        for move in suggestion.moves:  # its draws, then its move: legal in turn
+            twin.play(move)
+        if rng.random() < 0.7:
+            game = twin
+        else:
+            game.play(rng.choice(game.legal_moves()))
 
 
 # --- the C search (bot/game/_solver_core.c) against the Python one ---------------------------

@@ -14,7 +14,7 @@ import time
 import pytest
 
 from bot.game import solver
-from bot.game.moves import DRAW
+from bot.game.moves import DRAW, Move
 from bot.play import Player, SoloPlay
 from bot.play.matches import AlreadyHosting, MatchPlay
 from bot.play.race import RacePlay
@@ -25,6 +25,7 @@ from bot.play.solo import (
     QUICK_SEARCH,
     Ended,
     GameStatus,
+    Hinted,
     MoveCapReached,
     NoVerdict,
     RateLimited,
@@ -165,16 +166,68 @@ async def test_too_many_new_games_are_refused_with_the_wait_and_nothing_is_store
     assert (await play.start(ALICE, **HERE, deal=1)).started
 
 
-async def test_a_hint_searches_once_per_version_and_searches_are_rate_limited(store, clock) -> None:
+async def test_a_hint_is_searched_and_counted_once_and_its_draws_followed_cost_nothing_more(store, clock) -> None:
     play = SoloPlay(store, limits=limiter(clock, hint=Limit(1, 60)))
-    game_id = (await play.start(ALICE, **HERE, deal=1)).game_id
-    first = await play.hint(game_id, ALICE)
-    again = await play.hint(game_id, ALICE)  # the same board: the hint kept, not searched or counted
-    assert again.highlight == first.highlight is not None and again.events == first.events
-    await play.move(game_id, ALICE, "d")
-    with pytest.raises(RateLimited) as refused:
-        await play.hint(game_id, ALICE)
-    assert refused.value.action == "hint" and (await store.games.get_game(game_id)).version == 1
+    game_id = (await play.start(ALICE, **HERE, name="canfield-draw1", deal=1)).game_id
+
+    async def hinted() -> tuple[int, Move, Move | None, int]:
+        """The hint's draws, its move, what the board outlines, and the hints stored."""
+        reply = await play.hint(game_id, ALICE)
+        (event,) = reply.events
+        assert isinstance(event, Hinted) and event.hint is not None
+        return event.hint.draws, event.hint.move, reply.highlight, (await store.games.get_game(game_id)).hints
+
+    assert await hinted() == (2, Move("w", "f4"), DRAW, 1)  # draw twice, then QD up
+    assert await hinted() == (2, Move("w", "f4"), DRAW, 1)  # the same board: the same hint
+    await play.move(game_id, ALICE, "d")  # by text
+    assert await hinted() == (1, Move("w", "f4"), DRAW, 1)  # the rest of it: no search, no count
+    await play.play(game_id, ALICE, DRAW)  # by button
+    assert await hinted() == (0, Move("w", "f4"), Move("w", "f4"), 1)
+    await play.undo(game_id, ALICE)
+    assert await hinted() == (1, Move("w", "f4"), DRAW, 1)  # still on its way
+    await play.move(game_id, ALICE, "d wf4")
+    with pytest.raises(RateLimited) as refused:  # followed to its end: the next one is searched
+        await hinted()
+    assert refused.value.action == "hint" and (await store.games.get_game(game_id)).hints == 1
+    clock.now += 61
+    _, move, _, stored = await hinted()
+    assert stored == 2
+    await play.move(game_id, ALICE, next(str(m) for m in (await play.board(game_id, ALICE)).game.legal_moves()
+                                         if m != move and not m.is_draw))  # a move of one's own
+    clock.now += 61
+    assert (await hinted())[3] == 3  # off its way: a new hint, searched and counted
+
+
+async def test_a_lone_player_following_the_hints_to_a_win_is_never_told_to_slow_down(store, clock) -> None:
+    """The real limits and the real search, a brisk player: each of their actions (a hint, a
+    draw, a move) a second after the last. Canfield draw 1, deal 1, is won by following the hints."""
+    play = SoloPlay(store, limits=limiter(clock))
+    reply = await play.start(ALICE, **HERE, name="canfield-draw1", deal=1)
+    game_id, searched = reply.game_id, 0
+    while not reply.finished:
+        clock.now += 1
+        reply = await play.hint(game_id, ALICE)
+        (event,) = reply.events
+        hint = event.hint
+        assert isinstance(event, Hinted) and hint is not None and reply.highlight == hint.next_move
+        searched += 1
+        for done in range(hint.draws):
+            clock.now += 1
+            if done % 2:
+                await play.move(game_id, ALICE, "d")
+            else:
+                await play.play(game_id, ALICE, DRAW)
+            if done == 0:  # a look at the hint on the way: its rest
+                clock.now += 1
+                rest = await play.hint(game_id, ALICE)
+                (event,) = rest.events
+                assert (event.hint.draws, event.hint.move) == (hint.draws - 1, hint.move)
+                assert rest.highlight == event.hint.next_move
+        clock.now += 1
+        reply = await play.play(game_id, ALICE, hint.move)
+        assert reply.played == [hint.move]
+    assert reply.status == GameStatus.WON and len(reply.game.moves) == 194
+    assert (await store.games.get_game(game_id)).hints == searched == 51  # one each
 
 
 async def test_verdicts_are_kept_per_deal_and_rate_limited_and_the_resign_stands(store, clock) -> None:
