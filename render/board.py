@@ -388,14 +388,21 @@ class _Painter:
         game, theme, geo = self.game, self.theme, self.geo
         width = self.size[0]  # the header's band is in the background
         words = self.captions
-        deal_width = round(_length(words.deal, 22, False)) + 24
-        size = 28
-        while size > 16 and (_length(words.title, size, True) + deal_width + _length(words.score, size, True)
-                             > width - 2 * geo.margin):  # a longer language's words: smaller, side by side
+        deal, size, deal_size = words.deal, 28, 22
+
+        def crowded() -> bool:
+            return (_length(words.title, size, True) + round(_length(deal, deal_size, False)) + 24
+                    + _length(words.score, size, True) > width - 2 * geo.margin)
+
+        while size > 16 and crowded():  # a longer language's words: smaller, side by side
             size -= 2
+        while deal_size > 14 and crowded():  # a long deal's name (a match's round) next
+            deal_size -= 2
+        while len(deal) > 2 and crowded():  # and at worst shortened: never over the score
+            deal = _shorten(deal, len(deal) - 1)
         self._text((geo.margin, 22), words.title, size, theme.text, "lm")
         deal_x = geo.margin + round(_length(words.title, size, True)) + 12
-        self._text((deal_x, 24), words.deal, 22, theme.muted, "lm", bold=False)
+        self._text((deal_x, 24), deal, deal_size, theme.muted, "lm", bold=False)
         self._text((width - geo.margin, 22), words.score, size, theme.text, "rm")
         details = f"{words.passes} · " + (f"{words.base} · " if words.base is not None else "")
         x = geo.margin

@@ -111,6 +111,24 @@ def test_a_players_name_gives_way_to_the_headers_details_and_never_covers_them()
         assert under.getcolors() == [(bare.width * bare.height, edge)]  # the header's plain band, nothing else
 
 
+def test_a_long_deal_name_never_runs_into_the_score() -> None:
+    """A match's round names its deal by match and round ("Match n° 99999 · manche 99"), longer than
+    any number: beside the longest title it is drawn smaller, then shortened, left of the score."""
+    from render import THEMES
+
+    game = sample_game("canfield-one-pass", "fresh")
+    theme = THEMES["classic"]
+    for label in (DealLabel(match_id=99_999, round=99), DealLabel(day="2026-11-27"), DealLabel(number=999_999_999)):
+        words = board_captions(game, TERMINAL.speaking("fr"), label)
+        image = render_image(game, captions=words)
+        band = image.crop((0, 6, image.width, 40))
+        pixels = band.load()
+        deal = [x for x in range(band.width) for y in range(band.height) if pixels[x, y] == theme.muted]
+        assert deal, label  # the deal's name is drawn (its cores in the muted colour) ...
+        score = [x for x in range(min(deal), band.width) for y in range(band.height) if pixels[x, y] == theme.text]
+        assert score and min(score) > max(deal), label  # ... and ends before the score begins
+
+
 @pytest.mark.parametrize("language", ["de", "es_ES", "fr", "pt_BR"])
 @pytest.mark.parametrize("layout", ["klondike", "demon"])
 def test_every_word_on_a_race_image_is_translated(language: str, layout: str) -> None:
