@@ -69,6 +69,15 @@ async def test_todays_daily_is_never_numbered_dealt_again_solved_nor_posted(fake
     typed = await fake.message("alice", "d", mentions_bot=True)
     answer = await fake.wait_for_bot_message(after=typed)
     assert answer.attachments == [] and said(answer).startswith("Done: this game's deal is still being played")
+    # Her own board's button on a message the channel sees (a copied or forged one): the board is
+    # shown to her alone, and the channel's message stays as it was.
+    with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
+        (version,) = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
+    click = await fake.forged_click("alice", f"pe:{game_id}:{version}:draw")
+    pressed = await answer_seen(click)
+    assert pressed.ephemeral and "Shown to you alone" in said(pressed) and pressed.attachment("board.png")
+    source = fake.messages[click.source_message_id or 0]
+    assert source.content == "forged" and source.version == 0 and source.attachments == []
     assert public_boards(fake) == []
 
     over = await (await fake.slash_command("alice", "resign", {})).wait_response(timeout=SOLVER_WAIT)
