@@ -46,11 +46,12 @@ class ReviewCog(commands.Cog):
     @anywhere
     async def replay(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, MAX_ID] | None = None,
                      player: discord.User | None = None, public: bool = False) -> None:
-        """Send a finished game as an animated image."""
+        """Send a finished game as an animated image, within the upload limit the interaction states."""
         async def work() -> Answer:
             voice = await voice_of(interaction)
-            chosen = await self.bot.review.replay(player_of(interaction.user), game_id=game,
-                                                  player_id=None if player is None else player.id)
-            return await replay_answer(chosen, voice)
+            with self.bot.bulk.place(interaction.user.id) as ticket:  # refused at once when the line is full
+                chosen = await self.bot.review.replay(player_of(interaction.user), game_id=game,
+                                                      player_id=None if player is None else player.id)
+                return await replay_answer(chosen, voice, ticket, interaction.filesize_limit)
 
         await answer(interaction, work(), ephemeral=not public)
