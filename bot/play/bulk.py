@@ -136,7 +136,9 @@ class BulkDrawing:
                 self._idle = None
             worker = self._worker
             if worker is None or not worker.alive:
-                worker = self._worker = _Worker(self.preload)
+                # Started in the reading thread: the first start launches multiprocessing's forkserver,
+                # which imports `preload` before it answers (some seconds on a busy machine).
+                worker = self._worker = await self._reader.call(partial(_Worker, self.preload))
                 self.processes_started += 1
             try:
                 call = partial(worker.call, function, args, kwargs)

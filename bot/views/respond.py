@@ -12,7 +12,8 @@ second of time with answers in progress, so that a quiet moment neither slows th
 makes a burst after it look like a bot that finishes nothing.
 A PlayError becomes a short private message; anything unexpected is logged and answered with
 an apology, never "interaction failed"; an answer Discord refuses to take (an image over the
-place's upload limit, 413) is said in words instead, never a "thinking…" left for ever. An answer pings nobody, whoever it names (NO_PINGS).
+place's upload limit, 413) is said in words instead, never a "thinking…" left for ever. An
+answer pings nobody, whoever it names (NO_PINGS).
 """
 
 from __future__ import annotations
