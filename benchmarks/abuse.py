@@ -109,7 +109,8 @@ class Abuser:
     async def spam(self, phase: str, lane: int, deadline: float) -> None:
         """One lane of the phase's spam, until the deadline."""
         turn = 0
-        while time.monotonic() < deadline:
+        least = len(self.replays[self.crowd[lane].id]) if phase == "replay" else 0  # each of the games once
+        while time.monotonic() < deadline or turn < least:
             turn += 1
             if phase == "move":
                 await self.ask("move", {"moves": "d" if turn % 2 else "u"})
@@ -127,7 +128,8 @@ class Abuser:
             elif phase == "replay":
                 member = self.crowd[lane]
                 games = self.replays[member.id]
-                await self.ask("replay", {"game": games[turn % len(games)]}, user=member, timeout=REPLAY_TIMEOUT)
+                await self.ask("replay", {"game": games[(turn + lane) % len(games)]}, user=member,
+                               timeout=REPLAY_TIMEOUT)
 
 
 async def bystander(player: Player, think: float, deadline: float, until: asyncio.Event | None = None) -> None:
@@ -171,6 +173,8 @@ class Memory:
     before: int = 0
     peak: int = 0
     after: int = 0
+    bot_before: int = 0  # the bot's own process alone
+    bot_after: int = 0
     samples: int = 0
 
     async def sample(self, every: float, stop: asyncio.Event) -> None:
@@ -241,9 +245,10 @@ async def run(players: int, think: float, seconds: float, phases: list[str], ren
             print("         bystanders' errors:", ", ".join(f"{count} × {what!r}"
                                                          for what, count in results.errors.most_common(3)))
         if phase == "replay" and memory is not None:
-            print(f"         bot and children resident: before {memory.before / 2**20:.0f} MB, peak "
-                  f"{memory.peak / 2**20:.0f} MB, {IDLE_AFTER:g} s after {memory.after / 2**20:.0f} MB; "
-                  f"the replays sent: {len(abuser.uploads)}, largest {max(abuser.uploads, default=0) / 2**20:.1f} MiB")
+            print(f"         bot and children resident: before {memory.before / 2**20:.0f} MB (the bot alone "
+                  f"{memory.bot_before / 2**20:.0f}), peak {memory.peak / 2**20:.0f} MB, {IDLE_AFTER:g} s after "
+                  f"{memory.after / 2**20:.0f} MB (the bot alone {memory.bot_after / 2**20:.0f}); the replays "
+                  f"sent: {len(abuser.uploads)}, largest {max(abuser.uploads, default=0) / 2**20:.1f} MiB")
 
 
 async def replay_phase(abuser: Abuser, players: list[Player], think: float, seconds: float, database: str,
@@ -256,7 +261,7 @@ async def replay_phase(abuser: Abuser, players: list[Player], think: float, seco
             abuser.replays[member.id] = await store_finished_games(
                 database, [(member.id, member.username, game) for game in games.values()],
                 status="won")  # resigned or won: a finished game either way
-    memory.before = family_rss(memory.pid)
+    memory.before, memory.bot_before = family_rss(memory.pid), resident_bytes(memory.pid)
     stop = asyncio.Event()
     sampler = asyncio.ensure_future(memory.sample(0.25, stop))
     try:
@@ -265,7 +270,7 @@ async def replay_phase(abuser: Abuser, players: list[Player], think: float, seco
         stop.set()
         await sampler
     await asyncio.sleep(IDLE_AFTER)
-    memory.after = family_rss(memory.pid)
+    memory.after, memory.bot_after = family_rss(memory.pid), resident_bytes(memory.pid)
     return outcome
 
 
