@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.checks import anywhere
+from bot.play.bulk import give_back_memory
 from bot.views.board import player_of
 from bot.views.replay import replay_answer
 from bot.views.respond import Answer, answer, voice_of
@@ -55,3 +56,4 @@ class ReviewCog(commands.Cog):
                 return await replay_answer(chosen, voice, ticket, interaction.filesize_limit)
 
         await answer(interaction, work(), ephemeral=not public)
+        give_back_memory()  # the GIF, sent and let go of: what malloc kept of it goes back

@@ -253,7 +253,7 @@ def _serve(connection: Connection) -> None:
             outcome = (False, error)
         del function, args, kwargs
         gc.collect()
-        _trim()
+        give_back_memory()
         try:
             connection.send((*outcome, resident_bytes()))
         except Exception as error:  # an unpicklable result or exception: its words, at least
@@ -262,8 +262,9 @@ def _serve(connection: Connection) -> None:
         del outcome
 
 
-def _trim() -> None:
-    """Hand the memory malloc holds free back to the system (glibc's malloc_trim; elsewhere nothing)."""
+def give_back_memory() -> None:
+    """Hand the memory malloc holds free back to the system (glibc's malloc_trim; elsewhere
+    nothing): some milliseconds, for after a large result has come and gone (a replay's GIF)."""
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None).malloc_trim(0)
 
