@@ -26,6 +26,7 @@ from bot.cogs.checks import SERVER_CONTEXTS, SERVER_INSTALLS, NeedsServerApp
 from bot.config import Config, shard_ranges
 from bot.i18n import CommandTranslator, choose_language
 from bot.play import SoloPlay
+from bot.play.bulk import BulkDrawing
 from bot.play.daily import DailyPlay
 from bot.play.days import today
 from bot.play.leaderboards import Leaderboards
@@ -80,6 +81,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
     races: RacePlay
     leaderboards: Leaderboards
     review: ReviewPlay
+    bulk: BulkDrawing
     solutions: SolutionPlay
     watching: WatchPlay
 
@@ -124,6 +126,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
         self.teams = TeamPlay(self.store)
         self.daily = DailyPlay(self.store, self.solo)
         self.review = ReviewPlay(self.store, self.solo)
+        self.bulk = BulkDrawing(preload=("render", "bot.game"))  # replays: never the board pool
         self.races = RacePlay(self.store, time.time, work=self.solo.work, limits=self.solo.limits)
         self.leaderboards = Leaderboards(self.store)
         self.solutions = SolutionPlay(self.store, self.solo)
@@ -189,6 +192,9 @@ class PatientExorcismBot(commands.AutoShardedBot):
         """Disconnect, then close the store."""
         await super().close()
         workers.stop()
+        bulk = getattr(self, "bulk", None)
+        if bulk is not None:
+            bulk.stop()
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()

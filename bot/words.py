@@ -23,6 +23,7 @@ from bot.game.analysis import Verdict as AnalysisVerdict
 from bot.game.patience import Game
 from bot.game.race import RACE_LAYOUTS, RaceGame
 from bot.i18n import COMMAND, ENGLISH, LANGUAGE_CHOICES, N_, translations
+from bot.play.bulk import AlreadyDrawing, LineFull, TookTooLong, TooLargeToSend
 from bot.play.daily import (
     AlreadyShared,
     DailyDealt,
@@ -540,7 +541,31 @@ def error_text(error: PlayError, voice: Voice) -> str:
             return _("You have played today's {title} daily already: {status}, score {score}. The next one comes "
                      "in {wait} (at 00:00 UTC).", title=TITLES.get(game, game), status=status_text(status, voice),
                      score=score, wait=duration_text(seconds_left, voice))
-    return match_error_text(error, voice) or race_error_text(error, voice) or voice.engine(error)
+    return (match_error_text(error, voice) or race_error_text(error, voice) or bulk_error_text(error, voice)
+            or voice.engine(error))
+
+
+def bulk_error_text(error: PlayError, voice: Voice) -> str:
+    """What a player reads when bulk drawing (a replay) cannot be done ("" for another PlayError)."""
+    _ = voice.gettext
+    match error:
+        case LineFull():
+            return _("Too many replays are being drawn right now: please try again in a minute.")
+        case AlreadyDrawing():
+            return _("Your other replay is still being drawn: one at a time, please.")
+        case TookTooLong():
+            return _("That replay took too long to draw and was given up: please try again later.")
+        case TooLargeToSend(limit=limit):
+            return _("Even the smallest replay of this game is over the upload limit here ({size}).",
+                     size=size_text(limit))
+    return ""
+
+
+def size_text(size: int) -> str:
+    """A file's size for a player, such as "9.5 MiB" or "300 KiB"."""
+    if size >= 1024 * 1024:
+        return f"{size / (1024 * 1024):.1f} MiB"
+    return f"{max(1, round(size / 1024))} KiB"
 
 
 def solution_pages(line: WinningLine) -> int:

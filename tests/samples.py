@@ -187,3 +187,24 @@ def _blocked_with_two_decks(name: str, **options: object) -> CanfieldGame:
     game = new_game(name, cards=[str(c) for c in cards], **options)
     assert game.outcome is Outcome.BLOCKED
     return game
+
+
+def long_game(name: str = "demons-and-thieves", deal: int = 1, moves: int = 1995, seed: int = 2) -> CanfieldGame:
+    """A game as long as a member may make one (the move cap is 2,000): a seeded random playout
+    that mostly moves the largest groups between columns, so that frame after frame much of the
+    board changes and its columns grow tall (the costliest replays), drawing one move in ten.
+    Its last positions may be past where the bot would have called the game blocked."""
+    rng = random.Random(seed)
+    game = new_game(name, deal=deal)
+    while len(game.moves) < moves and (legal := game.legal_moves()):
+        draws = [move for move in legal if move.is_draw]
+        shifts = [move for move in legal if not move.is_draw and move.dst.startswith("t")]
+        chance = rng.random()
+        if draws and (chance < 0.1 or not shifts):
+            game.play(draws[0])
+        elif shifts:
+            largest = max(move.count for move in shifts)
+            game.play(rng.choice([move for move in shifts if move.count == largest] if chance < 0.7 else shifts))
+        else:
+            game.play(rng.choice(legal))
+    return game

@@ -14,6 +14,7 @@ from bot.game.analysis import Analysis
 from bot.game.analysis import Verdict as AnalysisVerdict
 from bot.game.race import RACE_LAYOUTS
 from bot.i18n import ENGLISH, LANGUAGES
+from bot.play.bulk import AlreadyDrawing, LineFull, TookTooLong, TooLargeToSend
 from bot.play.daily import (
     AlreadyShared,
     DailyDealt,
@@ -369,6 +370,19 @@ def test_the_terminal_shows_no_discord_syntax() -> None:
         assert "/" not in text and "**" not in text and "<@" not in text, text
     assert said(AlreadyPlaying(), voice=TERMINAL) == "You already have a game here: here it is. resign ends it."
     assert error_text(NoGameHere(), TERMINAL) == "You have no game in this channel: start one with play."
+
+
+@pytest.mark.parametrize(("error", "text"), [
+    (LineFull(8), "Too many replays are being drawn right now: please try again in a minute."),
+    (AlreadyDrawing(), "Your other replay is still being drawn: one at a time, please."),
+    (TookTooLong(180.0), "That replay took too long to draw and was given up: please try again later."),
+    (TooLargeToSend(200_000), "Even the smallest replay of this game is over the upload limit here (195 KiB)."),
+    (TooLargeToSend(10 * 1024 * 1024), "Even the smallest replay of this game is over the upload limit here "
+                                       "(10.0 MiB)."),
+])
+def test_a_replay_that_cannot_be_made_is_refused_in_words(error: PlayError, text: str) -> None:
+    assert error_text(error, DISCORD) == text
+    assert error_text(error, DISCORD.speaking("fr")) not in ("", text)
 
 
 def test_a_replay_says_whose_game_which_and_how_it_ended() -> None:

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.checks import anywhere
+from bot.play.bulk import give_back_memory
 from bot.views.board import player_of
 from bot.views.replay import replay_answer
 from bot.views.respond import Answer, answer, voice_of
@@ -46,11 +47,13 @@ class ReviewCog(commands.Cog):
     @anywhere
     async def replay(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, MAX_ID] | None = None,
                      player: discord.User | None = None, public: bool = False) -> None:
-        """Send a finished game as an animated image."""
+        """Send a finished game as an animated image, within the upload limit the interaction states."""
         async def work() -> Answer:
             voice = await voice_of(interaction)
-            chosen = await self.bot.review.replay(player_of(interaction.user), game_id=game,
-                                                  player_id=None if player is None else player.id)
-            return await replay_answer(chosen, voice)
+            with self.bot.bulk.place(interaction.user.id) as ticket:  # refused at once when the line is full
+                chosen = await self.bot.review.replay(player_of(interaction.user), game_id=game,
+                                                      player_id=None if player is None else player.id)
+                return await replay_answer(chosen, voice, ticket, interaction.filesize_limit)
 
         await answer(interaction, work(), ephemeral=not public)
+        give_back_memory()  # the GIF, sent and let go of: what malloc kept of it goes back

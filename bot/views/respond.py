@@ -11,20 +11,23 @@ waits behind the others. How many the bot finishes is its rate while busy: answe
 second of time with answers in progress, so that a quiet moment neither slows the rate down nor
 makes a burst after it look like a bot that finishes nothing.
 A PlayError becomes a short private message; anything unexpected is logged and answered with
-an apology, never "interaction failed". An answer pings nobody, whoever it names (NO_PINGS).
+an apology, never "interaction failed"; an answer Discord refuses to take (an image over the
+place's upload limit, 413) is said in words instead, never a "thinking…" left for ever. An
+answer pings nobody, whoever it names (NO_PINGS).
 A new public message is one of the member's public posts in its channel, capped (bot.play.posts).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
+import io
 import logging
 import re
 import time
 from collections import deque
 from collections.abc import Awaitable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -39,7 +42,7 @@ from bot.play.solo import RateLimited
 from bot.play.work import Turns
 from bot.views.layout import layout_view
 from bot.views.mentions import NO_PINGS
-from bot.words import DISCORD, Voice
+from bot.words import DISCORD, Voice, size_text
 from bot.words import error_text as worded
 
 # Seconds from an interaction's making by which it is answered or deferred: Discord gives up at 3 s,
@@ -54,6 +57,8 @@ RATE_WINDOW = 2.0  # seconds over which the rate of finished answers is measured
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 SORRY = N_("Something went wrong on our side; your game is safe. Please try again.")
+# Discord refused to take an answer's image (over the place's upload limit, or any other error).
+UPLOAD_REFUSED = N_("Discord refused this answer's image ({size}; error {status}), so it cannot be shown.")
 DISCORD_LIMIT = 2000  # characters of a message's content
 ERROR_LIMIT = 300  # characters of an error: a sentence or two
 LONGEST_WORD = 40  # characters of a word shown back to a player (their input, quoted in an error)
@@ -207,7 +212,19 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
         if result.unchanged:
             await _say(interaction, result.text, edit=edit, ephemeral=ephemeral)
             return
-        await _show(interaction, result, edit=edit, ephemeral=ephemeral)
+        size = file_size(result.file)  # read now: the file is closed once sent
+        try:
+            await _show(interaction, result, edit=edit, ephemeral=ephemeral)
+        except discord.HTTPException as error:  # such as 413, over the upload limit: said in words instead
+            log.warning("interaction %s: Discord refused the answer: %s", interaction.id, error)
+            voice = await voice_of(interaction)
+            refused = (voice.gettext(UPLOAD_REFUSED, size=size_text(size), status=error.status)
+                       if result.file is not None else voice.gettext(SORRY))
+            try:
+                await _say(interaction, refused, edit=edit, ephemeral=ephemeral)
+            except discord.HTTPException as again:
+                log.warning("interaction %s could not be answered: %s", interaction.id, again)
+            return
         posted = not result.private
         if result.analysing is not None:
             from bot.views.review import follow_up_with_analysis  # the review views build on this module
@@ -220,7 +237,7 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
         _load.ended(loop.time())
 
 
-@contextmanager
+@contextlib.contextmanager
 def public_post(interaction: discord.Interaction) -> Iterator[None]:
     """Count what the block posts to the channel, a message of the bot's own (a lobby), as one of
     the member's public posts: RateLimited before the block when they have made their share there
@@ -244,6 +261,24 @@ def _let_go(work: Awaitable[Answer]) -> None:
     was never awaited."""
     if inspect.iscoroutine(work):
         work.close()
+
+
+def file_size(file: discord.File | None) -> int:
+    """The bytes of an answer's file (0 for none, or one not held in memory)."""
+    if file is None or not isinstance(file.fp, io.BytesIO):
+        return 0
+    return file.fp.getbuffer().nbytes
+
+
+@contextlib.contextmanager
+def waiting_elsewhere() -> Iterator[None]:
+    """While an answer's work waits in a place of its own (a replay in bulk drawing's line and
+    process), it holds nobody else up: it is not counted among the answers that make a crowd."""
+    _load.waiting += 1
+    try:
+        yield
+    finally:
+        _load.waiting -= 1
 
 
 def time_left(interaction: discord.Interaction) -> float:

@@ -1,18 +1,31 @@
-"""/replay through the fake Discord: a finished game comes back as an animated GIF shown inline."""
+"""/replay through the fake Discord: a finished game comes back as an animated GIF shown inline,
+within the upload limit the interaction states; a refused upload is said in words; a crowd of
+replays leaves everyone else's boards prompt."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import sqlite3
+import time
 from pathlib import Path
 
 from PIL import Image
 
-from render.replay import FIRST_MS, LAST_MS
+from render.replay import FIRST_MS, LAST_MS, UPLOAD_SHARE
+from tests.samples import long_game, mid_game
 
 from .fakediscord import ATTACHMENT_IS_ANIMATED, FakeDiscord
 from .harness import BotRunner, said
+from .stored import store_finished_games
 from .test_bot import SOLVER_WAIT, play, start
+
+REPLAY_WAIT = 60.0  # a long replay, drawn at a low priority on a busy test machine
+
+
+def database(tmp_path: Path) -> str:
+    """The URL of the database `start` gives the bot."""
+    return f"sqlite:///{tmp_path / 'pe.sqlite3'}"
 
 
 async def test_replay_of_a_finished_game_is_an_animated_gif_in_the_message(fake: FakeDiscord, bots: BotRunner,
@@ -49,3 +62,57 @@ async def test_replay_of_a_finished_game_is_an_animated_gif_in_the_message(fake:
     assert bobs.ephemeral and said(bobs) == "That is not your game: start your own with /play."
     daily = await (await fake.slash_command("bob", "replay", {"player": "alice"})).wait_response()
     assert said(daily) == "That player has no finished daily yet."
+
+
+async def test_a_long_replay_fits_a_small_upload_limit(fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    fake.attachment_size_limit = 1024 * 1024  # stated by each interaction; more is refused with 413
+    await start(bots, tmp_path)
+    game = long_game(moves=600)  # two decks, tall columns shifting: some 3 MB without a limit
+    (game_id,) = await store_finished_games(database(tmp_path), [(fake.alice.id, "Alice", game)])
+    message = await (await fake.slash_command("alice", "replay", {"game": game_id})).wait_response(REPLAY_WAIT)
+    assert said(message) == f"Replay of **Alice**'s Demons and Thieves #1 (game {game_id}): 600 moves, resigned, " \
+                            f"score {game.score}."
+    attachment = message.attachment(f"replay-{game_id}.gif")
+    assert attachment.size <= UPLOAD_SHARE * fake.attachment_size_limit
+    gif = Image.open(io.BytesIO(attachment.data))
+    assert gif.is_animated and 30 <= gif.n_frames < 400
+
+
+async def test_an_upload_discord_refuses_is_answered_in_words(fake: FakeDiscord, bots: BotRunner,
+                                                              tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    await store_finished_games(database(tmp_path), [(fake.alice.id, "Alice", mid_game("canfield", moves=3))])
+    for public in (False, True):
+        # The interaction states 10 MiB; by the time the replay is sent Discord takes far less.
+        fake.attachment_size_limit = 10 * 1024 * 1024
+        interaction = await fake.slash_command("alice", "replay", {"public": public})
+        fake.attachment_size_limit = 1000
+        message = await interaction.wait_response(REPLAY_WAIT)
+        assert message.ephemeral and not message.attachments
+        assert said(message).startswith("Discord refused this answer's image (") and "error 413" in said(message)
+        assert not interaction.failed
+
+
+async def test_a_crowd_of_replays_leaves_another_members_board_prompt(fake: FakeDiscord, bots: BotRunner,
+                                                                     tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    crowd = [fake.add_user(f"member{i}") for i in range(10)]
+    game = mid_game("canfield", moves=20)  # short, to keep the test short: the line is what counts
+    ids = await store_finished_games(database(tmp_path), [(user.id, user.username, game) for user in crowd])
+    await play(fake, user="bob", deal=2)
+    replays = [await fake.slash_command(user, "replay", {"game": game_id}) for user, game_id in zip(crowd, ids,
+                                                                                                   strict=True)]
+    waits = []
+    for _ in range(10):  # Bob looks at his board while the crowd's replays are drawn
+        sent = time.monotonic()
+        board = await (await fake.slash_command("bob", "board", {})).wait_response(timeout=5)
+        waits.append(time.monotonic() - sent)
+        assert board.attachments
+        await asyncio.sleep(0.1)
+    assert max(waits) < 1.5, waits  # the budget is 250 ms at the 95th percentile (benchmarks/abuse.py)
+    answers = [await interaction.wait_response(REPLAY_WAIT * 2) for interaction in replays]
+    texts = [said(message) for message in answers]
+    # One drawn and eight in line; the tenth refused at once, in words.
+    assert sum(text.startswith("Replay of") for text in texts) == 9
+    assert texts.count("Too many replays are being drawn right now: please try again in a minute.") == 1
+    assert not any(interaction.failed for interaction in replays)

@@ -10,9 +10,24 @@ from PIL import Image, ImageChops
 from bot.game import GAMES, Game, from_record, to_record
 from render import render
 from render.felt import felt
-from render.replay import CHUNK, DRAW_MS, FIRST_MS, LAST_MS, MAX_FRAMES, MOVE_MS, Frame, replay_frames, replay_gif
+from render.replay import (
+    CHUNK,
+    DRAW_MS,
+    FASTEST_MS,
+    FIRST_MS,
+    LAST_MS,
+    MAX_FRAMES,
+    MOVE_MS,
+    PLAY_MS,
+    UPLOAD_SHARE,
+    Frame,
+    ReplayTooLarge,
+    _distinct,
+    replay_frames,
+    replay_gif,
+)
 from render.themes import get_theme
-from tests.samples import mid_game, sample_game, won_game
+from tests.samples import long_game, mid_game, sample_game, won_game
 
 
 def frames_of(gif: bytes) -> list[tuple[Image.Image, int]]:
@@ -116,3 +131,54 @@ def test_every_game_replays_to_its_last_position(name: str) -> None:
     frames = frames_of(replay_gif(record))
     assert len(frames) == len(record["moves"]) + 1
     assert share_off(frames[-1][0], drawn(game, frames[-1][0].size, ""), 24) < 0.005
+
+
+def test_a_long_game_goes_faster_but_no_frame_is_shorter_than_browsers_show() -> None:
+    frames = replay_frames(["wt1", "t1t2", "d"] * 666)
+    middle = [frame.milliseconds for frame in frames[1:-1]]
+    assert sum(middle) <= PLAY_MS * 1.1 and min(middle) >= FASTEST_MS  # rounded to 10 ms, the draws slowed to 100
+    assert all(ms % 10 == 0 for ms in middle) and frames[0].milliseconds == FIRST_MS
+    assert frames[-1].milliseconds == LAST_MS
+    short = replay_frames(["wt1", "d"] * 20)
+    assert [f.milliseconds for f in short[1:-1]] == [MOVE_MS, DRAW_MS] * 19 + [MOVE_MS]
+
+
+@pytest.fixture(scope="module")
+def longest() -> dict:
+    """A game of two decks as long as the move cap allows, its columns tall and shifting."""
+    return record_of(long_game(moves=2000))
+
+
+def test_the_longest_game_of_two_decks_fits_a_small_upload_limit_with_room(longest: dict) -> None:
+    limit = 2 * 1024 * 1024
+    unlimited = replay_frames(longest["moves"])
+    gif = replay_gif(longest, upload_limit=limit)
+    assert len(gif) <= UPLOAD_SHARE * limit
+    frames = frames_of(gif)
+    # Fewer frames than without a limit, but still an animation of the whole game, whole-size.
+    assert 30 <= len(frames) < len(unlimited)
+    final = from_record(longest)
+    assert frames[0][0].size[0] == Image.open(io.BytesIO(render(final))).width
+    assert share_off(frames[-1][0], drawn(final, frames[-1][0].size, ""), 24) < 0.005
+    assert share_off(frames[0][0], drawn(position(longest, 0), frames[0][0].size, ""), 24) < 0.005
+
+
+def test_a_tiny_upload_limit_gets_the_end_still_and_one_too_small_for_that_an_error(longest: dict) -> None:
+    still = replay_gif(longest, upload_limit=150_000)
+    assert len(still) <= UPLOAD_SHARE * 150_000
+    image = Image.open(io.BytesIO(still))
+    assert image.n_frames == 1
+    half = Image.open(io.BytesIO(render(from_record(longest)))).convert("RGB").reduce(2)  # the board, half-size
+    assert image.size == half.size and share_off(image.convert("RGB"), half, 24) < 0.01
+    with pytest.raises(ReplayTooLarge) as too_large:
+        replay_gif(longest, upload_limit=20_000)
+    assert too_large.value.upload_limit == 20_000 and too_large.value.smallest > 16_000
+
+
+def test_a_frame_no_different_from_the_one_before_is_left_out_and_that_one_lasts_longer() -> None:
+    # Before the parts are cut: Pillow would fold it into the frame before, which may be the
+    # part before's last frame, drawn again only to start from and then left out.
+    red, blue = Image.new("P", (4, 4), 1), Image.new("P", (4, 4), 2)
+    kept = list(_distinct(iter([(red, 100), (red, 50), (blue, 30), (red, 20), (red, 10)])))
+    assert [(picture.getpixel((0, 0)), ms, index) for picture, ms, index in kept] == [(1, 150, 1), (2, 30, 2),
+                                                                                       (1, 30, 4)]
