@@ -3,28 +3,39 @@
 One process migrates at a time: PostgreSQL holds an advisory lock for the upgrade's transaction,
 SQLite a BEGIN IMMEDIATE transaction. A database made by the hand-written SQL migrations of
 before (a schema_migrations table at 0006) is stamped with the baseline revision, every row kept.
+A new, empty database gets the tables as declared (bot/store/tables.py) stamped with the newest
+revision, as Alembic's own guide builds one from scratch; one at the newest revision already is
+left as it is. Neither needs Alembic, which is imported only to migrate.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, inspect, text
+from sqlalchemy import Column, Connection, MetaData, PrimaryKeyConstraint, String, Table, inspect, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.store.base import StoreError
+from bot.store.tables import metadata
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 BASELINE = "0006"  # the hand-written migrations' last number, and Alembic's first revision
+HEAD = "0010_secrecy"  # the newest revision (tests/store/test_upgrade.py checks it is Alembic's head)
 MIGRATION_LOCK = 7_106_243  # any number: the PostgreSQL advisory lock that one migrating process holds
 ALEMBIC = Path(__file__).parent / "alembic"
+# Alembic's table of the revision a database is at, as Alembic itself makes it.
+VERSION_TABLE = Table("alembic_version", MetaData(), Column("version_num", String(32), nullable=False),
+                      PrimaryKeyConstraint("version_num", name="alembic_version_pkc"))
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
     """Alembic's configuration for the store's revisions, on `connection` when given."""
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(ALEMBIC))
     config.attributes["connection"] = connection
@@ -32,7 +43,9 @@ def alembic_config(connection: Connection | None = None) -> Config:
 
 
 def head() -> str:
-    """The newest revision."""
+    """The newest revision, as Alembic reads it from the revisions' files."""
+    from alembic.script import ScriptDirectory
+
     found = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert found is not None
     return found
@@ -50,14 +63,14 @@ def sqlalchemy_url(url: str) -> tuple[str, dict[str, object]]:
     return f"sqlite+aiosqlite:///{url}", {}
 
 
-async def upgrade(engine: AsyncEngine) -> None:
+async def upgrade(engine: AsyncEngine, *, by_revisions: bool = False) -> None:
     """Apply the revisions the database lacks, on the store's engine (in autocommit: this opens
-    and ends its own transaction)."""
+    and ends its own transaction); `by_revisions`: an empty database too, revision by revision."""
     async with engine.connect() as connection:
-        await connection.run_sync(upgrade_connection)
+        await connection.run_sync(upgrade_connection, by_revisions=by_revisions)
 
 
-def upgrade_connection(connection: Connection) -> None:
+def upgrade_connection(connection: Connection, *, by_revisions: bool = False) -> None:
     """`upgrade` on a connection in autocommit (SQLite's, in the store's database thread)."""
     if connection.dialect.name == "sqlite":
         connection.exec_driver_sql("BEGIN IMMEDIATE")
@@ -65,15 +78,24 @@ def upgrade_connection(connection: Connection) -> None:
         connection.exec_driver_sql("BEGIN")
         connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
     try:
-        _upgrade(connection)
+        _upgrade(connection, by_revisions)
     except BaseException:
         connection.exec_driver_sql("ROLLBACK")
         raise
     connection.exec_driver_sql("COMMIT")
 
 
-def _upgrade(connection: Connection) -> None:
+def _upgrade(connection: Connection, by_revisions: bool) -> None:
     tables = set(inspect(connection).get_table_names())
+    if not tables and not by_revisions:  # a new database: the tables as declared, at the newest revision
+        metadata.create_all(connection)
+        VERSION_TABLE.create(connection)
+        connection.execute(VERSION_TABLE.insert().values(version_num=HEAD))
+        return
+    if "alembic_version" in tables and connection.execute(select(VERSION_TABLE.c.version_num)).scalar() == HEAD:
+        return  # nothing to apply
+    from alembic import command
+
     if "alembic_version" not in tables and "schema_migrations" in tables:
         applied = connection.execute(text("SELECT MAX(version) FROM schema_migrations")).scalar()
         if applied != int(BASELINE):

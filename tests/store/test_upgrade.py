@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
 from bot.play import Player, SoloPlay
 from bot.store import StoreError, open_store
-from bot.store.migrate import head
+from bot.store.migrate import HEAD, head
 from tests.conftest import POSTGRES_URL, fresh_postgres_schema
 from tests.data.make_old_database import ALICE, BOB, CAROL, GUILD
 
@@ -151,17 +154,42 @@ async def test_the_baseline_revision_makes_the_tables_as_declared(database_url) 
     from alembic.migration import MigrationContext
     from sqlalchemy.ext.asyncio import create_async_engine
 
-    from bot.store.migrate import sqlalchemy_url
+    from bot.store.migrate import sqlalchemy_url, upgrade
     from bot.store.tables import metadata
 
-    store = await open_store(database_url)
-    await store.close()
+    # The revisions, one by one from an empty database, make the tables that a new database gets
+    # at once (metadata.create_all, stamped with the newest revision).
     address, connect_args = sqlalchemy_url(database_url)
     engine = create_async_engine(address, connect_args=connect_args)
     try:
+        await upgrade(engine, by_revisions=True)
         async with engine.connect() as connection:
             differences = await connection.run_sync(
                 lambda sync: compare_metadata(MigrationContext.configure(sync), metadata))
+            version = (await connection.execute(text("SELECT version_num FROM alembic_version"))).scalar()
     finally:
         await engine.dispose()
-    assert differences == []
+    assert differences == [] and version == head()
+    store = await open_store(database_url)  # at the newest revision already: nothing to apply
+    assert await store.schema_version() == head()
+    await store.close()
+
+
+def test_the_newest_revision_is_the_one_a_new_database_is_stamped_with() -> None:
+    assert head() == HEAD
+
+
+def test_a_new_or_up_to_date_database_opens_without_alembic(tmp_path: Path) -> None:
+    """Alembic (some 0.2 s to import) is needed only to migrate: a bot starting on a new database
+    or one at the newest revision does without it."""
+    script = ("import asyncio, sys\n"
+              "from bot.store import open_store\n"
+              "async def main():\n"
+              f"    store = await open_store({str(tmp_path / 'pe.sqlite3')!r})\n"
+              "    print(await store.schema_version())\n"
+              "    await store.close()\n"
+              "asyncio.run(main())\n"
+              "print('alembic' in sys.modules)\n")
+    for _ in ("new", "up to date"):
+        ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60)
+        assert ran.stdout.split() == [head(), "False"], ran.stderr
