@@ -42,12 +42,16 @@ async def answer_seen(interaction: FakeInteraction, timeout: float = SOLVER_WAIT
 
 
 def public_boards(fake: FakeDiscord) -> list[StoredMessage]:
-    """The bot's messages the channel sees that carry an image."""
-    return [m for m in fake.channel_messages() if not m.ephemeral and m.author == fake.bot_user and m.attachments]
+    """The bot's messages a channel sees (any channel) that carry an image."""
+    return [m for m in fake.messages.values()
+            if not m.deleted and not m.ephemeral and m.author == fake.bot_user and m.attachments]
 
 
 async def test_todays_daily_is_never_numbered_dealt_again_solved_nor_posted(fake: FakeDiscord, bots: BotRunner,
                                                                             tmp_path: Path) -> None:
+    elsewhere = fake.add_guild("No bot here", bot_member=False)
+    carol = fake.add_user("carol")
+    fake.install_for_user(carol)
     await start(bots, tmp_path)
     board = await (await fake.slash_command("alice", "daily", {})).wait_response(timeout=SOLVER_WAIT)
     (game_id,) = game_ids(tmp_path)
@@ -91,6 +95,12 @@ async def test_todays_daily_is_never_numbered_dealt_again_solved_nor_posted(fake
         assert refused.ephemeral and said(refused).startswith(f"The Canfield daily of {today} is still being played")
     hidden = await (await fake.slash_command("bob", "replay", {"player": fake.alice})).wait_response()
     assert hidden.ephemeral and said(hidden).startswith(f"Play your own Canfield daily of {today} first")
+    # A member's own app, in a server that has not added the bot: the same.
+    await (await fake.slash_command(carol, "daily", {}, channel_id=elsewhere.channel_id)).wait_response(
+        timeout=SOLVER_WAIT)
+    there = await answer_seen(await fake.slash_command(carol, "board", {"public": True},
+                                                       channel_id=elsewhere.channel_id))
+    assert there.ephemeral and "Shown to you alone" in said(there) and there.channel_id == elsewhere.channel_id
     assert public_boards(fake) == []
 
 
