@@ -10,7 +10,7 @@ import sys
 def parse_args(argv: list[str]) -> argparse.Namespace:
     """Read the command line."""
     from bot.game import GAMES
-    from bot.i18n import ENGLISH, LANGUAGE_CHOICES
+    from bot.languages import ENGLISH, LANGUAGE_CHOICES
 
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     commands = parser.add_subparsers(dest="command")

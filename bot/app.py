@@ -24,7 +24,7 @@ from discord.gateway import DiscordWebSocket
 
 from bot.cogs.checks import SERVER_CONTEXTS, SERVER_INSTALLS, NeedsServerApp
 from bot.config import Config, shard_ranges
-from bot.i18n import CommandTranslator, choose_language
+from bot.languages import choose_language
 from bot.play import SoloPlay
 from bot.play.bulk import BulkDrawing
 from bot.play.daily import DailyPlay
@@ -39,6 +39,7 @@ from bot.play.solution import SolutionPlay
 from bot.play.watch import WatchPlay
 from bot.store import Store, StoreError, open_store
 from bot.views.mentions import NO_PINGS
+from bot.views.translator import CommandTranslator
 from bot.words import DISCORD, error_text
 from render import workers
 

@@ -22,7 +22,8 @@ from bot.game import GAMES, TITLES, Move, Phrase, PhrasedError, Sentences, descr
 from bot.game.analysis import Verdict as AnalysisVerdict
 from bot.game.patience import Game
 from bot.game.race import RACE_LAYOUTS, RaceGame
-from bot.i18n import COMMAND, ENGLISH, LANGUAGE_CHOICES, N_, translations
+from bot.i18n import COMMAND, N_, translations
+from bot.languages import ENGLISH, LANGUAGE_CHOICES
 from bot.play.bulk import AlreadyDrawing, LineFull, TookTooLong, TooLargeToSend
 from bot.play.daily import (
     AlreadyShared,
@@ -138,7 +139,7 @@ _NUMBERED = re.compile(r"^([0-9]+)\.")  # "1. " starts a numbered list
 @dataclass(frozen=True, slots=True)
 class Voice:
     """How a front end writes a command, bold text and the names members chose, and the language
-    it speaks (bot.i18n)."""
+    it speaks (bot.languages; its catalogs: bot.i18n)."""
 
     command_prefix: str
     bold_mark: str

@@ -2,7 +2,7 @@
 speaks any language: a presenter passes its voice's `gettext` and `ngettext` (bot.words
 `board_captions`); by default the words are English, as the msgids are written.
 
-The msgids here belong to the `bot` catalog (bot.i18n extracts this file); notation, numbers
+The msgids here belong to the `bot` catalog (bot.catalog extracts this file); notation, numbers
 and titles stay as they are.
 """
 

@@ -12,33 +12,17 @@ import discord
 import pytest
 from discord import app_commands
 
+from bot.catalog import ROOT, SOURCES, cog_commands, command_messages, extract, read_catalog, template_path
 from bot.game import Phrase, new_game
-from bot.i18n import (
-    CHOICE,
-    COMMAND,
-    DOMAINS,
-    LANGUAGES,
-    OPTION,
-    ROOT,
-    SOURCES,
-    CommandTranslator,
-    catalog_path,
-    choose_language,
-    cog_commands,
-    command_messages,
-    command_word,
-    extract,
-    language_of,
-    read_catalog,
-    template_path,
-    translations,
-)
+from bot.i18n import CHOICE, COMMAND, DOMAINS, OPTION, catalog_path, translations
+from bot.languages import LANGUAGES, choose_language, language_of
 from bot.play.settings import BadSetting, change_settings, load_settings
 from bot.play.solo import NoGameHere, Refused
 from bot.store import open_store
+from bot.views.translator import CommandTranslator, command_word
 from bot.words import DISCORD, TERMINAL, error_text, event_text
 
-# The calls whose first argument is a message of the catalogs (bot.i18n.KEYWORDS but pgettext's context).
+# The calls whose first argument is a message of the catalogs (bot.catalog.KEYWORDS but pgettext's context).
 TRANSLATING = ("_", "N_", "gettext", "ngettext")
 # Discord's rule for command and option names (lowercase where the script has case).
 NAME = re.compile(r"^[-_\w]{1,32}$")
@@ -56,7 +40,7 @@ def keys(catalog) -> set[tuple[str | None, str]]:
 
 def test_the_template_is_what_the_code_says_now() -> None:
     fresh, committed = extract(), read_catalog(template_path("bot"))
-    assert keys(fresh) == keys(committed), "run `python -m bot.i18n extract` and `python -m bot.i18n update`"
+    assert keys(fresh) == keys(committed), "run `python -m bot.catalog extract` and `python -m bot.catalog update`"
 
 
 def test_every_sentence_the_code_translates_is_in_the_template() -> None:
@@ -111,7 +95,7 @@ def test_no_catalog_holds_fuzzy_obsolete_or_stale_entries(domain: str, language:
     catalog = read_catalog(catalog_path(language, domain), language)
     assert not [message.id for message in catalog if message.id and message.fuzzy]
     assert not catalog.obsolete
-    assert keys(catalog) <= keys(template), "entries the code no longer has: run `python -m bot.i18n update`"
+    assert keys(catalog) <= keys(template), "entries the code no longer has: run `python -m bot.catalog update`"
 
 
 def test_plural_forms_follow_the_language() -> None:

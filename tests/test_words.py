@@ -13,7 +13,7 @@ from bot.game import GAMES, TITLES, IllegalMoveError, Move, NotationError, descr
 from bot.game.analysis import Analysis
 from bot.game.analysis import Verdict as AnalysisVerdict
 from bot.game.race import RACE_LAYOUTS
-from bot.i18n import ENGLISH, LANGUAGES
+from bot.languages import ENGLISH, LANGUAGES
 from bot.play.bulk import AlreadyDrawing, LineFull, TookTooLong, TooLargeToSend
 from bot.play.daily import (
     AlreadyShared,

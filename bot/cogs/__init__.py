@@ -6,7 +6,7 @@ from discord.ext import commands
 
 
 def cog_classes() -> tuple[type[commands.Cog], ...]:
-    """Every cog of the bot, in the order the app adds them (bot.i18n reads their commands)."""
+    """Every cog of the bot, in the order the app adds them (bot.catalog reads their commands)."""
     from bot.cogs.competition import CompetitionCog
     from bot.cogs.matches import MatchesCog
     from bot.cogs.race import RaceCog

@@ -17,7 +17,8 @@ from bot.cogs.checks import check_channel, server_app_only
 from bot.cogs.coalesce import CoalescedEdits
 from bot.cogs.expiry import ExpiryRound
 from bot.game import GAMES
-from bot.i18n import LANGUAGE_NAMES, N_, kept
+from bot.i18n import N_
+from bot.languages import LANGUAGE_NAMES
 from bot.play.matches import MatchListener, Scoreboard
 from bot.play.settings import ManageServerNeeded, change_settings, load_settings
 from bot.views.board import player_of
@@ -25,6 +26,7 @@ from bot.views.matches import scoreboard_layout, team_list_text
 from bot.views.mentions import pinging
 from bot.views.respond import Answer, answer, public_post, server_voice, voice_of
 from bot.views.settings import settings_text
+from bot.views.translator import kept
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot

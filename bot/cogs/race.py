@@ -16,7 +16,6 @@ from bot.cogs.checks import check_channel, server_app_only
 from bot.cogs.coalesce import CoalescedEdits
 from bot.cogs.expiry import ExpiryRound
 from bot.game.race import RACE_LAYOUTS, RaceGame
-from bot.i18n import kept
 from bot.play import Player
 from bot.play.race import RaceEvent, RaceListener, RaceReply
 from bot.store.base import Race
@@ -24,6 +23,7 @@ from bot.views.board import player_of
 from bot.views.mentions import pinging
 from bot.views.race import lobby_view, private_answer, public_png, public_text, race_text
 from bot.views.respond import Answer, answer, public_post, server_voice, shown, voice_of
+from bot.views.translator import kept
 from bot.words import race_captions, race_table_alt_text
 from render import workers
 

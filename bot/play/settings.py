@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from weakref import WeakKeyDictionary
 
 from bot.game.rules import Die
-from bot.i18n import LANGUAGE_CHOICES
+from bot.languages import LANGUAGE_CHOICES
 from bot.play.solo import PlayError
 from bot.store import Store
 
@@ -63,7 +63,7 @@ class ServerSettings:
     match_undo: bool = False
     play_channels: frozenset[int] = field(default_factory=frozenset)
     prefix: str | None = None  # for typed moves; None: the bot's COMMAND_PREFIX
-    language: str | None = None  # the server's default language (bot.i18n); None: English
+    language: str | None = None  # the server's default language (bot.languages); None: English
 
     @property
     def team_target_or_default(self) -> int:

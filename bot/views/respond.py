@@ -34,7 +34,8 @@ from typing import TypeVar
 import discord
 
 from bot.cogs.checks import posts_publicly
-from bot.i18n import N_, choose_language, language_of
+from bot.i18n import N_
+from bot.languages import choose_language, language_of
 from bot.play import PlayError
 from bot.play.posts import Posts
 from bot.play.settings import load_settings

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.i18n import ENGLISH, LANGUAGE_NAMES
+from bot.languages import ENGLISH, LANGUAGE_NAMES
 from bot.play.settings import ServerSettings
 from bot.words import Voice, die_text
 

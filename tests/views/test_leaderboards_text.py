@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.game import GAMES
-from bot.i18n import LANGUAGES
+from bot.languages import LANGUAGES
 from bot.play.daily import Streaks
 from bot.play.leaderboards import GameStats, LeaderboardPage, PlayerStats
 from bot.views.leaderboards import (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.i18n import ENGLISH, LANGUAGES
+from bot.languages import ENGLISH, LANGUAGES
 from bot.play.matches import Scoreboard, Standing, TeamRoster
 from bot.store.base import Match
 from bot.views.matches import scoreboard_text, team_list_text

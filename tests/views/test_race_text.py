@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.game import Card, IllegalMoveError, Move, new_game
 from bot.game.moves import DRAW
-from bot.i18n import ENGLISH, LANGUAGES
+from bot.languages import ENGLISH, LANGUAGES
 from bot.play.race import (
     Beaten,
     RaceCancelled,
