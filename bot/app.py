@@ -31,9 +31,9 @@ from bot.play.daily import DailyPlay
 from bot.play.days import today
 from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
-from bot.play.posts import Posts
 from bot.play.race import RacePlay
 from bot.play.review import ReviewPlay
+from bot.play.services import Play, build_play
 from bot.play.settings import ServerLacksApp
 from bot.play.solution import SolutionPlay
 from bot.play.watch import WatchPlay
@@ -97,6 +97,14 @@ class PatientExorcismBot(commands.AutoShardedBot):
                          shard_ids=None if config.shard_ids is None else list(config.shard_ids))
         self.config = config
 
+    def use_play(self, play: Play) -> None:
+        """Serve the play layer's services `play` (on the bot's store): the cogs and views reach them
+        as the bot's attributes."""
+        self.store, self.solo, self.matches, self.teams, self.daily = (play.store, play.solo, play.matches,
+                                                                      play.teams, play.daily)
+        self.review, self.bulk, self.races, self.leaderboards = play.review, play.bulk, play.races, play.leaderboards
+        self.solutions, self.watching, self.posts = play.solutions, play.watching, play.posts
+
     @property
     def runs_shard_zero(self) -> bool:
         """Whether this process runs shard 0 (always, unless SHARD_IDS leaves it to another process)."""
@@ -122,17 +130,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
             DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         workers.use_processes(self.config.render_processes)
         self.store = await open_store(self.config.database_url)
-        self.solo = SoloPlay(self.store)
-        self.matches = MatchPlay(self.store, self.solo)
-        self.teams = TeamPlay(self.store)
-        self.daily = DailyPlay(self.store, self.solo)
-        self.review = ReviewPlay(self.store, self.solo)
-        self.bulk = BulkDrawing(preload=("render", "bot.game"))  # replays: never the board pool
-        self.races = RacePlay(self.store, time.time, work=self.solo.work, limits=self.solo.limits)
-        self.leaderboards = Leaderboards(self.store)
-        self.solutions = SolutionPlay(self.store, self.solo)
-        self.watching = WatchPlay(self.store, self.solo)
-        self.posts = Posts(self.solo.limits)
+        self.use_play(build_play(self.store))
         for cog in cog_classes():
             await self.add_cog(cog(self))
         self.add_dynamic_items(*dynamic_items())

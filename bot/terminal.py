@@ -22,8 +22,9 @@ from typing import TextIO
 from bot.game import TITLES
 from bot.game.notation import Word, read_word
 from bot.i18n import N_
-from bot.play import GameStatus, Player, PlayError, Reply, SoloPlay
+from bot.play import GameStatus, Player, PlayError, Reply
 from bot.play.review import Analysing, ReviewPlay
+from bot.play.services import Play, build_play
 from bot.play.solution import SolutionPlay
 from bot.store import StoredGame, open_store
 from bot.words import (
@@ -169,16 +170,15 @@ async def save_replay(review: ReviewPlay, player: Player, named: str | None, fol
     return f"{replay_text(replay, voice)} {wrote}"
 
 
-async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
+async def terminal_session(play: Play, reply: Reply, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
                            player: Player = TERMINAL_PLAYER, boards: Path | None = None,
-                           review: ReviewPlay | None = None, solutions: SolutionPlay | None = None,
                            voice: Voice = TERMINAL) -> Reply:
-    """Read lines from `stdin` and play them until the game ends, the input ends or `q`;
-    return the last reply, all said in the voice. `save` without a file name writes into
-    `boards` (`boards_folder()`), and so do `analyse` and the analysis that follows a lost game
-    (with `review`); `solution` asks `solutions` (one of its own over `solo` when None);
-    `replay` writes the last finished game (with `review`; once the game is over, `replay` is read
-    until `q` or the input's end)."""
+    """Read lines from `stdin` and play them (through `play`'s services) until the game ends, the
+    input ends or `q`; return the last reply, all said in the voice. `save` without a file name
+    writes into `boards` (`boards_folder()`), and so do `analyse` and the analysis that follows a
+    lost game; `solution` tells a winning line; `replay` writes the last finished game (once the
+    game is over, `replay` is read until `q` or the input's end)."""
+    solo, review = play.solo, play.review
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
 
@@ -205,18 +205,17 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
         if word is Word.BOARD:
             say("\n" + board_text(reply.game, voice))
             continue
-        if text.lower() in ANALYSE_WORDS and review is not None:
+        if text.lower() in ANALYSE_WORDS:
             say(await analysis_report(review, None, player, boards or boards_folder(), voice))
             continue
         if text.split()[0].lower() == "solution":
-            solutions = solutions or SolutionPlay(solo.store, solo)
-            say(await solution_report(solutions, text.lower().split(), player, voice))
+            say(await solution_report(play.solutions, text.lower().split(), player, voice))
             continue
         if text.split()[0].lower() == "save":
             named = text.split(maxsplit=1)[1] if len(text.split()) > 1 else None
             say(await save_board(reply, player, named, boards or boards_folder(), voice))
             continue
-        if text.split()[0].lower() == REPLAY_WORD and review is not None:
+        if text.split()[0].lower() == REPLAY_WORD:
             say(await save_replay(review, player, _file_named(text), boards or boards_folder(), voice))
             continue
         try:
@@ -236,13 +235,12 @@ async def terminal_session(solo: SoloPlay, reply: Reply, stdin: TextIO = sys.std
     elif reply.finished:
         say(voice.gettext("Game over ({status}). Score {score}.", status=status_text(reply.status, voice),
                           score=reply.game.score))
-        if review is not None and any(isinstance(event, Analysing) for event in reply.events):
+        if any(isinstance(event, Analysing) for event in reply.events):
             say(await analysis_report(review, reply.game_id, player, boards or boards_folder(), voice))
     else:
         say(voice.gettext("Stopped. Score {score}.", score=reply.game.score))
         return reply
-    if review is not None:
-        await _after_the_end(review, stdin, stdout, player, boards or boards_folder(), voice)
+    await _after_the_end(review, stdin, stdout, player, boards or boards_folder(), voice)
     return reply
 
 
@@ -280,8 +278,8 @@ async def play_in_terminal(name: str | None, deal: int | None, options: dict[str
     resume it."""
     store = await open_store(database)
     try:
-        solo = SoloPlay(store)
-        review = ReviewPlay(store, solo)
+        play = build_play(store)
+        solo = play.solo
         damaged = await solo.abandon_damaged(TERMINAL_PLAYER, None)
         if damaged is not None:
             print(voice.gettext("{database} held game #{game}, damaged and impossible to rebuild: it is set aside.",
@@ -300,7 +298,7 @@ async def play_in_terminal(name: str | None, deal: int | None, options: dict[str
                 name, deal = running.name, running.deal
         reply = await solo.start(TERMINAL_PLAYER, guild_id=None, channel_id=None, name=name or DEFAULT_GAME,
                                  deal=deal, **options)
-        return await terminal_session(solo, reply, stdin, stdout, boards=boards, review=review, voice=voice)
+        return await terminal_session(play, reply, stdin, stdout, boards=boards, voice=voice)
     finally:
         await store.close()
 

@@ -13,7 +13,8 @@ from pathlib import Path
 from PIL import Image
 
 from bot.game import DRAW, GAMES, new_game
-from bot.play import Player, SoloPlay
+from bot.play import Player
+from bot.play.services import build_play
 from bot.store import NewGame, open_store
 from bot.terminal import TERMINAL_PLAYER, play_in_terminal, terminal_session
 from bot.words import TERMINAL
@@ -30,18 +31,17 @@ async def test_a_won_game_typed_in_the_terminal_exorcises_the_demon(tmp_path) ->
     stored = await store.games.create_game(NewGame(
         guild_id=None, channel_id=None, user_id=TERMINAL_PLAYER.id, name="canfield", options=solved.options,
         deal=None, cards="".join(map(str, solved.cards)), snapshot=None, score=-12))
-    solo = SoloPlay(store)
-    reply = await solo.board(stored.id, TERMINAL_PLAYER)
+    play = build_play(store)
+    reply = await play.solo.board(stored.id, TERMINAL_PLAYER)
     typed = "\n".join(str(move) for move in solved.moves) + "\n"
     out = io.StringIO()
-    final = await terminal_session(solo, reply, io.StringIO(typed), out)
+    final = await terminal_session(play, reply, io.StringIO(typed), out)
     assert final.status == "won" and "The demon is exorcised! You won. Score 352." in out.getvalue()
     assert (await store.games.get_game(stored.id)).status == "won"
     await store.close()
 
 
 async def test_a_lost_game_is_told_where_it_was_lost_and_analyse_tells_it_again(tmp_path) -> None:
-    from bot.play.review import ReviewPlay
     from tests.game.test_analysis import LOSING, PREFIX, WINNABLE, reference_game, winning_line
 
     database = str(tmp_path / "t.sqlite3")
@@ -50,11 +50,11 @@ async def test_a_lost_game_is_told_where_it_was_lost_and_analyse_tells_it_again(
     stored = await store.games.create_game(NewGame(
         guild_id=None, channel_id=None, user_id=TERMINAL_PLAYER.id, name="canfield", options=deal.options,
         deal=None, cards="".join(map(str, deal.cards)), snapshot=None, score=-12))
-    solo = SoloPlay(store)
-    reply = await solo.board(stored.id, TERMINAL_PLAYER)
+    play = build_play(store)
+    reply = await play.solo.board(stored.id, TERMINAL_PLAYER)
     typed = " ".join(map(str, [*winning_line()[:PREFIX], LOSING, "d"])) + "\nresign\n"
     out = io.StringIO()
-    await terminal_session(solo, reply, io.StringIO(typed), out, boards=tmp_path, review=ReviewPlay(store, solo))
+    await terminal_session(play, reply, io.StringIO(typed), out, boards=tmp_path)
     await store.close()
     told = "after move 11 (wf2) the deal could no longer be won; d instead still wins."
     assert told in out.getvalue()

@@ -70,14 +70,8 @@ from bot.cogs.solo import START_WORDS, SoloCog
 from bot.config import Config
 from bot.game import GAMES, NotationError
 from bot.game.notation import ACTION_WORDS, WORDS, Action, ActionCommand, Word, parse, read_word
-from bot.play import Player, PlayError, Reply, SoloPlay
-from bot.play.daily import DailyPlay
-from bot.play.leaderboards import Leaderboards
-from bot.play.matches import MatchPlay, TeamPlay
-from bot.play.posts import Posts
-from bot.play.race import RacePlay
-from bot.play.solution import SolutionPlay
-from bot.play.watch import WatchPlay
+from bot.play import Player, PlayError, Reply
+from bot.play.services import build_play
 from bot.play.work import LIMITS, Limit, RateLimiter
 from bot.store import Store, open_store
 from bot.views import dynamic_items, respond
@@ -662,8 +656,8 @@ class StandInInteraction:
         return True
 
     async def send(self, content: Any = None, *, ephemeral: bool = False, **_: Any) -> None:
-        """A followup message (after a deferral)."""
-        assert self.response.deferred is not None, "a followup before the interaction was acknowledged"
+        """A followup message (after the interaction's answer or its deferral, as Discord allows)."""
+        assert self.response.is_done(), "a followup before the interaction was acknowledged"
         self.said.append(seen("message", content, ephemeral, [], None))
 
     async def edit_original_response(self, *, content: Any = None, attachments: Any = discord.utils.MISSING,
@@ -703,17 +697,11 @@ class Bench:
         client.store = store
         # The fuzz plays far faster than a member may: no rate limits here (tests/play/test_fair.py tests them).
         unlimited = RateLimiter({action: Limit(10**9, 1.0) for action in LIMITS})
-        client.solo = SoloPlay(store, limits=unlimited)
         self.later = 0.0  # seconds the matches' clock is ahead (for a match that expired)
-        client.matches = MatchPlay(store, client.solo, clock=lambda: time.time() + self.later)
-        client.teams = TeamPlay(store)
-        client.daily = DailyPlay(store, client.solo)
-        client.races = RacePlay(store, time.time, rng=Random(SEED), work=client.solo.work, limits=unlimited)
-        client.leaderboards = Leaderboards(store)
-        client.watching = WatchPlay(store, client.solo)
-        client.posts = Posts(unlimited)
         # A small search limit: the fuzz checks the answers, tests/game/test_lines.py the lines.
-        client.solutions = SolutionPlay(store, client.solo, limit=5_000)
+        play = build_play(store, limits=unlimited, solution_limit=5_000, rng=Random(SEED),
+                          match_clock=lambda: time.time() + self.later)
+        client.use_play(play)
         self.client = client
         self.solo_cog, self.matches_cog, self.competition_cog = SoloCog(client), MatchesCog(client), \
             CompetitionCog(client)
