@@ -760,7 +760,7 @@ def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Ima
     offset of its top left corner from that point (None for text that shows nothing). Pasting
     a colour through it (`Image.paste(colour, box, mask)`) blends exactly as `ImageDraw.text` does."""
     face = font(size, bold)
-    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    left, top, right, bottom = (int(edge) for edge in face.getbbox(text, anchor=anchor))  # whole pixels already
     if right <= left or bottom <= top:
         return None, 0, 0
     mask = Image.new("L", (right - left, bottom - top), 0)

@@ -22,6 +22,7 @@ import functools
 import math
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from typing import cast
 
 from PIL import Image
 
@@ -130,7 +131,10 @@ def _sample(theme: Theme) -> list[tuple[int, RGB]]:
 
     counts: Counter[RGB] = Counter()
     for image in boards():
-        counts.update({colour: pixels for pixels, colour in image.getcolors(image.width * image.height)})
+        colours = image.getcolors(image.width * image.height)  # never None: room for every pixel's own colour
+        assert colours is not None
+        for pixels, colour in colours:
+            counts[cast(RGB, colour)] += pixels
     return [(pixels, colour) for colour, pixels in counts.most_common()]
 
 

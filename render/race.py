@@ -383,7 +383,7 @@ class _BoardPainter(_Painter):
         put down (a foundation move's, on the foundation it went to)."""
         number, move = next(((number, move) for number, (who, move) in reversed(list(enumerate(self.race.history)))
                              if who == self.player), (None, None))
-        if move is None:
+        if move is None or number is None:
             return
         self._ring(self._area(move.src, 1), self.theme.moved_from, 2)
         self._ring(self._target(number, move), self.theme.moved_to, 3)

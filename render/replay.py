@@ -140,6 +140,7 @@ def replay_gif(record: dict[str, Any], *, theme: str = "classic", player: str | 
         except _WouldNotFit as over:
             tried.append((scale, len(frames), over.projected))
     assert upload_limit is not None and budget is not None  # without a budget, the first step is written whole
+    still = b""
     for scale in sorted({STEPS[0][0], STEPS[-1][0]}, reverse=True):  # the end alone, still
         still = _gif(record, [Frame(len(moves), LAST_MS)], scale, None, theme=theme, player=player, captions=captions)
         if len(still) <= budget:

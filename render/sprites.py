@@ -166,13 +166,13 @@ def _rank_mask(rank: int, font_size: int, widest: int) -> Image.Image:
 
 def _cap_height(font_size: int) -> int:
     """How far a capital letter stands above the baseline."""
-    return -font(font_size).getbbox("A", anchor="ls")[1]
+    return -int(font(font_size).getbbox("A", anchor="ls")[1])
 
 
 def _text_ink(text: str, face: ImageFont.FreeTypeFont, cap: int) -> Image.Image:
     """`text` as a mask cropped to its ink left and right, from the cap line down; a tail
     below the baseline (the Q's) is kept."""
-    size = face.getbbox(text, anchor="ls")
+    size = [int(edge) for edge in face.getbbox(text, anchor="ls")]  # whole pixels already
     mask = Image.new("L", (size[2] - size[0] + 4, cap + max(0, size[3]) + 2), 0)
     ImageDraw.Draw(mask).text((2 - size[0], cap), text, font=face, fill=255, anchor="ls")
     left, _, right, _ = mask.getbbox() or (0, 0, mask.width, 0)

@@ -12,7 +12,7 @@ import pytest
 from bot.game import GAMES, TITLES, IllegalMoveError, Move, NotationError, describe_game, new_game
 from bot.game.analysis import Analysis
 from bot.game.analysis import Verdict as AnalysisVerdict
-from bot.game.race import RACE_LAYOUTS
+from bot.game.race import RACE_LAYOUTS, new_race
 from bot.languages import ENGLISH, LANGUAGES
 from bot.play.bulk import AlreadyDrawing, LineFull, TookTooLong, TooLargeToSend
 from bot.play.daily import (
@@ -501,7 +501,7 @@ def test_a_long_board_names_fewer_column_cards_to_fit_its_limit() -> None:
 
 
 def test_a_race_board_and_table_in_words() -> None:
-    race = new_game("demon-race", deal=1, players=2)
+    race = new_race(1, players=2)
     mine = race_board_alt_text(race, 0, "Alice", DISCORD)
     assert mine.startswith("Race board of Alice: 52 cards left. Shared foundations' tops: none yet.")
     columns = [sentence for sentence in mine.split(". ") if sentence.startswith("Column t")]

@@ -14,7 +14,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.game.games import Game, new_game
+from bot.game.games import Game
 from bot.game.moves import Move
 from bot.game.solver import Solution, solve
 
@@ -44,9 +44,7 @@ class Analysis:
 def start_of(game: Game) -> Game:
     """A new game with the same deck and rules, before any move (by its deal number, when it has
     one, so that the board says which deal it is)."""
-    if game.deal is not None:
-        return new_game(game.name, deal=game.deal, **game.options)
-    return new_game(game.name, cards=[str(card) for card in game.cards], **game.options)
+    return game.restarted()
 
 
 def position_after(game: Game, count: int) -> Game:

@@ -14,8 +14,9 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import cache, partial
 from itertools import pairwise
+from typing import cast
 
-from bot.game import notation, solver
+from bot.game import solver
 from bot.game.cards import SUIT_WORDS, Card, Suit, next_rank, previous_rank
 from bot.game.deals import check_deal, check_deck, dealing_order, move_to_top, shuffled_talon
 from bot.game.errors import IllegalMoveError, NotationError
@@ -82,7 +83,7 @@ def _base_count(rules: Rules) -> int:
     return 1 if rules.base_rank is None else 4
 
 
-class CanfieldGame(Game):
+class CanfieldGame(Game[Rules]):
     """One game of the Canfield family. Build it with `bot.game.new_game`."""
 
     def __init__(self, rules: Rules, cards: Sequence[Card], deal: int | None = None, *, checked: bool = False) -> None:
@@ -161,11 +162,16 @@ class CanfieldGame(Game):
             return Outcome.BLOCKED
         return None
 
+    @property
+    def _base_rank(self) -> int:
+        """The rank every foundation starts from: a Canfield game always has one."""
+        return cast(int, self.base_rank)
+
     def foundation_base(self, pile: str) -> Card:
         """The card a foundation starts with (its suit at the base rank), such as `JC` for f1."""
         if not pile.startswith("f") or pile not in self._piles:
             raise ValueError(f"{pile!r} is not a foundation of {self.name}")
-        return Card(self.base_rank, SUITS[(int(pile[1:]) - 1) // self.rules.decks])
+        return Card(self._base_rank, SUITS[(int(pile[1:]) - 1) // self.rules.decks])
 
     def is_face_up(self, pile: str, index: int) -> bool:
         """Whether the card at `index` (from the bottom) of `pile` shows its face."""
@@ -215,7 +221,7 @@ class CanfieldGame(Game):
         if self.rules.redeals is not None and not 0 <= self.redeals_used <= self.rules.redeals:
             raise ValueError(f"{self.redeals_used} redeals used where {self.rules.redeals} are allowed")
         for index, pile in enumerate(self.foundations):
-            base = Card(self.base_rank, SUITS[index // self.rules.decks])
+            base = Card(self._base_rank, SUITS[index // self.rules.decks])
             run = [base]
             while len(run) < min(len(pile), 13):
                 run.append(Card(next_rank(run[-1].rank), base.suit))
@@ -275,31 +281,19 @@ class CanfieldGame(Game):
 
     # --- carrying out commands ----------------------------------------------------------
 
-    def _carry_out(self, command: notation.Command) -> None:
-        if isinstance(command, notation.ActionCommand):
-            if command.action is notation.Action.DRAW:
-                self.verify_move(DRAW)
-                self._do(DRAW)
-            elif command.action is notation.Action.UNDO:
-                self.undo()
-            else:
-                self._auto_foundations()
-            return
-        if isinstance(command, notation.CardCommand):
-            places = self._locate(command.card, command.text)
-            # With two decks the card may lie in two places: play the copy that can move.
-            src, count = next((place for place in places if self._candidates(*place, command.dst)), places[0])
-            self._resolve(src, command.dst, count, command.text)
-            return
-        self._pile(command.src, command.text)
-        self._resolve(command.src, command.dst, command.count, command.text)
+    def _play_card(self, card: Card, dst: str | None, text: str) -> None:
+        places = self._locate(card, text)
+        # With two decks the card may lie in two places: play the copy that can move.
+        src, count = next((place for place in places if self._candidates(*place, dst)), places[0])
+        self._resolve(src, dst, count, text)
 
-    def _auto_foundations(self) -> None:
-        while True:
-            move = next((m for m in self.legal_moves() if m.dst.startswith("f")), None)
-            if move is None:
-                return
-            self._do(move)
+    def _play_pile(self, src: str, dst: str | None, count: int | None, text: str) -> None:
+        self._pile(src, text)
+        self._resolve(src, dst, count, text)
+
+    def _auto_move(self, move: Move) -> bool:
+        """Every card that can go to a foundation."""
+        return move.dst.startswith("f")
 
     def _locate(self, card: Card, text: str) -> list[tuple[str, int]]:
         """Where a named card can be moved from, with how many cards move with it: the fewest
@@ -430,7 +424,7 @@ class CanfieldGame(Game):
             return Phrase("{pile} builds {suit}, not {card}", pile=move.dst, suit=SUIT_WORDS[suit], card=str(card))
         if not self._foundation_accepts(index, card):
             pile = self.foundations[index]
-            wanted = next_rank(pile[-1].rank) if pile else self.base_rank
+            wanted = next_rank(pile[-1].rank) if pile else self._base_rank
             if len(pile) == 13:
                 return Phrase("{pile} is complete", pile=move.dst)
             return Phrase("{pile} needs the {wanted}, not {card}", pile=move.dst, wanted=str(Card(wanted, card.suit)),

@@ -1,19 +1,20 @@
 """Every game the engine plays, by name: `GAMES`, the registry of the kinds of game one player
 plays alone (the Canfield family with Demons and Thieves from canfield.py, Patriarchs with
 Picture Patience from patriarchs.py), each a `GameKind` carrying its own title, options,
-solver coverage and board layout; and the demon race (race.py), several players' game, apart
-as `RACE`. `new_game` builds any of them; the rest of the bot knows games through this module."""
+solver coverage and board layout; `new_game` builds any of them, and the rest of the bot knows
+games through this module. The demon race (race.py), several players' game, is apart: `RACE`
+names it, and race.new_race deals one."""
 
 from __future__ import annotations
 
-from typing import Literal, overload
+from typing import Any
 
 from bot.game.canfield import CANFIELD_KINDS
 from bot.game.cards import Card
 from bot.game.patience import Game, GameKind, GameRules
 from bot.game.patriarchs import PATRIARCHS_KINDS
 from bot.game.phrases import Sentences
-from bot.game.race import RaceGame, new_race_with
+from bot.game.race import RaceGame
 from bot.game.rules import UnknownGameError
 
 __all__ = ["GAMES", "RACE", "TITLES", "Game", "GameKind", "dealt_cards", "describe_game", "game_kind", "game_rules",
@@ -32,26 +33,12 @@ def game_kind(name: str) -> GameKind:
     return GAMES[name]
 
 
-@overload
-def new_game(name: Literal["demon-race"], *, deal: int | None = None, cards: None = None,
-             **options: object) -> RaceGame: ...
-
-
-@overload
 def new_game(name: str = "canfield", *, deal: int | None = None, cards: list[Card] | list[str] | None = None,
-             **options: object) -> Game: ...
-
-
-def new_game(name: str = "canfield", *, deal: int | None = None, cards: list[Card] | list[str] | None = None,
-             **options: object) -> Game | RaceGame:
-    """A new game of `name`: PySolFC's game number `deal`, or an explicit deck `cards` (in the
-    order the game's own `new_*_game` documents), or a random game number. Options as the game
-    allows (`option_names`). UnknownGameError, quoting it, for a name or option it does not know.
-    The demon race (`RACE`) is dealt from its number, its options those of `race.new_race`."""
-    if name == RACE:
-        if cards is not None:
-            raise UnknownGameError("a demon race is dealt from its number, or from `decks=`, one a player")
-        return new_race_with(deal, options)
+             **options: object) -> Game[Any]:
+    """A new game of patience of `name`: PySolFC's game number `deal`, or an explicit deck `cards`
+    (in the order the game's own `new_*_game` documents), or a random game number. Options as
+    the game allows (`option_names`). UnknownGameError, quoting it, for a name or option it does
+    not know (the demon race, several players' game, is dealt by race.new_race)."""
     return game_kind(name).new(deal=deal, cards=cards, **options)
 
 

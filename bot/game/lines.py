@@ -29,7 +29,7 @@ from bot.game.moves import Move
 from bot.game.solver import Search, SearchStep, Solution, State, card_indexes, covers, expand, solve
 
 if TYPE_CHECKING:
-    from bot.game.canfield import CanfieldGame
+    from bot.game.patience import Game
 
 # Positions one stretch's breadth-first search may look at before keeping the solver's stretch.
 STRETCH_LIMIT = 20_000
@@ -103,10 +103,10 @@ def _path(parents: dict[tuple, tuple[tuple | None, Edge]], key: tuple) -> list[E
     """The way a breadth-first search came to the position whose key is `key`: `parents` gives
     each position's parent (None for the start) and the edge from it."""
     path: list[Edge] = []
-    while parents[key][0] is not None:
-        back, edge = parents[key]
+    back, edge = parents[key]
+    while back is not None:
         path.append(edge)
-        key = back
+        back, edge = parents[back]
     return path[::-1]
 
 
@@ -225,7 +225,7 @@ def cut_corners(search: Search, root: State, steps: list[SearchStep], limit: int
     return line
 
 
-def short_line(game: CanfieldGame, *, limit: int = 3_000_000, seconds: float | None = None,
+def short_line(game: Game, *, limit: int = 3_000_000, seconds: float | None = None,
                shortcut_limit: int = SHORTCUT_LIMIT) -> Solution:
     """A short winning line from the game's position with every card known: the solver's line
     (see `solver.solve`, whose `limit` and `seconds` apply to each search), with each stretch

@@ -5,8 +5,10 @@ A game is a deck and a move list, changed through `play` and `undo` (and `resume
 restored game at its stored position); a position is every pile in `pile_order`, the redeals
 used and the die's roll. `CanfieldGame` (canfield.py) and `PatriarchsGame` (patriarchs.py)
 implement `Game`: its public members, and the rule hooks `_reason` (why a move is illegal, or
-None), `_do` (carry out a legal move, appending a `Step`), `_carry_out` (one parsed command) and
-`_work_out_outcome`.
+None), `_do` (carry out a legal move, appending a `Step`), `_play_card` and `_play_pile` (the
+two kinds of parsed command that move cards), `_auto_move` (which moves `auto` plays) and
+`_work_out_outcome`. A game is typed by its rules' type: `Game[RulesT]`, so that `game.rules`
+is the kind's own (CanfieldGame's `Rules`, PatriarchsGame's `PatriarchsRules`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Protocol, Self
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 from bot.game import notation
 from bot.game.cards import Card
@@ -110,6 +112,9 @@ class GameRules(Protocol):
         ...
 
 
+RulesT = TypeVar("RulesT", bound=GameRules)
+
+
 @dataclass(frozen=True, slots=True)
 class GameKind:
     """One game the engine plays, with what the rest of the bot needs to know of it: its title,
@@ -123,19 +128,19 @@ class GameKind:
     solver_covers: bool
     board_layout: str
     make_rules: Callable[..., GameRules]  # (**options) -> the rules with the options applied
-    new: Callable[..., Game]  # (deal=, cards=, **options) -> a new game; see games.new_game
+    new: Callable[..., Game[Any]]  # (deal=, cards=, **options) -> a new game; see games.new_game
     dealt_cards: Callable[[int], list[Card]]  # a PySolFC game number -> its deck, in `cards=` order
     describe_rules: Callable[[], Sentences]  # the rules in a few plain sentences
 
 
-class Game(ABC):
+class Game(ABC, Generic[RulesT]):
     """One game of patience: the interface the bot, the solver, the serializer and render use,
     with the machinery every game shares. See the module's docstring for what a game adds."""
 
     # What moves look like in this game, for a player who typed something unreadable.
     examples = Phrase("moves look like rt2, wf, t1t3:2, 7h, 7h t2, d (draw), a (all to foundations), u (undo)")
 
-    rules: GameRules
+    rules: RulesT
     deal: int | None  # PySolFC's game number; None for an explicit deck
     cards: tuple[Card, ...]  # the deck, in the order new_game(cards=...) takes it
     pile_order: tuple[str, ...]  # every pile by notation name, in a fixed order
@@ -149,7 +154,7 @@ class Game(ABC):
     _piles: dict[str, list[Card]]
 
     @abstractmethod
-    def __init__(self, rules: GameRules, cards: Sequence[Card], deal: int | None = None, *,
+    def __init__(self, rules: RulesT, cards: Sequence[Card], deal: int | None = None, *,
                  checked: bool = False) -> None:
         """Deal `cards` (a whole deck, first dealt first) under `rules`; `deal` is its game number.
         `checked`: the cards are a game's own, already found to be whole decks (a copy's): they are
@@ -224,11 +229,43 @@ class Game(ABC):
         """Carry out a move already known to be legal, appending its Step to the history."""
 
     @abstractmethod
+    def _play_card(self, card: Card, dst: str | None, text: str) -> None:
+        """Carry out a command naming a card (`7h`, `7h t2`): to `dst`, or its best place when
+        None; ValueError (quoting `text`) when it cannot be."""
+
+    @abstractmethod
+    def _play_pile(self, src: str, dst: str | None, count: int | None, text: str) -> None:
+        """Carry out a command naming piles (`rt2`, `t1t3:2`, `wf`): `count` cards from `src` (its
+        best group when None) to `dst` (its best place when None); ValueError (quoting `text`)
+        when it cannot be."""
+
+    @abstractmethod
+    def _auto_move(self, move: Move) -> bool:
+        """Whether `auto` plays this legal move (it plays such moves until none is left)."""
+
     def _carry_out(self, command: notation.Command) -> None:
         """Carry out one parsed command; ValueError (quoting it) when it cannot be."""
+        if isinstance(command, notation.ActionCommand):
+            if command.action is notation.Action.DRAW:
+                self.verify_move(DRAW)
+                self._do(DRAW)
+            elif command.action is notation.Action.UNDO:
+                self.undo()
+            else:
+                self._auto_foundations()
+            return
+        if isinstance(command, notation.CardCommand):
+            self._play_card(command.card, command.dst, command.text)
+            return
+        self._play_pile(command.src, command.dst, command.count, command.text)
+
+    def _auto_foundations(self) -> None:
+        """Play the moves `auto` plays (`_auto_move`) until none is left."""
+        while (move := next((m for m in self.legal_moves() if self._auto_move(m)), None)) is not None:
+            self._do(move)
 
     @classmethod
-    def dealt(cls, rules: GameRules, *, deal: int | None, cards: list[Card] | list[str] | None,
+    def dealt(cls, rules: RulesT, *, deal: int | None, cards: list[Card] | list[str] | None,
               deck_of: Callable[[int], list[Card]]) -> Self:
         """A new game: an explicit deck `cards` (Cards or their text), or PySolFC's game number
         `deal` laid out by `deck_of`, or a random game number; not both."""
@@ -481,9 +518,14 @@ class Game(ABC):
         for name, cards in zip(self.pile_order, piles, strict=True):
             self._piles[name][:] = cards
 
+    def restarted(self) -> Self:
+        """A new game of the same kind, rules and deck, before any move (with its deal number,
+        when it has one, so that its board says which deal it is)."""
+        return type(self)(self.rules, self.cards, self.deal, checked=True)
+
     def _rebuild_history(self) -> None:
         """Replay the game from its deck to recover the positions that undo needs."""
-        fresh = type(self)(self.rules, self.cards, self.deal, checked=True)
+        fresh = self.restarted()
         for step in self.history:
             fresh._do(step.move)
         self._restore(fresh._position())

@@ -21,7 +21,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
-from bot.game import notation
 from bot.game.cards import ACE, KING, SUIT_WORDS, Card, Suit
 from bot.game.deals import (
     DealError,
@@ -124,7 +123,7 @@ def _partner(index: int) -> int:
     return (index + 4) % 8
 
 
-class PatriarchsGame(Game):
+class PatriarchsGame(Game[PatriarchsRules]):
     """One game of Patriarchs or Picture Patience. Build it with `new_patriarchs_game`."""
 
     pile_order = PILE_ORDER
@@ -297,29 +296,9 @@ class PatriarchsGame(Game):
 
     # --- carrying out commands ----------------------------------------------------------
 
-    def _carry_out(self, command: notation.Command) -> None:
-        if isinstance(command, notation.ActionCommand):
-            if command.action is notation.Action.DRAW:
-                self.verify_move(DRAW)
-                self._do(DRAW)
-            elif command.action is notation.Action.UNDO:
-                self.undo()
-            else:
-                self._auto_foundations()
-            return
-        if isinstance(command, notation.CardCommand):
-            self._play_card(command.card, command.dst, command.text)
-            return
-        self._play_pile(command.src, command.dst, command.count, command.text)
-
-    def _auto_foundations(self) -> None:
-        """Play reserve and waste cards to the foundations until none can go (never reversals,
-        which would go back and forth)."""
-        while True:
-            move = next((m for m in self.legal_moves() if m.src in _SOURCES), None)
-            if move is None:
-                return
-            self._do(move)
+    def _auto_move(self, move: Move) -> bool:
+        """Reserve and waste cards to the foundations (never reversals, which would go back and forth)."""
+        return move.src in _SOURCES
 
     def _check_destination(self, dst: str | None, text: str) -> None:
         if dst is not None and dst != "f" and dst not in self._piles:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import string
 from dataclasses import dataclass
-from typing import Protocol, Self
+from typing import Any, Protocol, Self
 
 # The calls whose literal arguments are the engine's msgids, as Babel's extractor takes them:
 # a name and the positions (from 1) of its singular and plural, or None for the first argument.
@@ -207,7 +207,7 @@ class PhrasedError(ValueError):
         return self.phrase.values
 
     @classmethod
-    def from_phrase(cls, phrase: Phrase, /, *args: object, **kwargs: object) -> Self:
+    def from_phrase(cls, phrase: Phrase, /, *args: Any, **kwargs: Any) -> Self:
         """The error saying a phrase already made (its template was marked where it was made);
         the other arguments as the error's own constructor takes them."""
         return cls(phrase, *args, **kwargs)

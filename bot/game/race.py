@@ -184,7 +184,7 @@ def _builds_on(card: Card, onto: Card) -> bool:
 
 
 class RaceGame:
-    """One demon race. Build it with `new_race` or `new_game("demon-race", ...)`."""
+    """One demon race. Build it with `new_race` (or `new_race_with`, its options by name)."""
 
     name = "demon-race"
     title = N_("Demon race")
@@ -513,8 +513,8 @@ RACE_OPTION_NAMES = ("players", "layout", "decks")
 
 
 def new_race_with(deal: int | None, options: dict[str, object]) -> RaceGame:
-    """`new_race` with its options given by name, as `new_game("demon-race", **options)` gets
-    them; UnknownGameError, quoting it, for an option a race does not take."""
+    """`new_race` with its options given by name (as a store or a command holds them);
+    UnknownGameError, quoting it, for an option a race does not take."""
     unknown = sorted(set(options) - set(RACE_OPTION_NAMES))
     if unknown:
         raise UnknownGameError("unknown option {option!r} for a race; options: {options}", option=unknown[0],

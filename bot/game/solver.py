@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from bot.game.cards import full_deck
 from bot.game.moves import DRAW, Move
@@ -74,7 +74,7 @@ SearchStep = tuple[int, str, str, int]
 Drawn = tuple[int, tuple[int, ...], tuple[int, ...], int]
 
 
-def covers(game: Game) -> bool:
+def covers(game: Game) -> TypeGuard[CanfieldGame]:
     """Whether the search covers the game, as its kind says: the one-deck Canfield family, four
     columns. The two-deck games get is_dead and hint from a smaller search with the engine's
     own moves (`Game.shortest_progress`), and no `solve`."""
@@ -464,7 +464,7 @@ class Search:
 NATIVE = _solver_core is not None  # whether the C search (bot/game/_solver_core.c) is built
 
 
-def solve(game: CanfieldGame, *, limit: int = 1_000_000, seconds: float | None = None,
+def solve(game: Game, *, limit: int = 1_000_000, seconds: float | None = None,
           reference: bool = False, native: bool = True) -> Solution:
     """Search the game from its position with every card known: "winnable" with the winning
     line, "unwinnable", or "gave-up" after `limit` positions (or `seconds`, if given).
@@ -550,6 +550,7 @@ def _solve_native(search: Search, state: State, limit: int, seconds: float | Non
     options = (search.any_group, search.fill, -1 if search.redeals is None else search.redeals, search.draw,
                search.reference, search.rolls)
     position = (foundations, reserve, columns, waste + stock[::-1], len(waste), passes)
+    assert _solver_core is not None  # only called when NATIVE
     code, raw, positions, _ = _solver_core.solve(tables, options, position, min(limit, 2**62),
                                                  -1.0 if seconds is None else seconds)
     elapsed = time.perf_counter() - start

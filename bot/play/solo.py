@@ -624,7 +624,7 @@ class SoloPlay:
         if status is None:
             if self.limits.check(member_id, "verdict"):
                 return NoVerdict()
-            fresh = new_game(game.name, cards=list(map(str, game.cards)), **game.options)
+            fresh = game.restarted()
             try:
                 status = (await self.work.verdict(member_id, solve, fresh, limit=VERDICT_LIMIT)).status
             except Busy:

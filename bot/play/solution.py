@@ -93,7 +93,7 @@ def line_moves(game: Game, moves: list[Move]) -> tuple[LineMove, ...]:
 def work_out_line(game: Game, limit: int = SOLUTION_LIMIT) -> tuple[str, tuple[LineMove, ...]]:
     """The short line from the game's position (in a search process): the solver's status and
     the line's moves."""
-    solution = short_line(game, limit=limit)  # type: ignore[arg-type]
+    solution = short_line(game, limit=limit)
     return solution.status, line_moves(game, solution.moves)
 
 

@@ -20,7 +20,7 @@ from bot.game import (
     to_snapshot,
 )
 from bot.game.games import RACE
-from bot.game.race import RaceGame
+from bot.game.race import RaceGame, new_race_with
 from bot.game.solver import covers, solve
 
 
@@ -66,15 +66,17 @@ def test_an_unknown_name_is_refused_everywhere_with_the_games_listed() -> None:
             ask("klondike")
 
 
-def test_the_demon_race_is_its_own_type_with_its_options_checked() -> None:
-    race = new_game(RACE, deal=1, players=3, layout="demon")
+def test_the_demon_race_is_its_own_type_dealt_apart_with_its_options_checked() -> None:
+    race = new_race_with(1, {"players": 3, "layout": "demon"})
     assert isinstance(race, RaceGame) and not isinstance(race, Game)
     assert race.options == {"players": 3, "layout": "demon"} and TITLES[RACE] == race.title
     assert RACE not in GAMES
     with pytest.raises(UnknownGameError, match="'speed'"):
-        new_game(RACE, deal=1, speed=2)
+        new_race_with(1, {"speed": 2})
     with pytest.raises(UnknownGameError, match="players='3'"):
-        new_game(RACE, deal=1, players="3")
+        new_race_with(1, {"players": "3"})
+    with pytest.raises(UnknownGameError, match="'demon-race'"):  # new_game deals the games of patience
+        new_game(RACE, deal=1)
 
 
 @pytest.mark.parametrize("name", ["canfield", "demons-and-thieves", "patriarchs"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.game import IllegalMoveError, Move, NotationError, Outcome, new_game
+from bot.game import IllegalMoveError, Move, NotationError, Outcome
 from bot.game.cards import Card, Suit, full_deck
 from bot.game.race import DEMON_SIZE, BeatenError, RaceGame, new_race, player_deal
 
@@ -27,7 +27,7 @@ def klondike_deck(columns: list[list[str]], stock: list[str]) -> list[str]:
 
 
 def test_each_player_deals_their_own_deck_from_the_race_number() -> None:
-    race = new_game("demon-race", deal=1, players=3)
+    race = new_race(1, players=3)
     assert isinstance(race, RaceGame) and race.deals == (1, player_deal(1, 1), player_deal(1, 2))
     assert len(set(race.deals)) == 3
     for player in range(3):
@@ -139,7 +139,7 @@ def test_a_race_nobody_can_go_on_with_ends_with_no_demon() -> None:
 
 
 def test_a_garbled_race_move_is_answered_with_a_race_s_examples_and_plays_nothing() -> None:
-    race = new_game("demon-race", deal=1, players=2)
+    race = new_race(1, players=2)
     assert isinstance(race, RaceGame)
     with pytest.raises(NotationError) as error:
         race.play(0, "d raw")

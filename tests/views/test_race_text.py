@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from bot.game import Card, IllegalMoveError, Move, new_game
+from bot.game import Card, IllegalMoveError, Move
 from bot.game.moves import DRAW
+from bot.game.race import new_race
 from bot.languages import ENGLISH, LANGUAGES
 from bot.play.race import (
     Beaten,
@@ -56,7 +57,7 @@ def test_names_on_a_race_s_boards_are_inert_in_every_language() -> None:
             race = Race(id=3, guild_id=1, channel_id=2, host_id=1, layout="klondike", deal=1, status="finished",
                         moves=[], version=0, message_id=None, demon_user_id=None, players=[1, 2], scores=[0, 0],
                         created_at=0.0, started_at=0.0, finished_at=0.0)
-            reply = RaceReply(race, new_game("demon-race", deal=1, players=2), None)
+            reply = RaceReply(race, new_race(1, players=2), None)
             text = public_text(reply, [name, "Bob"], voice)
             assert text.count(voice.name(name)) == 2 and not left_raw(text, name, voice), (language, text)
             assert f"<@1> ({voice.name(name)}): " in text
