@@ -29,12 +29,12 @@ from bot.play import SoloPlay
 from bot.play.bulk import BulkDrawing
 from bot.play.daily import DailyPlay
 from bot.play.days import today
+from bot.play.errors import ServerLacksApp
 from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
 from bot.play.race import RacePlay
 from bot.play.review import ReviewPlay
 from bot.play.services import Play, build_play
-from bot.play.settings import ServerLacksApp
 from bot.play.solution import SolutionPlay
 from bot.play.watch import WatchPlay
 from bot.store import Store, StoreError, open_store

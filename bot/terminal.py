@@ -23,7 +23,8 @@ from bot.game import TITLES
 from bot.game.notation import Word, read_word
 from bot.i18n import N_
 from bot.play import GameStatus, Player, PlayError, Reply
-from bot.play.review import Analysing, ReviewPlay
+from bot.play.events import Analysing
+from bot.play.review import ReviewPlay
 from bot.play.services import Play, build_play
 from bot.play.solution import SolutionPlay
 from bot.store import StoredGame, open_store

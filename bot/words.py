@@ -24,109 +24,103 @@ from bot.game.patience import Game
 from bot.game.race import RACE_LAYOUTS, RaceGame
 from bot.i18n import COMMAND, N_, translations
 from bot.languages import ENGLISH, LANGUAGE_CHOICES
-from bot.play.bulk import AlreadyDrawing, LineFull, TookTooLong, TooLargeToSend
-from bot.play.daily import (
+from bot.play.daily import DailyShare
+from bot.play.days import attempt_deadline
+from bot.play.errors import (
+    AlreadyDrawing,
+    AlreadyHosting,
+    AlreadyRacing,
     AlreadyShared,
-    DailyDealt,
+    BadOptions,
+    BadSetting,
+    BadTeamName,
+    ChangedElsewhere,
     DailyElsewhere,
     DailyNotOver,
     DailyPlayed,
-    DailyResumed,
-    DailyShare,
-    NoSuchDaily,
-    NotADay,
-    ShareWouldBePrivate,
-)
-from bot.play.days import attempt_deadline
-from bot.play.leaderboards import UnknownPeriod, UnknownRanking
-from bot.play.matches import (
-    AlreadyHosting,
-    BadTeamName,
+    DamagedGame,
+    DamagedRace,
+    DealIsLive,
+    DealTooLarge,
+    ElsewhereGame,
     ElsewhereMatch,
-    MatchAction,
+    ElsewhereRace,
+    GameOver,
+    LineFull,
+    ManageServerNeeded,
     MatchChanged,
     MatchClosed,
-    MatchEnded,
-    MatchWon,
+    MoveCapReached,
     NobodyJoined,
+    NoFinishedDaily,
+    NoFinishedGame,
+    NoGameHere,
+    NoPages,
+    NoRaceHere,
+    NoSolver,
+    NoSuchDaily,
     NoSuchMatch,
+    NoSuchRace,
+    NotADay,
+    NotAPlayChannel,
+    NotASoloGame,
     NotATeamMatch,
     NoTeamChosen,
+    NothingToWatch,
     NotInATeam,
     NotInMatch,
-    NotStarted,
-    NotTheHost,
-    RoundDealt,
-    RoundScored,
-    TargetOutOfRange,
-    TeamMatchOffServer,
-    TeamRefused,
-)
-from bot.play.race import (
-    AlreadyRacing,
-    DamagedRace,
-    ElsewhereRace,
-    NoRaceHere,
-    NoSuchRace,
     NotInRace,
     NotRaceHost,
+    NotStarted,
+    NotTheHost,
+    NotYourGame,
+    PlayError,
     RaceChanged,
     RaceFull,
     RaceNotRunning,
     RaceUnderWay,
-    TooFewRacers,
-    UnknownLayout,
-)
-from bot.play.review import (
-    Analysed,
-    Analysing,
-    NoFinishedDaily,
-    NoFinishedGame,
-    NoSolver,
-    Replay,
-    StillPlaying,
-)
-from bot.play.secrecy import DealIsLive, Live, LiveDaily, LiveRound, Sight
-from bot.play.settings import (
-    MAX_TARGET,
-    PREFIX_LENGTH,
-    BadSetting,
-    ManageServerNeeded,
-    NotAPlayChannel,
-    ServerLacksApp,
-)
-from bot.play.solo import (
-    AlreadyPlaying,
-    BadOptions,
-    ChangedElsewhere,
-    DamagedGame,
-    DealLabel,
-    DealTooLarge,
-    ElsewhereGame,
-    Ended,
-    Event,
-    GameOver,
-    GameStatus,
-    Hinted,
-    HintNotAlone,
-    MoveCapReached,
-    Moved,
-    NoGameHere,
-    NotASoloGame,
-    NothingToDo,
-    NotYourGame,
-    NoVerdict,
-    PlayError,
     RateLimited,
-    Refused,
-    Reply,
-    Started,
+    ServerLacksApp,
+    ShareWouldBePrivate,
+    StillPlaying,
+    TargetOutOfRange,
+    TeamMatchOffServer,
+    TeamRefused,
+    TooFewRacers,
+    TookTooLong,
+    TooLargeToSend,
     UndoOff,
     UnknownGame,
+    UnknownLayout,
+    UnknownPeriod,
+    UnknownRanking,
+)
+from bot.play.events import (
+    AlreadyPlaying,
+    Analysing,
+    DailyDealt,
+    DailyResumed,
+    Ended,
+    Event,
+    Hinted,
+    HintNotAlone,
+    MatchEnded,
+    MatchWon,
+    Moved,
+    NothingToDo,
+    NoVerdict,
+    Refused,
+    RoundDealt,
+    RoundScored,
+    Started,
     Verdict,
 )
-from bot.play.solution import NoPages, NoWinningLine, WinningLine
-from bot.play.watch import NothingToWatch
+from bot.play.matches import MatchAction
+from bot.play.replies import DealLabel, GameStatus, Reply
+from bot.play.review import Analysed, Replay
+from bot.play.secrecy import Live, LiveDaily, LiveRound, Sight
+from bot.play.settings import MAX_TARGET, PREFIX_LENGTH
+from bot.play.solution import NoWinningLine, WinningLine
 from bot.store.base import TeamProblem
 from render.captions import BoardCaptions, RaceCaptions
 from render.captions import board_captions as worded_board

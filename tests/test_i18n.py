@@ -16,8 +16,9 @@ from bot.catalog import ROOT, SOURCES, cog_commands, command_messages, extract, 
 from bot.game import Phrase, new_game
 from bot.i18n import CHOICE, COMMAND, DOMAINS, OPTION, catalog_path, translations
 from bot.languages import LANGUAGES, choose_language, language_of
-from bot.play.settings import BadSetting, change_settings, load_settings
-from bot.play.solo import NoGameHere, Refused
+from bot.play.errors import BadSetting, NoGameHere
+from bot.play.events import Refused
+from bot.play.settings import change_settings, load_settings
 from bot.store import open_store
 from bot.views.translator import CommandTranslator, command_word
 from bot.words import DISCORD, TERMINAL, error_text, event_text

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from random import Random
 
 import pytest
@@ -14,100 +14,101 @@ from bot.game.analysis import Analysis
 from bot.game.analysis import Verdict as AnalysisVerdict
 from bot.game.race import RACE_LAYOUTS, new_race
 from bot.languages import ENGLISH, LANGUAGES
-from bot.play.bulk import AlreadyDrawing, LineFull, TookTooLong, TooLargeToSend
-from bot.play.daily import (
+from bot.play.daily import DailyShare
+from bot.play.errors import (
+    AlreadyDrawing,
+    AlreadyHosting,
+    AlreadyRacing,
     AlreadyShared,
-    DailyDealt,
+    BadOptions,
+    BadSetting,
+    BadTeamName,
+    ChangedElsewhere,
     DailyElsewhere,
     DailyNotOver,
     DailyPlayed,
-    DailyResumed,
-    DailyShare,
-    NoSuchDaily,
-    NotADay,
-    ShareWouldBePrivate,
-)
-from bot.play.leaderboards import UnknownPeriod, UnknownRanking
-from bot.play.matches import (
-    AlreadyHosting,
-    BadTeamName,
+    DamagedGame,
+    DamagedRace,
+    DealIsLive,
+    DealTooLarge,
+    ElsewhereGame,
     ElsewhereMatch,
-    MatchAction,
+    ElsewhereRace,
+    GameOver,
+    LineFull,
+    ManageServerNeeded,
     MatchChanged,
     MatchClosed,
-    MatchEnded,
-    MatchWon,
+    MoveCapReached,
     NobodyJoined,
+    NoFinishedDaily,
+    NoFinishedGame,
+    NoGameHere,
+    NoRaceHere,
+    NoSolver,
+    NoSuchDaily,
     NoSuchMatch,
+    NoSuchRace,
+    NotADay,
+    NotAPlayChannel,
+    NotASoloGame,
     NotATeamMatch,
     NoTeamChosen,
+    NothingToWatch,
     NotInATeam,
     NotInMatch,
-    NotStarted,
-    NotTheHost,
-    RoundDealt,
-    RoundScored,
-    TargetOutOfRange,
-    TeamMatchOffServer,
-    TeamRefused,
-)
-from bot.play.race import (
-    AlreadyRacing,
-    DamagedRace,
-    ElsewhereRace,
-    NoRaceHere,
-    NoSuchRace,
     NotInRace,
     NotRaceHost,
+    NotStarted,
+    NotTheHost,
+    NotYourGame,
+    PlayError,
     RaceChanged,
     RaceFull,
     RaceNotRunning,
     RaceUnderWay,
-    TooFewRacers,
-    UnknownLayout,
-)
-from bot.play.review import (
-    Analysed,
-    Analysing,
-    NoFinishedDaily,
-    NoFinishedGame,
-    NoSolver,
-    Replay,
-    StillPlaying,
-)
-from bot.play.secrecy import DealIsLive, LiveDaily, LiveRound, Sight
-from bot.play.settings import BadSetting, ManageServerNeeded, NotAPlayChannel, ServerLacksApp
-from bot.play.solo import (
-    AlreadyPlaying,
-    BadOptions,
-    ChangedElsewhere,
-    DamagedGame,
-    DealLabel,
-    DealTooLarge,
-    ElsewhereGame,
-    Ended,
-    GameOver,
-    GameStatus,
-    Hinted,
-    HintNotAlone,
-    MoveCapReached,
-    Moved,
-    NoGameHere,
-    NotASoloGame,
-    NothingToDo,
-    NotYourGame,
-    NoVerdict,
-    Player,
-    PlayError,
     RateLimited,
-    Refused,
-    Reply,
-    Started,
+    ServerLacksApp,
+    ShareWouldBePrivate,
+    StillPlaying,
+    TargetOutOfRange,
+    TeamMatchOffServer,
+    TeamRefused,
+    TooFewRacers,
+    TookTooLong,
+    TooLargeToSend,
     UndoOff,
     UnknownGame,
-    Verdict,
+    UnknownLayout,
+    UnknownPeriod,
+    UnknownRanking,
 )
-from bot.play.watch import NothingToWatch, Watching
+from bot.play.events import (
+    AlreadyPlaying,
+    Analysing,
+    DailyDealt,
+    DailyResumed,
+    Ended,
+    Hinted,
+    HintNotAlone,
+    MatchEnded,
+    MatchWon,
+    Moved,
+    NothingToDo,
+    NoVerdict,
+    Refused,
+    RoundDealt,
+    RoundScored,
+    Started,
+    Verdict,
+    Watching,
+)
+from bot.play.leaderboards import PERIODS, RANKINGS
+from bot.play.matches import MatchAction
+from bot.play.replies import DealLabel, GameStatus, Reply
+from bot.play.review import Analysed, Replay
+from bot.play.secrecy import LiveDaily, LiveRound, Sight
+from bot.play.solo import Player
 from bot.store.base import TeamProblem
 from bot.words import (
     ALT_TEXT_LIMIT,
@@ -227,7 +228,6 @@ def test_rounds_of_matches_and_dailies() -> None:
     (ChangedElsewhere(setting_aside=True), "This game changed elsewhere at the same moment: try again."),
     (RateLimited("hint", 4.2), "Slow down: you have asked for hints too often. Try again in 5 s."),
     (MoveCapReached(2000), "That would take this game past its cap of 2000 moves: nothing was played."),
-    (PlayError("A part not yet speaking data says this."), "A part not yet speaking data says this."),
     (DamagedRace(4, "1:zz9", "bad"), "Race #4 is damaged in storage and cannot be replayed (move '1:zz9': bad)."),
     (UnknownLayout("x"), f"Unknown layout 'x'; layouts: {', '.join(RACE_LAYOUTS)}."),
     (AlreadyRacing(), "You are already in a race in this channel."),
@@ -254,9 +254,9 @@ def test_rounds_of_matches_and_dailies() -> None:
     (ManageServerNeeded("prefix"), "Only members with Manage Server can change the prefix."),
     (NotAPlayChannel((11, 12)), "Games are played in <#11>, <#12> on this server."),
     (NotADay("2024-02-30"), "'2024-02-30' is not a day: write it YYYY-MM-DD."),
-    (UnknownRanking("scores"), "Unknown leaderboard 'scores'; leaderboards: players, teams, daily, streaks, clean, "
-                               "casino."),
-    (UnknownPeriod("month"), "Unknown period 'month'; periods: all, week, today."),
+    (UnknownRanking("scores", RANKINGS), "Unknown leaderboard 'scores'; leaderboards: players, teams, daily, "
+                                         "streaks, clean, casino."),
+    (UnknownPeriod("month", PERIODS), "Unknown period 'month'; periods: all, week, today."),
     (NoSuchDaily("klondike"), f"There is no daily of 'klondike'. Games: {', '.join(GAMES)}."),
     (DailyPlayed("canfield", "resigned", -12, 12 * 3600),
      "You have played today's Canfield daily already: resigned, score -12. The next one comes in 12 h 00 min "
@@ -320,6 +320,17 @@ def test_rounds_of_matches_and_dailies() -> None:
 ])
 def test_errors_are_worded_from_their_data(error: PlayError, text: str) -> None:
     assert error_text(error, DISCORD) == text
+
+
+@dataclass(eq=False)
+class Unworded(PlayError):
+    """A refusal the words do not know (every one of the play layer's is known: see below)."""
+
+    detail: str
+
+
+def test_a_refusal_the_words_do_not_know_says_its_data_rather_than_nothing() -> None:
+    assert error_text(Unworded("what it carries"), DISCORD) == "what it carries"
 
 
 @pytest.mark.parametrize(("error", "text"), [

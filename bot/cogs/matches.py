@@ -19,8 +19,9 @@ from bot.cogs.expiry import ExpiryRound
 from bot.game import GAMES
 from bot.i18n import N_
 from bot.languages import LANGUAGE_NAMES
+from bot.play.errors import ManageServerNeeded
 from bot.play.matches import MatchListener, Scoreboard
-from bot.play.settings import ManageServerNeeded, change_settings, load_settings
+from bot.play.settings import change_settings, load_settings
 from bot.views.board import player_of
 from bot.views.matches import scoreboard_layout, team_list_text
 from bot.views.mentions import pinging

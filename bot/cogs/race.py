@@ -17,7 +17,7 @@ from bot.cogs.coalesce import CoalescedEdits
 from bot.cogs.expiry import ExpiryRound
 from bot.game.race import RACE_LAYOUTS, RaceGame
 from bot.play import Player
-from bot.play.race import RaceEvent, RaceListener, RaceReply
+from bot.play.race import Event, RaceListener, RaceReply
 from bot.store.base import Race
 from bot.views.board import player_of
 from bot.views.mentions import pinging
@@ -64,7 +64,7 @@ class PublicBoards(RaceListener):
         board = shown(Answer(public_text(reply, names, voice), file, lobby_view(reply, voice)), v2=True)
         await message.edit(content=board.content, attachments=board.files, view=board.view)
 
-    async def race_finished(self, race: Race, game: RaceGame, summary: tuple[RaceEvent, ...]) -> None:
+    async def race_finished(self, race: Race, game: RaceGame, summary: tuple[Event, ...]) -> None:
         """Post the end in the race's channel: "Demon!" when someone went out; in a series, the
         totals and the next hand, or the series' winner."""
         channel = self.bot.get_partial_messageable(race.channel_id)

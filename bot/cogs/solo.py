@@ -16,8 +16,8 @@ from bot.game.notation import Word, read_word
 from bot.game.patience import Game
 from bot.i18n import N_, OPTION
 from bot.play import Player, PlayError, Reply
-from bot.play.settings import ManageServerNeeded, change_settings, load_settings
-from bot.play.solo import UnknownGame
+from bot.play.errors import ManageServerNeeded, UnknownGame
+from bot.play.settings import change_settings, load_settings
 from bot.views import answers_custom_id
 from bot.views.board import board_answer, kept_off_the_channel, player_of
 from bot.views.respond import (

@@ -38,7 +38,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
-from bot.play.solo import PlayError
+from bot.play.errors import AlreadyDrawing, LineFull, TookTooLong
 from bot.play.work import NICENESS
 from bot.processes import exit_with_the_bot
 from bot.threads import Threads
@@ -50,36 +50,6 @@ WAITING = 8  # drawings holding a place in line behind the one being drawn: a cr
 TIMEOUT = 180.0  # seconds a drawing may take (the longest replay takes some 15 s on a busy machine)
 RECYCLE_BYTES = 300 * 1024 * 1024  # resident memory past which the process is replaced after a drawing
 IDLE_SECONDS = 30.0  # the process ends after this long without a drawing
-
-
-class LineFull(PlayError):
-    """Bulk drawing's line is full (`waiting` drawings wait behind the one being drawn): this one
-    is refused at once."""
-
-    def __init__(self, waiting: int) -> None:
-        super().__init__(waiting)
-        self.waiting = waiting
-
-
-class AlreadyDrawing(PlayError):
-    """The member has a drawing in line or being drawn already: one at a time."""
-
-
-class TookTooLong(PlayError):
-    """The drawing took more than `seconds` and was given up."""
-
-    def __init__(self, seconds: float) -> None:
-        super().__init__(seconds)
-        self.seconds = seconds
-
-
-class TooLargeToSend(PlayError):
-    """Not even the smallest replay of the game fits the upload limit of `limit` bytes (what the
-    place it is sent to allows)."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__(limit)
-        self.limit = limit
 
 
 class DrawingProcessDied(Exception):
@@ -138,7 +108,8 @@ class BulkDrawing:
             if worker is None or not worker.alive:
                 # Started in the reading thread: the first start launches multiprocessing's forkserver,
                 # which imports `preload` before it answers (some seconds on a busy machine).
-                worker = self._worker = await self._reader.call(partial(_Worker, self.preload))
+                worker = await self._reader.call(partial(_Worker, self.preload))
+                self._worker = worker
                 self.processes_started += 1
             try:
                 call = partial(worker.call, function, args, kwargs)

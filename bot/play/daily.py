@@ -31,7 +31,20 @@ from bot.game import GAMES, new_game
 from bot.game.patience import FOUNDATION_LENGTH
 from bot.game.solver import covers, solve
 from bot.play.days import attempt_deadline, seconds_to_next_day, today, utc_day
-from bot.play.solo import GameStatus, NoGameHere, NotYourGame, Player, PlayError, Reply, SoloPlay
+from bot.play.errors import (
+    AlreadyShared,
+    DailyElsewhere,
+    DailyNotOver,
+    DailyPlayed,
+    NoGameHere,
+    NoSuchDaily,
+    NotADay,
+    NotYourGame,
+    PlayError,
+)
+from bot.play.events import DailyDealt, DailyResumed
+from bot.play.replies import GameStatus, Reply
+from bot.play.solo import Player, SoloPlay
 from bot.store import Store
 from bot.store.base import DailyAttempt
 
@@ -77,14 +90,6 @@ def daily_deal(day: str, game: str, secret: str) -> int:
     return first  # not seen in practice: some 70% of deals are winnable
 
 
-class NotADay(PlayError):
-    """`day` is not a real date written YYYY-MM-DD."""
-
-    def __init__(self, day: str) -> None:
-        super().__init__(day)
-        self.day = day
-
-
 def check_day(day: str) -> str:
     """Return `day` if it is a real date written YYYY-MM-DD; NotADay otherwise."""
     try:
@@ -94,8 +99,6 @@ def check_day(day: str) -> str:
     except ValueError:
         pass
     raise NotADay(day)
-
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,57 +136,6 @@ def streaks(days: Iterable[tuple[str, bool]], as_of: str) -> Streaks:
     return Streaks(played=played, best_played=best_played, won=won, best_won=best_won)
 
 
-class NoSuchDaily(PlayError):
-    """There is no daily of `game` (no such game)."""
-
-    def __init__(self, game: str) -> None:
-        super().__init__(game)
-        self.game = game
-
-
-class DailyPlayed(PlayError):
-    """Today's daily of `game` is played already: it ended `status` with `score`; the next
-    comes in `seconds_left` (at 00:00 UTC)."""
-
-    def __init__(self, game: str, status: str, score: int, seconds_left: float) -> None:
-        super().__init__(game, status, score, seconds_left)
-        self.game = game
-        self.status = status
-        self.score = score
-        self.seconds_left = seconds_left
-
-
-@dataclass(frozen=True, slots=True)
-class DailyDealt:
-    """Today's daily (`day`, YYYY-MM-DD) is dealt, the same for everyone; one attempt, no undo."""
-
-    day: str
-
-
-@dataclass(frozen=True, slots=True)
-class DailyResumed:
-    """The player's daily of `day` is still in play: here it is (one attempt, no undo). `day_over`:
-    its day is over, and it must be finished by 01:00 UTC (bot.play.days.attempt_deadline)."""
-
-    day: str
-    day_over: bool = False
-
-
-class DailyElsewhere(PlayError):
-    """The player's daily of `game` of `day` is in play in another channel (`channel_id`, None
-    outside any channel): it is played there."""
-
-    def __init__(self, game: str, day: str, channel_id: int | None) -> None:
-        super().__init__(game, day, channel_id)
-        self.game = game
-        self.day = day
-        self.channel_id = channel_id
-
-
-# What a daily tells, among its game's solo events (bot.play.solo.Event).
-DailyEvent = DailyDealt | DailyResumed
-
-
 @dataclass(frozen=True, slots=True)
 class DailyShare:
     """A finished daily's result without its deal: what the share card shows. `foundations`: the
@@ -198,19 +150,6 @@ class DailyShare:
     hints: int
     foundations: tuple[int, ...]
     foundation_size: int = FOUNDATION_LENGTH
-
-
-class DailyNotOver(PlayError):
-    """A daily's result was asked for before the game ended."""
-
-
-class AlreadyShared(PlayError):
-    """This daily's result was shared already: it is posted once."""
-
-
-class ShareWouldBePrivate(PlayError):
-    """The result card would be shown to its player alone here (a server that keeps members' own
-    apps private): it is not posted, and the daily is not marked shared."""
 
 
 class DailyPlay:

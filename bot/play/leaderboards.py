@@ -32,7 +32,7 @@ from bot.game.games import RACE
 from bot.game.rules import CASINO_GAMES, casino_money
 from bot.play.daily import Streaks, streaks
 from bot.play.days import today, utc_day
-from bot.play.solo import PlayError, UnknownGame
+from bot.play.errors import UnknownGame, UnknownPeriod, UnknownRanking
 from bot.store import Store
 from bot.store.base import DailyDay, DailyResult, GameRecord
 
@@ -40,24 +40,6 @@ RANKINGS = ("players", "teams", "daily", "streaks", "clean", "casino")
 PERIODS = ("all", "week", "today")
 # A ranking's columns (after the rank) and unranked rows, best first.
 RankedRows = tuple[tuple[str, ...], list[tuple[Any, ...]]]
-
-
-class UnknownRanking(PlayError):
-    """There is no leaderboard called `ranking`; `choices` are those there are."""
-
-    def __init__(self, ranking: str, choices: tuple[str, ...] = RANKINGS) -> None:
-        super().__init__(ranking, choices)
-        self.ranking = ranking
-        self.choices = choices
-
-
-class UnknownPeriod(PlayError):
-    """There is no period called `period`; `choices` are those there are."""
-
-    def __init__(self, period: str, choices: tuple[str, ...] = PERIODS) -> None:
-        super().__init__(period, choices)
-        self.period = period
-        self.choices = choices
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,9 +129,9 @@ class Leaderboards:
         servers). `game` is the daily leaderboard's game. UnknownRanking, UnknownPeriod or
         UnknownGame for a name there is not; ValueError for a `per_page` below 1 (a caller's bug)."""
         if ranking not in RANKINGS:
-            raise UnknownRanking(ranking)
+            raise UnknownRanking(ranking, RANKINGS)
         if period not in PERIODS:
-            raise UnknownPeriod(period)
+            raise UnknownPeriod(period, PERIODS)
         if game not in GAMES:
             raise UnknownGame(game)
         if per_page < 1:

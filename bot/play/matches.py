@@ -21,10 +21,32 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from bot.game import GAMES, game_rules, option_names
+from bot.play.errors import (
+    AlreadyHosting,
+    BadOptions,
+    BadTeamName,
+    ElsewhereMatch,
+    MatchChanged,
+    MatchClosed,
+    NobodyJoined,
+    NoSuchMatch,
+    NotATeamMatch,
+    NoTeamChosen,
+    NotInATeam,
+    NotInMatch,
+    NotStarted,
+    NotTheHost,
+    TargetOutOfRange,
+    TeamMatchOffServer,
+    TeamRefused,
+    UnknownGame,
+)
+from bot.play.events import Event, MatchEnded, MatchWon, RoundDealt, RoundScored
+from bot.play.replies import Reply
 from bot.play.settings import MAX_TARGET, load_settings
-from bot.play.solo import BadOptions, Player, PlayError, Reply, SoloPlay, Table, UnknownGame, check_limit
+from bot.play.solo import Player, SoloPlay, Table, check_limit
 from bot.store import Store
-from bot.store.base import Match, MatchPlayer, NewMatch, Team, TeamError, TeamProblem
+from bot.store.base import Match, MatchPlayer, NewMatch, Team, TeamError
 
 EXPIRE_AFTER = 24 * 3600
 TEAM_NAME_LENGTH = 32  # the most characters of a team's name
@@ -48,117 +70,6 @@ class MatchAction(StrEnum):
     START = "start"
     CANCEL = "cancel"
     PLAY = "play"  # ask for their round
-
-
-class AlreadyHosting(PlayError):
-    """The host has a match in its lobby in this channel already: `match_id` (None while it
-    is being opened)."""
-
-    def __init__(self, match_id: int | None) -> None:
-        super().__init__(match_id)
-        self.match_id = match_id
-
-
-class TeamMatchOffServer(PlayError):
-    """A team match was asked for outside a server."""
-
-
-class TargetOutOfRange(PlayError):
-    """A match target outside 1..`largest`."""
-
-    def __init__(self, target: int, largest: int) -> None:
-        super().__init__(target, largest)
-        self.target = target
-        self.largest = largest
-
-
-class NoSuchMatch(PlayError):
-    """There is no match `match_id`."""
-
-    def __init__(self, match_id: int) -> None:
-        super().__init__(match_id)
-        self.match_id = match_id
-
-
-class MatchClosed(PlayError):
-    """Match `match_id` is `status`, which does not allow `action`."""
-
-    def __init__(self, match_id: int, status: str, action: MatchAction) -> None:
-        super().__init__(match_id, status, action)
-        self.match_id = match_id
-        self.status = status
-        self.action = action
-
-
-class NotInMatch(PlayError):
-    """The member is not in match `match_id` (or has left it), so cannot `action`."""
-
-    def __init__(self, match_id: int, action: MatchAction) -> None:
-        super().__init__(match_id, action)
-        self.match_id = match_id
-        self.action = action
-
-
-class NotTheHost(PlayError):
-    """Only the host, or a member who can manage the server, may `action` a match."""
-
-    def __init__(self, action: MatchAction) -> None:
-        super().__init__(action)
-        self.action = action
-
-
-class NobodyJoined(PlayError):
-    """The match cannot start: nobody is in it."""
-
-
-class MatchChanged(PlayError):
-    """The match changed at the same moment: nothing was done."""
-
-
-class NotStarted(PlayError):
-    """The match is still in its lobby: no rounds yet."""
-
-
-class ElsewhereMatch(PlayError):
-    """Match `match_id` is played in another server or channel: its buttons act there alone."""
-
-    def __init__(self, match_id: int) -> None:
-        super().__init__(match_id)
-        self.match_id = match_id
-
-
-class NotATeamMatch(PlayError):
-    """A team was named for match `match_id`, which is not a team match."""
-
-    def __init__(self, match_id: int) -> None:
-        super().__init__(match_id)
-        self.match_id = match_id
-
-
-class NoTeamChosen(PlayError):
-    """A member in no team tried to join a team match without choosing one."""
-
-
-class BadTeamName(PlayError):
-    """A team name must have `shortest` to `longest` characters."""
-
-    def __init__(self, shortest: int, longest: int) -> None:
-        super().__init__(shortest, longest)
-        self.shortest = shortest
-        self.longest = longest
-
-
-class NotInATeam(PlayError):
-    """The member is in no team on this server."""
-
-
-class TeamRefused(PlayError):
-    """The store refused a team action: `problem` (bot.store TeamProblem), about team `name`."""
-
-    def __init__(self, problem: TeamProblem, name: str | None) -> None:
-        super().__init__(problem, name)
-        self.problem = problem
-        self.name = name
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,50 +105,6 @@ class Scoreboard:
     def leader(self) -> Standing | None:
         """Whoever has the most points (None before anyone has scored)."""
         return self.standings[0] if self.standings and self.standings[0].rounds else None
-
-
-@dataclass(frozen=True, slots=True)
-class RoundDealt:
-    """Round `round` of match `match_id` is the player's board: `deal` (None for a fixed deck), the
-    same for every player; `resumed` when it was dealt before."""
-
-    match_id: int
-    round: int
-    deal: int | None
-    resumed: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class RoundScored:
-    """The player's round ended: its `score`, their `total`; with teams, their `team`'s name and
-    points toward the `target`; `next_round` when the next one is dealt."""
-
-    round: int
-    score: int
-    total: int
-    team: str | None
-    team_points: int
-    target: int
-    next_round: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class MatchWon:
-    """The player's round won the match (for their team, with `teams`): the demon is exorcised."""
-
-    teams: bool
-
-
-@dataclass(frozen=True, slots=True)
-class MatchEnded:
-    """The round ended in match `match_id`, which is no longer running (`status`)."""
-
-    match_id: int
-    status: str
-
-
-# What a match tells, among a round's solo events (bot.play.solo.Event).
-MatchEvent = RoundDealt | RoundScored | MatchWon | MatchEnded
 
 
 class MatchListener:
@@ -437,7 +304,7 @@ class MatchPlay:
 
     # --- the round's end: SoloPlay's finish hook ---------------------------------------------
 
-    async def _round_finished(self, table: Table) -> tuple[MatchEvent, ...]:
+    async def _round_finished(self, table: Table) -> tuple[Event, ...]:
         if table.kind != "match" or table.match_id is None:
             return ()
         match_id, player = table.match_id, Player(table.user_id, "")
@@ -451,7 +318,7 @@ class MatchPlay:
                 return (MatchEnded(match_id, match.status),) if match.status != MatchStatus.RUNNING else ()
             ahead = next((s for s in board.standings if s.key == (mine.team_id if match.teams else mine.user_id)), None)
             team = ahead if match.teams and ahead is not None else None
-            events: list[object] = []
+            events: list[Event] = []
             next_round = None
             if ahead is not None and ahead.points >= match.target and not mine.left:
                 winner_user = None if match.teams else mine.user_id

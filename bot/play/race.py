@@ -18,19 +18,40 @@ from enum import StrEnum
 
 from bot.game import Card, IllegalMoveError, NotationError, parse_move
 from bot.game.race import MIN_PLAYERS, RACE_LAYOUTS, BeatenError, RaceGame
-from bot.play.matches import EXPIRE_AFTER, TargetOutOfRange
-from bot.play.settings import MAX_TARGET
-from bot.play.solo import (
-    MOVE_CAP,
+from bot.play.errors import (
+    AlreadyRacing,
+    DamagedRace,
+    ElsewhereRace,
     MoveCapReached,
+    NoRaceHere,
+    NoSuchRace,
+    NotInRace,
+    NotRaceHost,
+    RaceChanged,
+    RaceFull,
+    RaceNotRunning,
+    RaceUnderWay,
+    TargetOutOfRange,
+    TooFewRacers,
+    UnknownLayout,
+)
+from bot.play.events import (
+    Beaten,
+    Event,
     Moved,
     NothingToDo,
-    Player,
-    PlayError,
+    RaceCancelled,
+    RaceEnded,
+    RaceJoined,
+    RaceOpened,
+    RaceStarted,
     Refused,
-    check_deal_number,
-    check_limit,
+    SeriesGoesOn,
+    SeriesWon,
 )
+from bot.play.matches import EXPIRE_AFTER
+from bot.play.settings import MAX_TARGET
+from bot.play.solo import MOVE_CAP, Player, check_deal_number, check_limit
 from bot.play.work import RateLimiter, Work
 from bot.store import Store, VersionConflict
 from bot.store.base import NewRace, Race, RaceError
@@ -48,7 +69,7 @@ class RaceReply:
     race: Race
     game: RaceGame | None
     seat: int | None
-    events: tuple[RaceEvent, ...] = ()
+    events: tuple[Event, ...] = ()
     ok: bool = True
     beaten: bool = False
 
@@ -70,169 +91,10 @@ class RaceStatus(StrEnum):
 # --- what happened: events, for a presenter to word ------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class RaceOpened:
-    """Race `race_id` is open: players join, then the host starts it."""
-
-    race_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class RaceJoined:
-    """The player is seated in race `race_id`."""
-
-    race_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class RaceStarted:
-    """The race is on: everyone's cards are dealt."""
-
-
-@dataclass(frozen=True, slots=True)
-class RaceCancelled:
-    """Race `race_id` is called off."""
-
-    race_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class Beaten:
-    """Another player, `owner` (a name), got their `card` to that foundation first; the
-    player's card stays where it was."""
-
-    card: Card
-    owner: str
-
-
-@dataclass(frozen=True, slots=True)
-class RaceEnded:
-    """The race (a hand) is over: `demon` (a user id) went out, or nobody could move; each
-    player's (user id, score), by seat. `expired`: ended after a day without a move."""
-
-    demon: int | None
-    scores: tuple[tuple[int, int], ...]
-    expired: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class SeriesWon:
-    """`winner` (a user id) reached the series' `target` with `points`; `totals` are everyone's
-    (user id, points), by seat."""
-
-    winner: int
-    points: int
-    target: int
-    totals: tuple[tuple[int, int], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class SeriesGoesOn:
-    """After hand `hand`, nobody has reached `target` (`totals` by seat): hand `next_hand` is dealt."""
-
-    hand: int
-    totals: tuple[tuple[int, int], ...]
-    target: int
-    next_hand: int
-
-
 # Every event a RaceReply carries, and a race's summary (RaceEnded, SeriesWon, SeriesGoesOn).
-RaceEvent = (RaceOpened | RaceJoined | RaceStarted | RaceCancelled | Moved | NothingToDo | Refused | Beaten | RaceEnded
-             | SeriesWon | SeriesGoesOn)
 
 
 # --- refusals -----------------------------------------------------------------------------------
-
-
-class DamagedRace(PlayError):
-    """Stored race `race_id` cannot be replayed: its move `entry` failed for `problem`."""
-
-    def __init__(self, race_id: int, entry: str, problem: str) -> None:
-        super().__init__(race_id, entry, problem)
-        self.race_id = race_id
-        self.entry = entry
-        self.problem = problem
-
-
-class UnknownLayout(PlayError):
-    """There is no race layout called `layout`."""
-
-    def __init__(self, layout: str) -> None:
-        super().__init__(layout)
-        self.layout = layout
-
-
-class AlreadyRacing(PlayError):
-    """The player is in a race in this channel already: `race_id` (None: the one they would open)."""
-
-    def __init__(self, race_id: int | None = None) -> None:
-        super().__init__(race_id)
-        self.race_id = race_id
-
-
-class RaceFull(PlayError):
-    """The race cannot seat the player: `full` (`seats` taken), else no longer in its lobby."""
-
-    def __init__(self, *, full: bool, seats: int) -> None:
-        super().__init__(full, seats)
-        self.full = full
-        self.seats = seats
-
-
-class NotRaceHost(PlayError):
-    """Only the race's host may `action` (start or cancel) it."""
-
-    def __init__(self, action: str) -> None:
-        super().__init__(action)
-        self.action = action
-
-
-class RaceUnderWay(PlayError):
-    """The race has started already: it cannot start again or be cancelled."""
-
-
-class TooFewRacers(PlayError):
-    """A race needs `least` players to start."""
-
-    def __init__(self, least: int) -> None:
-        super().__init__(least)
-        self.least = least
-
-
-class ElsewhereRace(PlayError):
-    """Race `race_id` is run in another server or channel: its buttons act there alone."""
-
-    def __init__(self, race_id: int) -> None:
-        super().__init__(race_id)
-        self.race_id = race_id
-
-
-class NoRaceHere(PlayError):
-    """The player is in no race in this channel."""
-
-
-class RaceChanged(PlayError):
-    """The race kept changing meanwhile: nothing was played."""
-
-
-class NotInRace(PlayError):
-    """The player is not in that race."""
-
-
-class RaceNotRunning(PlayError):
-    """The race is not running: `status` (lobby, cancelled, finished)."""
-
-    def __init__(self, status: str) -> None:
-        super().__init__(status)
-        self.status = status
-
-
-class NoSuchRace(PlayError):
-    """There is no race `race_id`."""
-
-    def __init__(self, race_id: int) -> None:
-        super().__init__(race_id)
-        self.race_id = race_id
 
 
 class RaceListener:
@@ -241,7 +103,7 @@ class RaceListener:
     async def race_changed(self, race_id: int) -> None:
         """A race's lobby, board or status changed."""
 
-    async def race_finished(self, race: Race, game: RaceGame, summary: tuple[RaceEvent, ...]) -> None:
+    async def race_finished(self, race: Race, game: RaceGame, summary: tuple[Event, ...]) -> None:
         """A race (a hand of a series) has just ended; `summary` says how: RaceEnded, then in a
         series SeriesWon or SeriesGoesOn."""
 
@@ -308,7 +170,7 @@ class RacePlay:
         if len(race.players) < MIN_PLAYERS:
             raise TooFewRacers(MIN_PLAYERS)
         await self.store.races.start_race(race_id)
-        events: tuple[RaceEvent, ...] = (RaceStarted(),)
+        events: tuple[Event, ...] = (RaceStarted(),)
         game = await self._game(await self._race(race_id))
         # Nobody can move at the deal: nobody is left waiting either.
         if await self.work.engine(player.id, _finished, game):
@@ -336,7 +198,7 @@ class RacePlay:
 
     # --- playing -----------------------------------------------------------------------
 
-    async def board(self, race_id: int, player: Player, *, events: tuple[RaceEvent, ...] = ()) -> RaceReply:
+    async def board(self, race_id: int, player: Player, *, events: tuple[Event, ...] = ()) -> RaceReply:
         """A player's view of a race."""
         race = await self._race(race_id)
         seat = race.players.index(player.id) if player.id in race.players else None
@@ -379,14 +241,14 @@ class RacePlay:
             if _moves_of(game, seat) >= MOVE_CAP:
                 raise MoveCapReached(MOVE_CAP)
             before = len(game.history)
-            events: list[RaceEvent] = []
-            refusal: object | None = None
+            events: list[Event] = []
+            refusal: Event | None = None
             try:
                 played = game.play(seat, text, seen=seen)
             except (IllegalMoveError, NotationError) as error:
                 played = getattr(error, "played", [])
                 refusal = Refused(error)
-                if isinstance(error, BeatenError):
+                if isinstance(error, BeatenError) and error.card is not None:
                     refusal = Beaten(error.card, (await self.names(race))[error.owner])
             ok, beaten = refusal is None, isinstance(refusal, Beaten)
             if _moves_of(game, seat) > MOVE_CAP:
@@ -420,7 +282,7 @@ class RacePlay:
             await self._finished(race, game, summary)
         return RaceReply(race, game, seat, tuple(events), ok=ok, beaten=beaten)
 
-    async def _series(self, race: Race, game: RaceGame) -> tuple[tuple[RaceEvent, ...], int]:
+    async def _series(self, race: Race, game: RaceGame) -> tuple[tuple[Event, ...], int]:
         """The end of a hand: the hand's result, and in a series the totals, then the next hand
         (dealt at once, shown in the same public message) or the series' winner; with the race
         the public message should show now."""
@@ -511,7 +373,7 @@ class RacePlay:
             self._games[race.id] = game
         return game
 
-    async def _finished(self, race: Race, game: RaceGame, summary: tuple[RaceEvent, ...]) -> None:
+    async def _finished(self, race: Race, game: RaceGame, summary: tuple[Event, ...]) -> None:
         for listener in self.listeners:
             try:
                 await listener.race_finished(race, game, summary)

@@ -26,22 +26,11 @@ from typing import Any
 from bot.game import Game, parse_move
 from bot.game.analysis import Analysis, Verdict, bisection, position_after, solve_after
 from bot.game.solver import covers
+from bot.play.errors import NoFinishedDaily, NoFinishedGame, NoGameHere, NoSolver, NotYourGame, StillPlaying
+from bot.play.events import Analysing
+from bot.play.replies import DealLabel, GameStatus
 from bot.play.secrecy import Live, Secrecy, Sight
-from bot.play.solo import (
-    VERDICT_LIMIT,
-    DealLabel,
-    GameStatus,
-    NoGameHere,
-    NotYourGame,
-    Player,
-    PlayError,
-    SoloPlay,
-    Table,
-    check_limit,
-    label_of,
-    rebuild,
-    record_of,
-)
+from bot.play.solo import VERDICT_LIMIT, Player, SoloPlay, Table, check_limit, label_of, rebuild, record_of
 from bot.play.work import RateLimiter, Work
 from bot.store import Store, StoredGame
 from bot.store.base import StoredAnalysis
@@ -49,42 +38,6 @@ from bot.store.base import StoredAnalysis
 log = logging.getLogger(__name__)
 
 ANALYSIS_LIMIT = VERDICT_LIMIT  # positions each search of an analysis may look at (some 2 s)
-
-
-class NoFinishedGame(PlayError):
-    """The player has no finished game to look back on."""
-
-
-class StillPlaying(PlayError):
-    """Game `game_id` is still in play: it can be looked back on once it has ended."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(game_id)
-        self.game_id = game_id
-
-
-class NoFinishedDaily(PlayError):
-    """Player `player_id` has no finished daily to replay."""
-
-    def __init__(self, player_id: int) -> None:
-        super().__init__(player_id)
-        self.player_id = player_id
-
-
-class NoSolver(PlayError):
-    """The solver does not cover game `name` (two decks, or more columns): no analysis or winning
-    line can be made."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(name)
-        self.name = name
-
-
-@dataclass(frozen=True, slots=True)
-class Analysing:
-    """The game has just been lost: where is being worked out (ask ReviewPlay.analyse)."""
-
-    game_id: int
 
 
 @dataclass(frozen=True, slots=True)

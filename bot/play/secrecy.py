@@ -29,12 +29,14 @@ from typing import TYPE_CHECKING
 
 from bot.game import dealt_cards
 from bot.play.days import DAILY_GRACE, DAY_SECONDS, attempt_deadline, utc_day
-from bot.play.solo import GameStatus, PlayError
+from bot.play.errors import DealIsLive
+from bot.play.replies import GameStatus
 from bot.store import Store, StoredGame
 from bot.store.base import DealUse
 
 if TYPE_CHECKING:
-    from bot.play.solo import Reply, Table
+    from bot.play.replies import Reply
+    from bot.play.solo import Table
 
     Dealt = StoredGame | Reply | Table
 
@@ -68,18 +70,6 @@ class LiveRound:
 
 
 Live = LiveDaily | LiveRound
-
-
-class DealIsLive(PlayError):
-    """What was asked for (`sight`) of a deal cannot be shown while it is live (`live`: until when,
-    for a daily): it may still be dealt to others. `copy`: the game asked about is not the daily
-    or the round itself but a game dealt the same cards."""
-
-    def __init__(self, live: Live, sight: Sight, *, copy: bool = False) -> None:
-        super().__init__(live, sight, copy)
-        self.live = live
-        self.sight = sight
-        self.copy = copy
 
 
 @functools.cache

@@ -8,7 +8,7 @@ from weakref import WeakKeyDictionary
 
 from bot.game.rules import Die
 from bot.languages import LANGUAGE_CHOICES
-from bot.play.solo import PlayError
+from bot.play.errors import BadSetting, NotAPlayChannel
 from bot.store import Store
 
 DEFAULT_TARGET = 200
@@ -20,37 +20,6 @@ PREFIX_LENGTH = 5  # the most characters of a prefix for typed moves
 # interactions all reach the process running its shard, so only around a resharding) within this.
 SETTINGS_KEPT = 60.0
 SERVERS_KEPT = 10_000  # the most servers whose settings are kept
-
-
-class BadSetting(PlayError):
-    """A setting's value out of range: `name` (target, team_target, die, prefix or language) and `value`."""
-
-    def __init__(self, name: str, value: object) -> None:
-        super().__init__(name, value)
-        self.name = name
-        self.value = value
-
-
-class ManageServerNeeded(PlayError):
-    """Only members who can manage the server may change `what` (settings or prefix)."""
-
-    def __init__(self, what: str) -> None:
-        super().__init__(what)
-        self.what = what
-
-
-class NotAPlayChannel(PlayError):
-    """The server allows play only in `channel_ids`, and this channel is not one of them."""
-
-    def __init__(self, channel_ids: tuple[int, ...]) -> None:
-        super().__init__(channel_ids)
-        self.channel_ids = channel_ids
-
-
-class ServerLacksApp(PlayError):
-    """What belongs to a server (matches, teams, races, settings, leaderboards) was asked for
-    where the server has not added the app: it is there only as a member's own (user) install,
-    or in a DM."""
 
 
 @dataclass(frozen=True, slots=True)

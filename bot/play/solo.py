@@ -12,8 +12,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any
 
 from bot.game import (
     GAMES,
@@ -23,8 +22,6 @@ from bot.game import (
     Move,
     NotationError,
     Outcome,
-    Phrase,
-    PhrasedError,
     SnapshotError,
     from_record,
     from_snapshot,
@@ -35,15 +32,38 @@ from bot.game.games import RACE
 from bot.game.notation import Action, ActionCommand
 from bot.game.solver import NATIVE, GaveUp, covers, solve
 from bot.play.days import utc_day
+from bot.play.errors import (
+    BadOptions,
+    ChangedElsewhere,
+    DamagedGame,
+    DealTooLarge,
+    ElsewhereGame,
+    GameOver,
+    MoveCapReached,
+    NoGameHere,
+    NotASoloGame,
+    NotYourGame,
+    RateLimited,
+    UndoOff,
+    UnknownGame,
+)
+from bot.play.events import (
+    AlreadyPlaying,
+    Ended,
+    Event,
+    Hinted,
+    HintNotAlone,
+    Moved,
+    NothingToDo,
+    NoVerdict,
+    Refused,
+    Started,
+    Verdict,
+)
+from bot.play.replies import DealLabel, GameStatus, Reply
+from bot.play.secrecy import Secrecy
 from bot.play.work import Busy, RateLimiter, Work
 from bot.store import NewGame, Store, StoredGame, VersionConflict
-
-if TYPE_CHECKING:
-    from bot.play.daily import DailyEvent
-    from bot.play.matches import MatchEvent
-    from bot.play.review import Analysing
-    from bot.play.secrecy import Secrecy
-    from bot.play.watch import WatchEvent
 
 # Games kept in memory, most recently used first. It must hold every game in play at once: a
 # miss costs a store read and a rebuild (about 1 ms of CPU, and a database round trip) on the move's
@@ -66,107 +86,7 @@ MOVE_CAP = 2_000
 CACHE_BYTES = 128 * 1024 * 1024
 GAME_BYTES = 16 * 1024
 MOVE_BYTES = 2 * 1024
-
-
-class GameStatus(StrEnum):
-    """Where a game stands; the store keeps the value."""
-
-    PLAYING = "playing"
-    WON = "won"
-    BLOCKED = "blocked"
-    RESIGNED = "resigned"
-
-
-class PlayError(Exception):
-    """Something a player tried that cannot be done. Its subclasses carry what, as data, for a
-    presenter to word (bot.words)."""
-
-
-class NoGameHere(PlayError):
-    """The player has no game in play in this channel; or, with `game_id`, there is no such game."""
-
-    def __init__(self, game_id: int | None = None) -> None:
-        super().__init__(game_id)
-        self.game_id = game_id
-
-
-class NotYourGame(PlayError):
-    """Someone pressed a button of another player's game."""
-
-
-class GameOver(PlayError):
-    """The game has ended (`status`, with its `score`): no more moves."""
-
-    def __init__(self, status: GameStatus, score: int) -> None:
-        super().__init__(status, score)
-        self.status = status
-        self.score = score
-
-
-class DamagedGame(PlayError):
-    """Stored game `game_id` cannot be rebuilt; `problem` is the engine's reason."""
-
-    def __init__(self, game_id: int, problem: str) -> None:
-        super().__init__(game_id, problem)
-        self.game_id = game_id
-        self.problem = problem
-
-
-class NotASoloGame(PlayError):
-    """A game that is not played alone (the demon race, `name`) was asked for as a solo game."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(name)
-        self.name = name
-
-
-class UndoOff(PlayError):
-    """Undo was asked for, in any form, in a game whose rules turn it off (matches, dailies).
-    `in_text`: it came among other moves, none of which was played."""
-
-    def __init__(self, *, in_text: bool = False) -> None:
-        super().__init__(in_text)
-        self.in_text = in_text
-
-
-class DealTooLarge(PlayError):
-    """Deal number `deal` is larger than the store can keep (`largest`)."""
-
-    def __init__(self, deal: int, largest: int) -> None:
-        super().__init__(deal, largest)
-        self.deal = deal
-        self.largest = largest
-
-
-class ChangedElsewhere(PlayError):
-    """Another process changed the game at the same moment: nothing was done. `setting_aside`:
-    while a damaged game was being set aside."""
-
-    def __init__(self, *, setting_aside: bool = False) -> None:
-        super().__init__(setting_aside)
-        self.setting_aside = setting_aside
-
-
-class UnknownGame(PlayError):
-    """There is no game called `name`."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(name)
-        self.name = name
-
-
-class BadOptions(PlayError):
-    """A game's rules refused its options or deck (a new game's, or a match's): `problem` is the
-    engine's reason, a phrase (bot/game/phrases.py) when the engine phrased it."""
-
-    def __init__(self, problem: Phrase | str) -> None:
-        super().__init__(str(problem))
-        self.problem = problem
-
-    @classmethod
-    def of(cls, error: ValueError) -> BadOptions:
-        """The refusal of an error the engine raised for options or a deck."""
-        return cls(error.phrase if isinstance(error, PhrasedError) else str(error))
+NOTHING_TO_DO = NothingToDo()  # what a text that changed nothing did, unless told otherwise
 
 
 def check_deal_number(deal: int | None) -> None:
@@ -174,33 +94,6 @@ def check_deal_number(deal: int | None) -> None:
     engine itself says which numbers PySolFC deals."""
     if deal is not None and deal > MAX_STORED_DEAL:
         raise DealTooLarge(deal, MAX_STORED_DEAL)
-
-
-class ElsewhereGame(PlayError):
-    """A button of game `game_id` was pressed outside the channel where the game is played: it
-    acts only there."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(game_id)
-        self.game_id = game_id
-
-
-class RateLimited(PlayError):
-    """A member asked for a costly action too often: `action` is what (a key of
-    bot.play.work.LIMITS), `retry_after` the seconds until they may again."""
-
-    def __init__(self, action: str, retry_after: float) -> None:
-        super().__init__(action, retry_after)
-        self.action = action
-        self.retry_after = retry_after
-
-
-class MoveCapReached(PlayError):
-    """The moves asked for would take the game past `cap` moves: nothing was played."""
-
-    def __init__(self, cap: int) -> None:
-        super().__init__(cap)
-        self.cap = cap
 
 
 def check_limit(limits: RateLimiter, member_id: int, action: str, place: int | None = None, *,
@@ -220,18 +113,6 @@ class Player:
     name: str
 
 
-@dataclass(frozen=True, slots=True)
-class DealLabel:
-    """How a game's deal is named wherever it is shown: a daily by its `day`, a match's round by
-    its `match_id` and `round` (their PySolFC numbers would let anyone deal them elsewhere, see
-    bot/play/secrecy.py), any other game by its `number` (None with the rest: a fixed deck)."""
-
-    number: int | None = None
-    day: str | None = None
-    match_id: int | None = None
-    round: int | None = None
-
-
 def label_of(game: StoredGame) -> DealLabel:
     """The label of a stored game's deal (a daily's day is the UTC date it began)."""
     return _label(game.kind, game.deal, game.created_at, game.match_id, game.round)
@@ -243,84 +124,6 @@ def _label(kind: str, deal: int | None, created_at: float, match_id: int | None,
     if kind == "match" and match_id is not None and round is not None:
         return DealLabel(match_id=match_id, round=round)
     return DealLabel(number=deal)
-
-
-# --- what happened: the events a Reply carries, in order, for a presenter to word --------------
-
-
-@dataclass(frozen=True, slots=True)
-class Started:
-    """A new game was dealt (its title and deal are the Reply's game's)."""
-
-
-@dataclass(frozen=True, slots=True)
-class AlreadyPlaying:
-    """A new game was asked for where the player has one in play: this is that one."""
-
-
-@dataclass(frozen=True, slots=True)
-class Moved:
-    """Moves taken back (the last first), then moves played."""
-
-    took_back: tuple[Move, ...] = ()
-    played: tuple[Move, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Refused:
-    """The engine refused a move or could not read a text (NotationError or IllegalMoveError,
-    which word themselves); what came before it stands."""
-
-    error: ValueError
-
-
-@dataclass(frozen=True, slots=True)
-class NothingToDo:
-    """The text changed nothing; `auto`: it asked to play every card to the foundations."""
-
-    auto: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class HintNotAlone:
-    """A hint was asked for among other moves: nothing was played."""
-
-
-@dataclass(frozen=True, slots=True)
-class Hinted:
-    """The hint: the next move besides draws, with the draws before it (the rest of a hint the
-    player is following: the draws left); None when no move is left to suggest."""
-
-    hint: Hint | None
-
-
-@dataclass(frozen=True, slots=True)
-class Ended:
-    """The game has just ended (won, blocked or resigned) with `score`."""
-
-    status: GameStatus
-    score: int
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """Whether the ended game's deal could have been won with every card known."""
-
-    winnable: bool
-
-
-@dataclass(frozen=True, slots=True)
-class NoVerdict:
-    """No verdict this time: the player has had their share of verdicts lately."""
-
-
-# What a solo game itself tells. A Reply carries these, and those of a match's round
-# (bot.play.matches.MatchEvent), a daily (bot.play.daily.DailyEvent) or a game's analysis
-# starting (bot.play.review.Analysing), or that a watcher sees it (bot.play.watch.WatchEvent):
-# `Event`, every one of them.
-SoloEvent = (Started | AlreadyPlaying | Moved | Refused | NothingToDo | HintNotAlone | Hinted | Ended | Verdict
-             | NoVerdict)
-Event: TypeAlias = "SoloEvent | MatchEvent | DailyEvent | Analysing | WatchEvent"
 
 
 @dataclass(slots=True)
@@ -339,37 +142,7 @@ class Table:
     round: int | None = None
     undo_allowed: bool = True
     hint: Hint | None = None  # the last hint worked out, while the player may be following it
-    label: DealLabel = DealLabel()
-
-
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """The answer to one action: the game after it (a private copy, safe to render in another
-    thread), what happened (events, in order: Started, Moved, Ended, a finish hook's…), and what
-    to outline on the board."""
-
-    game_id: int
-    version: int
-    status: GameStatus
-    game: Game
-    events: tuple[Event, ...] = ()
-    ok: bool = True
-    played: list[Move] = field(default_factory=list)
-    highlight: Move | None = None
-    stale: bool = False
-    started: bool = False
-    kind: str = "solo"
-    match_id: int | None = None
-    round: int | None = None
-    undo_allowed: bool = True
-    user_id: int = 0  # whose game it is
-    channel_id: int | None = None  # where it is played (None: outside any channel)
-    label: DealLabel = DealLabel()  # how its deal is named
-
-    @property
-    def finished(self) -> bool:
-        """Whether the game has ended (won, blocked or resigned)."""
-        return self.status != GameStatus.PLAYING
+    label: DealLabel = field(default_factory=DealLabel)
 
 
 class SoloPlay:
@@ -378,8 +151,6 @@ class SoloPlay:
     def __init__(self, store: Store, *, cache_size: int = DEFAULT_CACHE, cache_bytes: int = CACHE_BYTES,
                  work: Work | None = None, limits: RateLimiter | None = None,
                  clock: Callable[[], float] = time.time) -> None:
-        from bot.play.secrecy import Secrecy  # the rule builds on this module's errors
-
         self.store = store
         self.secrecy: Secrecy = Secrecy(store, clock)
         self.cache_size = cache_size
@@ -563,7 +334,7 @@ class SoloPlay:
     # --- the one path every change takes ------------------------------------------------
 
     async def _change(self, game_id: int, player: Player, version: int | None, action,
-                      undoing: bool = False, nothing: NothingToDo = NothingToDo()) -> Reply:
+                      undoing: bool = False, nothing: NothingToDo = NOTHING_TO_DO) -> Reply:
         async with self._lock(game_id):
             table, stale = await self._ready(game_id, player, version)
             if stale:
@@ -592,7 +363,7 @@ class SoloPlay:
                 raise
             self._remember(table)  # its size has changed
             if error:  # some of the text was carried out before the error: say what stands
-                events: list[object] = [_changes(before, game.moves), Refused(error)]
+                events: list[Event] = [_changes(before, game.moves), Refused(error)]
             elif undoing:
                 events = [Moved(took_back=(before[-1],))]
             else:
@@ -601,13 +372,13 @@ class SoloPlay:
                 events += [Ended(status, game.score), *await self._finished(table)]
             return self._reply(table, *events, ok=error is None, played=played)
 
-    async def _finished(self, table: Table) -> list[object]:
+    async def _finished(self, table: Table) -> list[Event]:
         """What to add when a game has just ended: whether its deal could be won with every card
         known (unless it was won), and the finish hooks' events."""
         verdict = None
         if table.status != GameStatus.WON and not (table.kind == "solo" and await self.secrecy.live(table)):
             verdict = await self._verdict(table.game, table.user_id)  # never of a copy of a live deal
-        events: list[object] = [] if verdict is None else [verdict]
+        events: list[Event] = [] if verdict is None else [verdict]
         for hook in self.finish_hooks:
             events += await hook(table)
         return events
@@ -736,11 +507,12 @@ class SoloPlay:
         return self._reply(table, ok=False, stale=True)
 
     @staticmethod
-    def _reply(table: Table, *events: Event, **details: object) -> Reply:
+    def _reply(table: Table, *events: Event, ok: bool = True, played: list[Move] | None = None,
+               highlight: Move | None = None, stale: bool = False, started: bool = False) -> Reply:
         return Reply(game_id=table.id, version=table.version, status=table.status, game=table.game.copy(),
-                     events=events, kind=table.kind, match_id=table.match_id, round=table.round,
-                     undo_allowed=table.undo_allowed, user_id=table.user_id, channel_id=table.channel_id,
-                     label=table.label, **details)  # type: ignore[arg-type]
+                     events=events, ok=ok, played=played or [], highlight=highlight, stale=stale, started=started,
+                     kind=table.kind, match_id=table.match_id, round=table.round, undo_allowed=table.undo_allowed,
+                     user_id=table.user_id, channel_id=table.channel_id, label=table.label)
 
 
 def rebuild(stored: StoredGame) -> Game:

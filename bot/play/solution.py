@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING
 from bot.game import Game, Move
 from bot.game.lines import short_line
 from bot.game.solver import NATIVE, covers
-from bot.play.review import NoSolver, finished_game_for_review
+from bot.play.errors import NoPages, NoSolver
+from bot.play.review import finished_game_for_review
 from bot.play.secrecy import Secrecy
-from bot.play.solo import Player, PlayError, check_limit, rebuild
+from bot.play.solo import Player, check_limit, rebuild
 
 if TYPE_CHECKING:
     from bot.play.solo import SoloPlay
@@ -29,14 +30,6 @@ if TYPE_CHECKING:
 # Positions each search of a line may look at: some 2 s in C (see bot.play.solo.VERDICT_LIMIT).
 SOLUTION_LIMIT = 1_500_000 if NATIVE else 60_000
 SOLUTIONS_KEPT = 256  # lines kept by game, for their pages
-
-
-class NoPages(PlayError):
-    """A page of game `game_id`'s winning line was asked for, but its deal has none."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(game_id)
-        self.game_id = game_id
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,38 +12,13 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from bot.play.secrecy import Live, Secrecy, Sight
-from bot.play.solo import ElsewhereGame, Player, PlayError, Reply, SoloPlay
+from bot.play.errors import ElsewhereGame, NothingToWatch
+from bot.play.events import Watching
+from bot.play.replies import Reply
+from bot.play.secrecy import Secrecy, Sight
+from bot.play.solo import Player, SoloPlay
 from bot.store import Store
-
-
-@dataclass(frozen=True, slots=True)
-class Watching:
-    """A Reply's event: the board is shown to a watcher, read-only; `name` is its player's.
-    `live`: why its deal is live (it may still be dealt to others), so it is shown to the watcher
-    alone; None: it may be shown to the channel."""
-
-    name: str
-    live: Live | None = None
-
-    @property
-    def private(self) -> bool:
-        """Whether the board is shown to the watcher alone."""
-        return self.live is not None
-
-
-# What a watched board tells (among bot.play.solo.Event).
-WatchEvent = Watching
-
-
-class NothingToWatch(PlayError):
-    """Member `member_id` has no game in play in this channel."""
-
-    def __init__(self, member_id: int) -> None:
-        super().__init__(member_id)
-        self.member_id = member_id
 
 
 class WatchPlay:

@@ -17,9 +17,8 @@ import discord
 
 from bot.game import Move
 from bot.play import Player, Reply
-from bot.play.review import Analysing
+from bot.play.events import Analysing, Moved
 from bot.play.secrecy import Secrecy, Sight
-from bot.play.solo import Moved
 from bot.views.respond import ERROR_LIMIT, Answer, answer, shorten, voice_of
 from bot.words import DISCORD, Voice, board_alt_text, board_captions, board_status, kept_private_text, reply_text
 from render import render, workers

@@ -14,21 +14,21 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.game.race import MAX_PLAYERS, MIN_PLAYERS
-from bot.play.race import (
+from bot.play.errors import NotInRace, RaceNotRunning
+from bot.play.events import (
     Beaten,
-    NotInRace,
+    Moved,
+    NothingToDo,
     RaceCancelled,
     RaceEnded,
-    RaceEvent,
     RaceJoined,
-    RaceNotRunning,
     RaceOpened,
-    RaceReply,
     RaceStarted,
+    Refused,
     SeriesGoesOn,
     SeriesWon,
 )
-from bot.play.solo import Moved, NothingToDo, Refused
+from bot.play.race import Event, RaceReply
 from bot.views.board import ID, PER_ROW, player_of
 from bot.views.respond import Answer, answer, shorten, voice_of
 from bot.words import Voice, played_text, race_board_alt_text, race_captions, race_status
@@ -58,12 +58,12 @@ def lobby_view(reply: RaceReply, voice: Voice) -> discord.ui.View | None:
     return view
 
 
-def race_text(events: tuple[RaceEvent, ...], voice: Voice) -> str:
+def race_text(events: tuple[Event, ...], voice: Voice) -> str:
     """What a race's events say, in order: to the player who acted, or in the channel at the end."""
     return " ".join(text for event in events if (text := race_event_text(event, voice)))
 
 
-def race_event_text(event: RaceEvent, voice: Voice) -> str:
+def race_event_text(event: Event, voice: Voice) -> str:
     """What one event of a race says ("" for none)."""
     _ = voice.gettext
     match event:

@@ -8,7 +8,8 @@ from functools import partial
 
 import discord
 
-from bot.play.bulk import Ticket, TooLargeToSend
+from bot.play.bulk import Ticket
+from bot.play.errors import TooLargeToSend
 from bot.play.review import Replay
 from bot.views.respond import Answer, waiting_elsewhere
 from bot.words import Voice, board_captions, replay_text

@@ -37,9 +37,9 @@ from bot.cogs.checks import posts_publicly
 from bot.i18n import N_
 from bot.languages import choose_language, language_of
 from bot.play import PlayError
+from bot.play.errors import RateLimited
 from bot.play.posts import Posts
 from bot.play.settings import load_settings
-from bot.play.solo import RateLimited
 from bot.play.work import Turns
 from bot.views.layout import layout_view
 from bot.views.mentions import NO_PINGS

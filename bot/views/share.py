@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.cogs.checks import posts_publicly
-from bot.play.daily import ShareWouldBePrivate
+from bot.play.errors import ShareWouldBePrivate
 from bot.views.board import ID, PREFIX, player_of
 from bot.views.respond import Answer, answer, channel_voice
 from bot.words import DISCORD, Voice, share_text

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.play import Reply
-from bot.play.watch import Watching
+from bot.play.events import Watching
 from bot.views.board import ID, PREFIX, board_file, player_of
 from bot.views.respond import Answer, answer, channel_voice
 from bot.words import DISCORD, Voice, board_status, kept_private_text, watched_text

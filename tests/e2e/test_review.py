@@ -9,8 +9,8 @@ from PIL import Image
 
 from bot.game import new_game
 from bot.game.analysis import analyse
+from bot.play.replies import DealLabel
 from bot.play.review import ANALYSIS_LIMIT, Analysed
-from bot.play.solo import DealLabel
 from bot.words import DISCORD, analysis_text
 
 from .fakediscord import FakeDiscord

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.play.bulk import AlreadyDrawing, BulkDrawing, LineFull, TookTooLong, resident_bytes
+from bot.play.bulk import BulkDrawing, resident_bytes
+from bot.play.errors import AlreadyDrawing, LineFull, TookTooLong
 from bot.play.work import NICENESS
 
 _kept: list[bytes] = []  # what `leak` keeps, in the drawing process

@@ -17,13 +17,7 @@ from bot.play import Player, SoloPlay, UndoOff
 from bot.play.daily import (
     DAILY_SOLVE_LIMIT,
     MAX_CANDIDATES,
-    DailyDealt,
-    DailyElsewhere,
     DailyPlay,
-    DailyPlayed,
-    DailyResumed,
-    NoSuchDaily,
-    NotADay,
     Streaks,
     candidate_deal,
     check_day,
@@ -32,7 +26,9 @@ from bot.play.daily import (
     streaks,
 )
 from bot.play.days import today
-from bot.play.secrecy import DealIsLive, LiveDaily, Sight
+from bot.play.errors import DailyElsewhere, DailyPlayed, DealIsLive, NoSuchDaily, NotADay
+from bot.play.events import DailyDealt, DailyResumed
+from bot.play.secrecy import LiveDaily, Sight
 from bot.store import NewGame, Store, open_store
 from bot.store.tables import daily_attempts, secrets
 from tests.samples import won_game

@@ -16,21 +16,12 @@ import pytest
 from bot.game import solver
 from bot.game.moves import DRAW, Move
 from bot.play import Player, SoloPlay
-from bot.play.matches import AlreadyHosting, MatchPlay
+from bot.play.errors import AlreadyHosting, MoveCapReached, RateLimited
+from bot.play.events import Ended, Hinted, NoVerdict, Verdict
+from bot.play.matches import MatchPlay
 from bot.play.race import RacePlay
-from bot.play.solo import (
-    GAME_BYTES,
-    MOVE_BYTES,
-    MOVE_CAP,
-    QUICK_SEARCH,
-    Ended,
-    GameStatus,
-    Hinted,
-    MoveCapReached,
-    NoVerdict,
-    RateLimited,
-    Verdict,
-)
+from bot.play.replies import GameStatus
+from bot.play.solo import GAME_BYTES, MOVE_BYTES, MOVE_CAP, QUICK_SEARCH
 from bot.play.work import LIMITS, NICENESS, Busy, Limit, RateLimiter, Work
 from bot.store import open_store
 from tests.game.test_outcome_within import SLOW_DEAL, SLOW_MOVES

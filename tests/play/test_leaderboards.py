@@ -8,8 +8,8 @@ import pytest
 from bot.play import Player, SoloPlay
 from bot.play.daily import DailyPlay, Streaks
 from bot.play.days import today
-from bot.play.leaderboards import Leaderboards, UnknownPeriod, UnknownRanking
-from bot.play.solo import UnknownGame
+from bot.play.errors import UnknownGame, UnknownPeriod, UnknownRanking
+from bot.play.leaderboards import Leaderboards
 from bot.store import NewGame, Store, open_store
 from bot.store.base import NewMatch, NewRace
 from tests.play.test_daily import FakeClock, at, resign_daily, win_daily

@@ -9,28 +9,22 @@ import pytest
 
 from bot.game import option_names
 from bot.play import GameOver, NoGameHere, Player, SoloPlay, UndoOff
-from bot.play.matches import (
-    EXPIRE_AFTER,
-    MAX_TARGET,
-    MatchAction,
+from bot.play.errors import (
+    BadSetting,
+    ChangedElsewhere,
     MatchClosed,
-    MatchListener,
-    MatchPlay,
-    MatchWon,
     NoSuchMatch,
     NotATeamMatch,
     NoTeamChosen,
     NotInMatch,
     NotTheHost,
-    RoundScored,
-    Scoreboard,
     TargetOutOfRange,
-    TeamPlay,
     TeamRefused,
     UnknownGame,
 )
-from bot.play.settings import BadSetting, change_settings
-from bot.play.solo import ChangedElsewhere
+from bot.play.events import MatchWon, RoundScored
+from bot.play.matches import EXPIRE_AFTER, MAX_TARGET, MatchAction, MatchListener, MatchPlay, Scoreboard, TeamPlay
+from bot.play.settings import change_settings
 from bot.store import open_store
 from bot.store.base import TeamProblem
 from tests.samples import won_game

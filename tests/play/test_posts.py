@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.play.errors import RateLimited
 from bot.play.posts import POST, Posts
-from bot.play.solo import RateLimited
 from bot.play.work import LIMITS, SWEEP_ABOVE, Limit, RateLimiter
 from tests.play.test_matches import Clock
 

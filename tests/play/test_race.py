@@ -11,25 +11,19 @@ from sqlalchemy import update
 from bot.game import Card, Move
 from bot.game.moves import DRAW
 from bot.play import Player
-from bot.play.matches import EXPIRE_AFTER
-from bot.play.race import (
+from bot.play.errors import (
     AlreadyRacing,
-    Beaten,
     DamagedRace,
     NoRaceHere,
     NotInRace,
     NotRaceHost,
-    RaceEnded,
     RaceFull,
-    RaceListener,
     RaceNotRunning,
-    RacePlay,
-    RaceStatus,
-    SeriesGoesOn,
-    SeriesWon,
     TooFewRacers,
 )
-from bot.play.solo import Moved, NothingToDo, Refused
+from bot.play.events import Beaten, Moved, NothingToDo, RaceEnded, Refused, SeriesGoesOn, SeriesWon
+from bot.play.matches import EXPIRE_AFTER
+from bot.play.race import RaceListener, RacePlay, RaceStatus
 from bot.store import open_store
 from bot.store.tables import races as races_table
 from tests.game.test_race import stuck_deck, won_deck

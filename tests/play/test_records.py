@@ -9,7 +9,7 @@ from sqlalchemy import update
 
 from bot.play import Player
 from bot.play.daily import Streaks
-from bot.play.solo import UnknownGame
+from bot.play.errors import UnknownGame
 from bot.store import NewGame
 from bot.store.base import StoredAnalysis
 from bot.store.tables import games

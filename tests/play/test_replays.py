@@ -7,9 +7,10 @@ import pytest
 
 from bot.game import from_record
 from bot.play import NoGameHere, NotYourGame, Player, SoloPlay
-from bot.play.review import NoFinishedDaily, NoFinishedGame, ReviewPlay, StillPlaying, finished_game_for_review
-from bot.play.secrecy import DealIsLive, LiveDaily, LiveRound, Secrecy, Sight
-from bot.play.solo import RateLimited, StoredGame
+from bot.play.errors import DealIsLive, NoFinishedDaily, NoFinishedGame, RateLimited, StillPlaying
+from bot.play.review import ReviewPlay, finished_game_for_review
+from bot.play.secrecy import LiveDaily, LiveRound, Secrecy, Sight
+from bot.play.solo import StoredGame
 from bot.play.work import LIMITS, RateLimiter
 from bot.store import NewGame, Store, open_store
 from bot.store.base import NewMatch

@@ -9,9 +9,10 @@ from bot.game import DRAW
 from bot.game.analysis import Analysis, Verdict
 from bot.play import GameOver, NoGameHere, NotYourGame, Player, SoloPlay
 from bot.play.days import utc_day
-from bot.play.review import Analysing, NoFinishedGame, NoSolver, ReviewPlay, StillPlaying, finished_game_for_review
-from bot.play.secrecy import DealIsLive, LiveRound, Sight
-from bot.play.solo import RateLimited
+from bot.play.errors import DealIsLive, NoFinishedGame, NoSolver, RateLimited, StillPlaying
+from bot.play.events import Analysing
+from bot.play.review import ReviewPlay, finished_game_for_review
+from bot.play.secrecy import LiveRound, Sight
 from bot.play.work import LIMITS, Limit, RateLimiter
 from bot.store import open_store
 from bot.store.base import NewMatch

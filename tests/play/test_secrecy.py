@@ -11,12 +11,14 @@ import pytest
 from bot.game import new_game
 from bot.play import Player, SoloPlay
 from bot.play.daily import DailyPlay
+from bot.play.errors import DealIsLive
+from bot.play.events import Analysing, Ended, Verdict, Watching
 from bot.play.matches import MatchPlay
-from bot.play.review import Analysing, ReviewPlay
-from bot.play.secrecy import DealIsLive, LiveDaily, LiveRound, Secrecy, Sight, deck_size
-from bot.play.solo import Ended, GameStatus, Verdict
+from bot.play.replies import GameStatus
+from bot.play.review import ReviewPlay
+from bot.play.secrecy import LiveDaily, LiveRound, Secrecy, Sight, deck_size
 from bot.play.solution import SolutionPlay
-from bot.play.watch import Watching, WatchPlay
+from bot.play.watch import WatchPlay
 from bot.store import NewGame, open_store
 from tests.play.test_daily import FakeClock, at
 

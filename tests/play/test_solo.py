@@ -9,18 +9,9 @@ from sqlalchemy import update
 
 from bot.game import IllegalMoveError, Move, NotationError, to_snapshot
 from bot.play import DamagedGame, GameOver, NoGameHere, NotASoloGame, NotYourGame, Player, SoloPlay
-from bot.play.solo import (
-    AlreadyPlaying,
-    BadOptions,
-    ChangedElsewhere,
-    DealTooLarge,
-    Ended,
-    GameStatus,
-    Moved,
-    Refused,
-    Started,
-    UnknownGame,
-)
+from bot.play.errors import BadOptions, ChangedElsewhere, DealTooLarge, UnknownGame
+from bot.play.events import AlreadyPlaying, Ended, Moved, Refused, Started
+from bot.play.replies import GameStatus
 from bot.store import NewGame, open_store
 from bot.store.tables import games
 from tests.samples import won_game

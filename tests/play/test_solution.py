@@ -7,10 +7,9 @@ import pytest
 
 from bot.game import DRAW, Move, Outcome, new_game
 from bot.play import NoGameHere, NotYourGame, Player, SoloPlay
-from bot.play.review import NoFinishedGame, NoSolver, StillPlaying
-from bot.play.secrecy import DealIsLive, Sight
-from bot.play.solo import RateLimited
-from bot.play.solution import LineMove, NoPages, NoWinningLine, SolutionPlay, WinningLine
+from bot.play.errors import DealIsLive, NoFinishedGame, NoPages, NoSolver, RateLimited, StillPlaying
+from bot.play.secrecy import Sight
+from bot.play.solution import LineMove, NoWinningLine, SolutionPlay, WinningLine
 from bot.play.work import LIMITS, Limit, RateLimiter
 from bot.store import open_store
 from bot.words import SOLUTION_PAGE_MOVES, TERMINAL, solution_pages, solution_text

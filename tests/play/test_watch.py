@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from bot.play import NoGameHere, NotYourGame, Player, SoloPlay
-from bot.play.daily import AlreadyShared, DailyNotOver, DailyPlay
-from bot.play.secrecy import DealIsLive, LiveDaily, LiveRound, Sight
-from bot.play.solo import ElsewhereGame
-from bot.play.watch import NothingToWatch, Watching, WatchPlay
+from bot.play.daily import DailyPlay
+from bot.play.errors import AlreadyShared, DailyNotOver, DealIsLive, ElsewhereGame, NothingToWatch
+from bot.play.events import Watching
+from bot.play.secrecy import LiveDaily, LiveRound, Sight
+from bot.play.watch import WatchPlay
 from bot.store import open_store
 from tests.play.test_matches import Clock
 from tests.play.test_matches import world as world

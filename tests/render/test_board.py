@@ -316,7 +316,7 @@ def test_the_right_tableau_moves_down_as_the_left_columns_above_it_grow() -> Non
 
 @pytest.mark.parametrize("name", ["patriarchs", "picture-patience"])
 def test_patriarchs_marks_say_which_way_each_foundation_column_builds(name: str) -> None:
-    from bot.play.solo import DealLabel
+    from bot.play.replies import DealLabel
     from bot.words import TERMINAL
     from bot.words import board_captions as worded
 

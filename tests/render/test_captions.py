@@ -8,7 +8,7 @@ from dataclasses import fields, replace
 import pytest
 from PIL import Image, ImageChops
 
-from bot.play.solo import DealLabel
+from bot.play.replies import DealLabel
 from bot.words import TERMINAL, board_captions, race_captions
 from render.board import GEOMETRY, board_plan, render_image
 from render.captions import RaceCaptions

@@ -19,7 +19,7 @@ import pytest
 from PIL import Image
 
 from bot.game import DRAW, GAMES, Game, Move, new_game
-from bot.play.solo import DealLabel
+from bot.play.replies import DealLabel
 from bot.words import DISCORD, board_captions
 from render import THEMES, redraw, render, workers
 from render.board import GEOMETRY, _Painter

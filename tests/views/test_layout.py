@@ -10,7 +10,7 @@ import discord
 
 from bot.game import GAMES, new_game
 from bot.play import Reply
-from bot.play.solo import DealLabel
+from bot.play.replies import DealLabel
 from bot.views.board import Picked, board_view
 from bot.views.layout import GALLERY_DESCRIPTION_LIMIT, MAX_COMPONENTS, component_count, layout_view
 from bot.views.matches import MatchButton

@@ -6,18 +6,20 @@ from bot.game import Card, IllegalMoveError, Move
 from bot.game.moves import DRAW
 from bot.game.race import new_race
 from bot.languages import ENGLISH, LANGUAGES
-from bot.play.race import (
+from bot.play.events import (
     Beaten,
+    Moved,
+    NothingToDo,
     RaceCancelled,
     RaceEnded,
     RaceJoined,
     RaceOpened,
-    RaceReply,
     RaceStarted,
+    Refused,
     SeriesGoesOn,
     SeriesWon,
 )
-from bot.play.solo import Moved, NothingToDo, Refused
+from bot.play.race import RaceReply
 from bot.store.base import Race
 from bot.views.race import public_text, race_text
 from bot.words import DISCORD
