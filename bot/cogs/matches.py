@@ -17,17 +17,17 @@ from bot.cogs.checks import check_channel, server_app_only
 from bot.cogs.coalesce import CoalescedEdits
 from bot.cogs.expiry import ExpiryRound
 from bot.game import GAMES
-from bot.i18n import N_
 from bot.languages import LANGUAGE_NAMES
 from bot.play.errors import ManageServerNeeded
 from bot.play.matches import MatchListener, Scoreboard
 from bot.play.settings import change_settings, load_settings
 from bot.views.board import player_of
-from bot.views.matches import scoreboard_layout, team_list_text
+from bot.views.matches import scoreboard_layout
 from bot.views.mentions import pinging
 from bot.views.respond import Answer, answer, public_post, server_voice, voice_of
-from bot.views.settings import settings_text
 from bot.views.translator import kept
+from bot.words.matches import match_won_text, team_done_text, team_list_text
+from bot.words.settings import settings_text
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -71,15 +71,8 @@ class ScoreboardMessages(MatchListener):
         channel = self.bot.get_partial_messageable(match.channel_id)
         try:
             voice = await server_voice(self.bot, match.guild_id)
-            if match.teams:
-                who, pinged = voice.gettext("Team **{team}** ({members})", team=voice.name(winner.name),
-                                            members=", ".join(map(voice.name, winner.members))), []
-            else:
-                who, pinged = f"<@{winner.key}>", [winner.key]
-            text = voice.gettext("**The demon is exorcised!** {winner} won match #{match} with {points} points "
-                                 "(target {target}).", winner=who, match=match.id, points=winner.points,
-                                 target=match.target)
-            await channel.send(text, allowed_mentions=pinging(pinged))
+            pinged = [] if match.teams else [winner.key]  # a player's win pings them; a team's, nobody
+            await channel.send(match_won_text(scoreboard, voice), allowed_mentions=pinging(pinged))
         except discord.HTTPException:
             log.exception("could not announce the winner of match %s", match.id)
 
@@ -147,13 +140,13 @@ class MatchesCog(commands.Cog):
     async def team_create(self, interaction: discord.Interaction, name: str) -> None:
         """Create a team."""
         await self._team(interaction, lambda guild, player: self.bot.teams.create(guild, player, name),
-                         N_("You created team **{team}**."))
+                         "create")
 
     @team.command(name="join", description="Join a team (one team per member per server)")
     async def team_join(self, interaction: discord.Interaction, name: str) -> None:
         """Join a team."""
         await self._team(interaction, lambda guild, player: self.bot.teams.join(guild, player, name),
-                         N_("You joined team **{team}**."))
+                         "join")
 
     @team_join.autocomplete("name")
     async def team_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -168,7 +161,7 @@ class MatchesCog(commands.Cog):
     async def team_leave(self, interaction: discord.Interaction) -> None:
         """Leave your team."""
         await self._team(interaction, lambda guild, player: self.bot.teams.leave(guild, player),
-                         N_("You left team **{team}**."))
+                         "leave")
 
     @team.command(name="list", description="This server's teams")
     async def team_list(self, interaction: discord.Interaction) -> None:
@@ -180,10 +173,10 @@ class MatchesCog(commands.Cog):
         await answer(interaction, work())
 
     async def _team(self, interaction: discord.Interaction, action, done: str) -> None:
+        """Carry out a team command (`done`: which, for its answer, bot.words.matches.TEAM_DONE)."""
         async def work() -> Answer:
             team = await action(interaction.guild_id or 0, player_of(interaction.user))
-            voice = await voice_of(interaction)
-            return Answer(voice.gettext(done, team=voice.name(team.name)))
+            return Answer(team_done_text(done, team.name, await voice_of(interaction)))
 
         await answer(interaction, work())
 

@@ -21,10 +21,11 @@ from bot.play.race import Event, RaceListener, RaceReply
 from bot.store.base import Race
 from bot.views.board import player_of
 from bot.views.mentions import pinging
-from bot.views.race import lobby_view, private_answer, public_png, public_text, race_text
+from bot.views.race import lobby_view, private_answer, public_png
 from bot.views.respond import Answer, answer, public_post, server_voice, shown, voice_of
 from bot.views.translator import kept
 from bot.words import race_captions, race_table_alt_text
+from bot.words.race import public_text, race_text
 from render import workers
 
 if TYPE_CHECKING:

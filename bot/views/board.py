@@ -21,6 +21,7 @@ from bot.play.events import Analysing, Moved
 from bot.play.secrecy import Secrecy, Sight
 from bot.views.respond import ERROR_LIMIT, Answer, answer, shorten, voice_of
 from bot.words import DISCORD, Voice, board_alt_text, board_captions, board_status, kept_private_text, reply_text
+from bot.words.solo import pick_first_text, picked_text, stale_text
 from render import render, workers
 
 if TYPE_CHECKING:
@@ -263,18 +264,16 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
         reply = await bot.solo.board(self.game_id, player)
         values: list[Any] = (interaction.data or {}).get("values", [])  # type: ignore[assignment]
         if reply.version != self.version:
-            return await board_answer(reply, player, voice,
-                                      message=voice.gettext("That board was out of date: here is the current one."))
+            return await board_answer(reply, player, voice, message=stale_text(voice))
         try:
             picked = Picked.parse(str(values[0])) if values else None
         except ValueError:
             picked = None
         if picked is None or not any(move.src == picked.src and move.count == picked.count
                                      for move in reply.game.legal_moves()):
-            return await board_answer(reply, player, voice, message=voice.gettext("Pick cards from the menu first."))
+            return await board_answer(reply, player, voice, message=pick_first_text(voice))
         cards = " ".join(reply.game.piles()[picked.src][-picked.count:])
-        return await board_answer(reply, player, voice, picked=picked, message=voice.gettext(
-            "Picked {cards} from {pile}: tap the pile it goes to.", cards=cards, pile=picked.src))
+        return await board_answer(reply, player, voice, picked=picked, message=picked_text(cards, picked.src, voice))
 
 
 async def pressed(interaction: discord.Interaction, game_id: int,

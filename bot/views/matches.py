@@ -8,12 +8,19 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.game import TITLES
-from bot.play.matches import MatchStatus, Scoreboard, TeamRoster
+from bot.play.matches import Scoreboard
 from bot.views.board import ID, board_answer, player_of
 from bot.views.layout import layout_view
 from bot.views.respond import Answer, answer, voice_of
-from bot.words import DISCORD, Voice, die_text
+from bot.words import DISCORD, Voice
+from bot.words.matches import (
+    cancelled_text,
+    joined_for_team_text,
+    joined_text,
+    left_text,
+    scoreboard_text,
+    started_text,
+)
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -22,44 +29,9 @@ MATCH_TEMPLATE = re.compile(rf"pm:(?P<match>{ID}):(?P<action>join|leave|start|ca
 TEAM_TEMPLATE = re.compile(rf"pm:(?P<match>{ID}):team")
 
 
-def scoreboard_text(board: Scoreboard, voice: Voice) -> str:
-    """The public scoreboard message: the match, its state, everyone's standing, the winner."""
-    match, _ = board.match, voice.gettext
-    values = {"title": TITLES.get(match.game, match.game), "match": match.id, "target": match.target,
-              "die": die_text(match.options.get("die", "off"), voice)}
-    lines = [_("**{title} team match #{match}**: first to **{target}** points · Die of Justice {die}", **values)
-             if match.teams else
-             _("**{title} match #{match}**: first to **{target}** points · Die of Justice {die}", **values)]
-    lines[0] += " · " + (_("undo on") if match.undo else _("undo off"))
-    status = {MatchStatus.LOBBY: _("Waiting for players: press **Join**; the host presses **Start**."),
-              MatchStatus.RUNNING: _("Playing: round after round at your own pace. **My board** shows your round."),
-              MatchStatus.FINISHED: _("Finished."), MatchStatus.CANCELLED: _("Cancelled."),
-              MatchStatus.EXPIRED: _("Expired after 24 hours without a move.")}
-    lines.append(status[MatchStatus(match.status)])
-    if not board.standings:
-        lines.append(_("No players yet."))
-    for place, standing in enumerate(board.standings, 1):
-        members = f" ({', '.join(map(voice.name, standing.members))})" if standing.members else ""
-        marker = " " + _("◀ leads") if standing is board.leader and match.status == MatchStatus.RUNNING else ""
-        rounds = voice.ngettext("{points} points, {count} round", "{points} points, {count} rounds", standing.rounds,
-                                points=standing.points)
-        lines.append(f"`{place:>2}.` {voice.bold(voice.name(standing.name))}{members}: {rounds}{marker}")
-    if board.winner is not None:
-        lines.append("🏆 " + _("**{name}** exorcised the demon.", name=voice.name(board.winner.name)))
-    return "\n".join(lines)
-
-
 def scoreboard_layout(board: Scoreboard, voice: Voice) -> discord.ui.LayoutView:
     """The match's public message in Components V2: the scoreboard's text and its buttons."""
     return layout_view("", scoreboard_text(board, voice), None, match_view(board, voice))
-
-
-def team_list_text(rosters: list[TeamRoster], voice: Voice) -> str:
-    """A server's teams and their members, one line a team."""
-    if not rosters:
-        return voice.gettext("No teams yet: {team_create} one.", team_create=voice.command("team create"))
-    return "\n".join(f"{voice.bold(voice.name(roster.name))}: {', '.join(map(voice.name, roster.members))}"
-                     for roster in rosters)
 
 
 def match_view(board: Scoreboard, voice: Voice) -> discord.ui.View | None:
@@ -107,7 +79,6 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=MATCH_TEMP
         bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
         player, match_id = player_of(interaction.user), self.match_id
         voice = await voice_of(interaction)
-        _ = voice.gettext
         await bot.matches.check_place(match_id, interaction.guild_id, interaction.channel_id)
         can_manage = bool(interaction.permissions and interaction.permissions.manage_guild)
         if self.action in ("board", "next"):
@@ -116,21 +87,19 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=MATCH_TEMP
             board = await bot.matches.join(match_id, player)
             if board.match.status == "running":
                 return await board_answer(await bot.matches.my_board(match_id, player), player, voice,
-                                          message=_("You joined match #{match}: here is your first round.",
-                                                    match=match_id))
-            return Answer(_("You joined match #{match}. The host starts it; then press **My board**.", match=match_id))
+                                          message=joined_text(match_id, voice, playing=True))
+            return Answer(joined_text(match_id, voice, playing=False))
         if self.action == "leave":
             await bot.matches.leave(match_id, player)
-            return Answer(_("You left match #{match}.", match=match_id))
+            return Answer(left_text(match_id, voice))
         if self.action == "start":
             board = await bot.matches.start(match_id, player, can_manage=can_manage)
             if any(p.user_id == player.id for p in board.players):
-                return await board_answer(await bot.matches.my_board(match_id, player), player, voice, message=_(
-                    "Match #{match} has started: here is your first round. Everyone else presses **My board**.",
-                    match=match_id))
-            return Answer(_("Match #{match} has started.", match=match_id))
+                return await board_answer(await bot.matches.my_board(match_id, player), player, voice,
+                                          message=started_text(match_id, voice, playing=True))
+            return Answer(started_text(match_id, voice, playing=False))
         await bot.matches.cancel(match_id, player, can_manage=can_manage)
-        return Answer(_("Match #{match} is cancelled.", match=match_id))
+        return Answer(cancelled_text(match_id, voice))
 
 
 class TeamSelect(discord.ui.DynamicItem[discord.ui.Select], template=TEAM_TEMPLATE):
@@ -160,4 +129,4 @@ class TeamSelect(discord.ui.DynamicItem[discord.ui.Select], template=TEAM_TEMPLA
         await bot.matches.check_place(self.match_id, interaction.guild_id, interaction.channel_id)
         await bot.matches.join(self.match_id, player_of(interaction.user), team_name=name)
         voice = await voice_of(interaction)
-        return Answer(voice.gettext("You joined match #{match} for team **{team}**.", match=self.match_id, team=name))
+        return Answer(joined_for_team_text(self.match_id, name, voice))

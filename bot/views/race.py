@@ -13,25 +13,12 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.game.race import MAX_PLAYERS, MIN_PLAYERS
 from bot.play.errors import NotInRace, RaceNotRunning
-from bot.play.events import (
-    Beaten,
-    Moved,
-    NothingToDo,
-    RaceCancelled,
-    RaceEnded,
-    RaceJoined,
-    RaceOpened,
-    RaceStarted,
-    Refused,
-    SeriesGoesOn,
-    SeriesWon,
-)
-from bot.play.race import Event, RaceReply
+from bot.play.race import RaceReply
 from bot.views.board import ID, PER_ROW, player_of
 from bot.views.respond import Answer, answer, shorten, voice_of
-from bot.words import Voice, played_text, race_board_alt_text, race_captions, race_status
+from bot.words import Voice, race_board_alt_text, race_captions, race_status
+from bot.words.race import not_started_text, only_watching_text, race_text
 from render import workers
 from render.captions import RaceCaptions
 
@@ -58,83 +45,6 @@ def lobby_view(reply: RaceReply, voice: Voice) -> discord.ui.View | None:
     return view
 
 
-def race_text(events: tuple[Event, ...], voice: Voice) -> str:
-    """What a race's events say, in order: to the player who acted, or in the channel at the end."""
-    return " ".join(text for event in events if (text := race_event_text(event, voice)))
-
-
-def race_event_text(event: Event, voice: Voice) -> str:
-    """What one event of a race says ("" for none)."""
-    _ = voice.gettext
-    match event:
-        case RaceOpened(race_id=race_id):
-            return _("Race #{race} is open: Join, then the host presses Start ({least} to {most} players).",
-                     race=race_id, least=MIN_PLAYERS, most=MAX_PLAYERS)
-        case RaceJoined(race_id=race_id):
-            return _("You are in race #{race}.", race=race_id)
-        case RaceStarted():
-            return _("The race is on! Your cards are dealt.")
-        case RaceCancelled(race_id=race_id):
-            return _("Race #{race} is cancelled.", race=race_id)
-        case Moved(played=played):
-            return played_text(played, voice)
-        case NothingToDo():
-            return _("Nothing could be played.")
-        case Refused(error=error):
-            return voice.engine(error)
-        case Beaten(card=card, owner=owner):
-            return _("Beaten to it! {owner} got their {card} to that foundation first; your card stays where it was.",
-                     owner=voice.name(owner), card=card)
-        case RaceEnded(demon=demon, scores=scores, expired=expired):
-            if expired:
-                return _("Ended after 24 hours without a move. Scores: {scores}.", scores=_standings(scores))
-            if demon is not None:
-                return _("**Demon!** {player} went out. Scores: {scores}.", player=f"<@{demon}>",
-                         scores=_standings(scores))
-            return _("Nobody can move any more: the race is over. Scores: {scores}.", scores=_standings(scores))
-        case SeriesWon(winner=winner, points=points, target=target, totals=totals):
-            return _("**The demon is exorcised!** {player} wins the series with {points} points "
-                     "(target {target}; {totals}).", player=f"<@{winner}>", points=points, target=target,
-                     totals=_standings(totals))
-        case SeriesGoesOn(hand=hand, totals=totals, target=target, next_hand=next_hand):
-            return _("Totals after hand {hand}: {totals} (target {target}). Hand {next} is dealt: press **My board**.",
-                     hand=hand, totals=_standings(totals), target=target, next=next_hand)
-    return ""
-
-
-def _standings(points: tuple[tuple[int, int], ...]) -> str:
-    """Each player's mention and points, such as "<@1> 62, <@2> 3"."""
-    return ", ".join(f"<@{user}> {score}" for user, score in points)
-
-
-def public_text(reply: RaceReply, names: list[str], voice: Voice) -> str:
-    """The public board's words: who is in, and what to do."""
-    race, _ = reply.race, voice.gettext
-    who = ", ".join(f"<@{user}>" for user in race.players)
-    layout = _("Racing Demon layout") if race.layout == "demon" else _("Klondike layouts")
-    if race.target is not None:
-        layout += _(", hands to {target} points, hand {hand}", target=race.target, hand=race.hand)
-    if race.status == "lobby":
-        return _("**Demon race #{race}** ({layout}): {players} in the lobby. Join, then the host presses Start.",
-                 race=race.id, layout=layout, players=who)
-    if race.status == "cancelled":
-        return _("Demon race #{race} was cancelled.", race=race.id)
-    game = reply.game
-    assert game is not None
-    lines = [_("**Demon race #{race}** ({layout}), shared foundations above.", race=race.id, layout=layout)]
-    for seat, user in enumerate(race.players):
-        mark = " — " + _("**Demon!**") if game.demon == seat else ""
-        lines.append(f"<@{user}> ({voice.name(names[seat])}): " + _(
-            "{cards} cards left, {founded} on the foundations", cards=game.cards_left(seat),
-            founded=game.on_foundations(seat)) + mark)
-    if race.status == "finished":
-        lines.append(_("Final scores: {scores}.", scores=", ".join(f"{voice.name(names[s])} {p}"
-                                                                   for s, p in enumerate(game.scores))))
-    else:
-        lines.append(_("Press **My board** for your own cards."))
-    return "\n".join(lines)
-
-
 def public_png(reply: RaceReply, names: list[str], captions: RaceCaptions | None = None) -> bytes:
     """The shared foundations and everyone's cards left, with `captions` as its words (runs in a
     worker thread)."""
@@ -159,7 +69,7 @@ async def private_answer(reply: RaceReply, names: list[str], voice: Voice, *, me
     (rendered off the event loop) with its alt text, buttons."""
     text = shorten(race_text(reply.events, voice) if message is None else message)  # an error may quote a long input
     if reply.game is None or reply.seat is None:
-        return Answer(text or voice.gettext("The race has not started yet."))
+        return Answer(text or not_started_text(voice))
     png = await workers.draw(private_png, reply, names, race_captions(reply.game, voice))
     alt = race_board_alt_text(reply.game, reply.seat, names[reply.seat], voice)
     return Answer(text=text, file=discord.File(io.BytesIO(png), filename="race.png", description=alt),
@@ -230,7 +140,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMP
         reply = await (races.start(self.race_id, player) if self.action == "start"
                        else races.board(self.race_id, player))
         if reply.seat is None:
-            return Answer(voice.gettext("You are not in that race: watch the board in the channel."))
+            return Answer(only_watching_text(voice))
         return await private_answer(reply, await races.names(reply.race), voice)
 
 

@@ -45,6 +45,7 @@ class ShareButton(discord.ui.DynamicItem[discord.ui.Button], template=SHARE_TEMP
                 raise ShareWouldBePrivate()
             player = player_of(interaction.user)
             card = await bot.daily.share(self.game_id, player)
-            return Answer(share_text(card, f"<@{player.id}>", await channel_voice(interaction)))
+            voice = await channel_voice(interaction)
+            return Answer(share_text(card, voice.mention(player.id), voice))
 
         await answer(interaction, work(), ephemeral=False)

@@ -27,7 +27,7 @@ async def watch_answer(reply: Reply, voice: Voice) -> Answer:
     file = await board_file(reply, watching.name, voice)
     view = discord.ui.View(timeout=None)
     view.add_item(RefreshButton(reply.game_id, voice))
-    text = watched_text(reply, f"<@{reply.user_id}>", voice)
+    text = watched_text(reply, voice.mention(reply.user_id), voice)
     if watching.live is not None:  # shown to the watcher alone: say why
         text += "\n" + kept_private_text(watching.live, voice)
     return Answer(text=text, file=file, view=view, status=board_status(reply.game, reply.label, voice),

@@ -78,12 +78,13 @@ from bot.views import dynamic_items, respond
 from bot.views.board import BoardButton, PickSelect, board_view
 from bot.views.leaderboards import PageButton
 from bot.views.matches import MatchButton, TeamSelect
-from bot.views.race import LobbyButton, RaceBoardButton, race_text
+from bot.views.race import LobbyButton, RaceBoardButton
 from bot.views.respond import shorten
 from bot.views.share import ShareButton
 from bot.views.solution import SolutionPageButton
 from bot.views.watch import RefreshButton
 from bot.words import DISCORD, reply_text
+from bot.words.race import race_text
 
 from .fakediscord import FLAG_EPHEMERAL, FakeDiscord, FakeInteraction, FakeUser, StoredMessage
 from .harness import BotProcess, BotRunner

@@ -6,18 +6,9 @@ from bot.game import GAMES
 from bot.languages import LANGUAGES
 from bot.play.daily import Streaks
 from bot.play.leaderboards import GameStats, LeaderboardPage, PlayerStats
-from bot.views.leaderboards import (
-    NAME_WIDTH,
-    PAGE_TEMPLATE,
-    TEXT_LIMIT,
-    code_block,
-    game_stats_text,
-    page_text,
-    page_title,
-    stats_answer,
-    stats_text,
-)
+from bot.views.leaderboards import PAGE_TEMPLATE, code_block, stats_answer
 from bot.words import DISCORD
+from bot.words.leaderboards import NAME_WIDTH, TEXT_LIMIT, game_stats_text, page_text, page_title, stats_text
 from tests.test_words import HOSTILE_NAMES
 
 

@@ -21,8 +21,8 @@ from bot.play.events import (
 )
 from bot.play.race import RaceReply
 from bot.store.base import Race
-from bot.views.race import public_text, race_text
 from bot.words import DISCORD
+from bot.words.race import public_text, race_text
 from tests.test_words import HOSTILE_NAMES, left_raw
 
 

@@ -1,10 +1,10 @@
-"""A server's settings as Discord shows them."""
+"""A server's settings as Discord shows them, and as the terminal would."""
 
 from __future__ import annotations
 
 from bot.play.settings import ServerSettings
-from bot.views.settings import settings_text
 from bot.words import DISCORD
+from bot.words.settings import settings_text
 
 
 def test_the_settings_read_as_a_sentence_with_channel_links() -> None:

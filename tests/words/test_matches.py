@@ -5,8 +5,8 @@ from __future__ import annotations
 from bot.languages import ENGLISH, LANGUAGES
 from bot.play.matches import Scoreboard, Standing, TeamRoster
 from bot.store.base import Match
-from bot.views.matches import scoreboard_text, team_list_text
 from bot.words import DISCORD
+from bot.words.matches import scoreboard_text, team_list_text
 from tests.test_words import HOSTILE_NAMES, left_raw
 
 
