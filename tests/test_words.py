@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import pickle
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from random import Random
 
 import pytest
 
+from bot.catalog import extract
 from bot.game import GAMES, TITLES, IllegalMoveError, Move, NotationError, describe_game, new_game
 from bot.game.analysis import Analysis
 from bot.game.analysis import Verdict as AnalysisVerdict
@@ -320,6 +322,65 @@ def test_rounds_of_matches_and_dailies() -> None:
 ])
 def test_errors_are_worded_from_their_data(error: PlayError, text: str) -> None:
     assert error_text(error, DISCORD) == text
+
+
+# Values to build any refusal from its fields' annotations: distinct, so that one shown as it is
+# stands out. (A field that picks among sentences gets a value those know: EXAMPLES.)
+SAMPLE_VALUES = {"int": 4321, "int | None": 4321, "str": "zq-value", "str | None": "zq-value", "float": 12.5,
+                 "bool": True, "object": "zq-object", "tuple[int, ...]": (11, 12), "tuple[str, ...]": ("zq", "zr"),
+                 "GameStatus": GameStatus.RESIGNED, "MatchAction": MatchAction.JOIN,
+                 "TeamProblem": TeamProblem.NAME_TAKEN, "Live": DAILY, "Sight": Sight.CARDS,
+                 "Phrase | str": "zq-problem"}
+EXAMPLES = {BadSetting: BadSetting("die", "zq-value")}
+# Refusals whose sentence is the engine's own (in the voice's language): their data is the sentence.
+ENGINE_WORDED = {BadOptions}
+
+
+def kinds_of(cls: type) -> list[type]:
+    """Every subclass of `cls`, however deep."""
+    return [kind for sub in cls.__subclasses__() for kind in (sub, *kinds_of(sub))]
+
+
+def an_error(kind: type[PlayError]) -> PlayError:
+    """An instance of a refusal, from EXAMPLES or its fields' sample values."""
+    return EXAMPLES.get(kind) or kind(*(SAMPLE_VALUES[str(field.type)] for field in fields(kind)))
+
+
+PLAY_ERRORS = [kind for kind in kinds_of(PlayError) if kind.__module__.startswith("bot.")]
+
+
+def test_the_play_layer_has_its_refusals_and_each_carries_its_data_as_its_arguments() -> None:
+    assert len(PLAY_ERRORS) >= 60 and {NoGameHere, DealIsLive, TooLargeToSend, UnknownPeriod} <= set(PLAY_ERRORS)
+    error = DamagedGame(3, "bad move")
+    assert error.args == (3, "bad move") and str(error) == "(3, 'bad move')" and error.game_id == 3
+    again = pickle.loads(pickle.dumps(DealIsLive(DAILY, Sight.COPY, copy=True)))
+    assert (again.live, again.sight, again.copy, again.args) == (DAILY, Sight.COPY, True, (DAILY, Sight.COPY, True))
+    assert NotYourGame().args == () and repr(UndoOff(in_text=True)) == "UndoOff(in_text=True)"
+
+
+@pytest.mark.parametrize("kind", PLAY_ERRORS, ids=lambda kind: kind.__name__)
+def test_every_refusal_of_the_play_layer_is_worded_in_every_voice_and_language(kind: type[PlayError]) -> None:
+    """A refusal the words do not know says its arguments as they are (error_text's last resort):
+    each of the play layer's has a sentence of its own instead, everywhere."""
+    error = an_error(kind)
+    for voice in (TERMINAL, *(DISCORD.speaking(language) for language in (ENGLISH, *LANGUAGES))):
+        text = error_text(error, voice)
+        assert text.strip() and repr(error) not in text and str(error.args) not in text, (voice.language, text)
+        assert kind in ENGINE_WORDED or text != str(error), (voice.language, text)
+
+
+def test_no_sentence_of_the_words_or_the_views_holds_markup() -> None:
+    """Bold and mentions are the voice's, set around translated text (a translator never sees them)."""
+    marked = [message.id for message in extract() if message.id
+              and any(where.startswith(("bot/words", "bot/views")) for where, _line in message.locations)
+              and any(mark in str(message.id) for mark in ("**", "<@", "<#", "__"))]
+    assert not marked, marked
+
+
+def test_a_member_is_mentioned_by_the_voice_alone() -> None:
+    assert DISCORD.mention(42) == DISCORD.speaking("fr").mention(42) == "<@42>"
+    assert TERMINAL.mention(42) == "player 42" and TERMINAL.speaking("fr").mention(42) == "joueur 42"
+    assert DISCORD.bold(100) == "**100**" and TERMINAL.bold("Join") == "Join"
 
 
 @dataclass(eq=False)

@@ -5,8 +5,16 @@ from __future__ import annotations
 from bot.languages import ENGLISH, LANGUAGES
 from bot.play.matches import Scoreboard, Standing, TeamRoster
 from bot.store.base import Match
-from bot.words import DISCORD
-from bot.words.matches import scoreboard_text, team_list_text
+from bot.words import DISCORD, TERMINAL
+from bot.words.matches import (
+    joined_for_team_text,
+    joined_text,
+    match_won_text,
+    scoreboard_text,
+    started_text,
+    team_done_text,
+    team_list_text,
+)
 from tests.test_words import HOSTILE_NAMES, left_raw
 
 
@@ -49,3 +57,44 @@ def test_names_on_a_scoreboard_and_the_team_list_are_inert_in_every_language() -
             for text in texts:
                 assert text.count(voice.name(name)) >= 2 and not left_raw(text, name, voice), (language, text)
             assert texts[1] == f"**{voice.name(name)}**: {voice.name(name)}, Carol"
+
+
+def test_the_bold_is_set_around_the_translated_words_in_every_language() -> None:
+    alice = Standing(3, "Alice", 352, 1)
+    french = DISCORD.speaking("fr")
+    lobby = scoreboard_text(Scoreboard(a_match("lobby"), [], []), french).splitlines()
+    assert lobby[0] == ("**Match de Canfield #7** : le premier à **100** points · Dé de la Justice partie · "
+                        "annulation désactivée")
+    assert lobby[1] == "En attente de joueurs : appuyez sur **Rejoindre** ; l’hôte appuie sur **Lancer**."
+    won = scoreboard_text(Scoreboard(a_match("finished"), [], [alice], winner=alice), DISCORD.speaking("de"))
+    assert won.endswith("🏆 **Alice** hat den Dämon ausgetrieben.")
+    assert joined_text(7, DISCORD.speaking("es_ES"), playing=False) == \
+        "Te has unido al duelo #7. El anfitrión lo empieza; luego pulsa **Mi tablero**."
+    assert started_text(7, DISCORD, playing=True) == \
+        "Match #7 has started: here is your first round. Everyone else presses **My board**."
+    assert started_text(7, TERMINAL, playing=True).endswith("Everyone else presses My board.")
+
+
+def test_a_won_match_is_announced_with_the_winner_s_mention_or_their_team() -> None:
+    alice = Standing(3, "Alice", 352, 1)
+    assert match_won_text(Scoreboard(a_match("finished"), [], [alice], winner=alice), DISCORD) == \
+        "**The demon is exorcised!** <@3> won match #7 with 352 points (target 100)."
+    red = Standing(1, "Red", 400, 3, members=("Alice", "Bob"))
+    assert match_won_text(Scoreboard(a_match("finished", teams=True), [], [red], winner=red), DISCORD) == \
+        "**The demon is exorcised!** Team **Red** (Alice, Bob) won match #7 with 400 points (target 100)."
+    assert match_won_text(Scoreboard(a_match("running"), [], [alice]), DISCORD) == ""
+
+
+def test_a_team_s_name_in_a_team_answer_is_bold_and_inert_in_every_language() -> None:
+    assert joined_for_team_text(7, "Red", DISCORD) == "You joined match #7 for team **Red**."
+    assert team_done_text("create", "Red", DISCORD) == "You created team **Red**."
+    assert team_done_text("leave", "Red", TERMINAL.speaking("pt_BR")) == "Você saiu da equipe Red."
+    for language in (ENGLISH, *LANGUAGES):
+        voice = DISCORD.speaking(language)
+        for name in HOSTILE_NAMES:
+            team = Standing(1, name, 400, 3, members=(name,))
+            texts = [joined_for_team_text(7, name, voice), *(team_done_text(done, name, voice)
+                                                             for done in ("create", "join", "leave")),
+                     match_won_text(Scoreboard(a_match("finished", teams=True), [], [team], winner=team), voice)]
+            for text in texts:
+                assert voice.bold(voice.name(name)) in text and not left_raw(text, name, voice), (language, text)

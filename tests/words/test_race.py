@@ -65,3 +65,17 @@ def test_names_on_a_race_s_boards_are_inert_in_every_language() -> None:
             assert f"<@1> ({voice.name(name)}): " in text
             beaten = race_text((Beaten(Card.parse("2H"), name),), voice)
             assert voice.name(name) in beaten and not left_raw(beaten, name, voice), beaten
+
+
+def test_a_race_s_bold_and_mentions_are_the_voice_s_in_every_language() -> None:
+    race = Race(id=3, guild_id=1, channel_id=2, host_id=1, layout="klondike", deal=1, status="lobby", moves=[],
+                version=0, message_id=None, demon_user_id=None, players=[1, 2], scores=[0, 0], created_at=0.0,
+                started_at=None, finished_at=None)
+    french = DISCORD.speaking("fr")
+    assert public_text(RaceReply(race, None, None), ["Alice", "Bob"], french) == (
+        "**Course du démon n° 3** (dispositions Klondike) : <@1>, <@2> dans le salon. Rejoignez-la, puis l’hôte "
+        "appuie sur Lancer.")
+    assert race_text((RaceEnded(1, ((1, 62), (2, 0))),), DISCORD.speaking("de")) == \
+        "**Dämon!** <@1> ist raus. Punkte: <@1> 62, <@2> 0."
+    assert race_text((SeriesGoesOn(1, ((1, 62), (2, 0)), 100, 2),), french).endswith(
+        "La manche 2 est distribuée : appuyez sur **Mon plateau**.")
