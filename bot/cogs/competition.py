@@ -8,9 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.checks import anywhere, check_channel, server_command
+from bot.cogs.checks import anywhere, check_channel, game_choices, server_command
 from bot.cogs.expiry import ExpiryRound
-from bot.game import GAMES
 from bot.play.leaderboards import RANKINGS
 from bot.views.board import board_answer, player_of
 from bot.views.leaderboards import leaderboard_answer, stats_answer
@@ -55,11 +54,6 @@ class CompetitionCog(commands.Cog):
 
         await answer(interaction, work())
 
-    @daily.autocomplete("game")
-    async def game_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        """Game names matching what is typed so far."""
-        return [app_commands.Choice(name=name, value=name) for name in GAMES if current.lower() in name][:25]
-
     @app_commands.command(name="leaderboard",
                           description="Players, teams, today's daily, streaks, clean wins or the casino bankroll")
     @app_commands.describe(board="which leaderboard (players: as /stats counts; clean: wins with no undo and no hint)",
@@ -91,8 +85,5 @@ class CompetitionCog(commands.Cog):
 
         await answer(interaction, work())
 
-    @stats.autocomplete("game")
-    async def stats_game_names(self, interaction: discord.Interaction,
-                               current: str) -> list[app_commands.Choice[str]]:
-        """Game names matching what is typed so far."""
-        return await self.game_names(interaction, current)
+    daily.autocomplete("game")(game_choices)
+    stats.autocomplete("game")(game_choices)

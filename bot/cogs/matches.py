@@ -13,10 +13,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.checks import check_channel, server_app_only
+from bot.cogs.checks import check_channel, game_choices, server_app_only
 from bot.cogs.coalesce import CoalescedEdits
 from bot.cogs.expiry import ExpiryRound
-from bot.game import GAMES
 from bot.i18n import N_
 from bot.languages import LANGUAGE_NAMES
 from bot.play.matches import MatchListener, Scoreboard
@@ -135,10 +134,7 @@ class MatchesCog(commands.Cog):
 
         await answer(interaction, work())
 
-    @open.autocomplete("game")
-    async def game_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        """Game names matching what is typed so far."""
-        return [app_commands.Choice(name=name, value=name) for name in GAMES if current.lower() in name][:25]
+    open.autocomplete("game")(game_choices)
 
     # --- teams -----------------------------------------------------------------------------
 

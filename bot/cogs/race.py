@@ -119,7 +119,7 @@ class RaceCog(commands.Cog):
                 channel = self.bot.get_partial_messageable(reply.race.channel_id)
                 public = await server_voice(self.bot, interaction.guild_id)  # the channel's, not the member's
                 board = shown(Answer(public_text(reply, names, public), view=lobby_view(reply, public)), v2=True)
-                message = await channel.send(view=board.view)
+                message = await channel.send(**board.to_send())
             await self.bot.races.attach_message(reply.race.id, message.id)
             return Answer(voice.gettext("Race #{race} is open: its board is in the channel.", race=reply.race.id))
 

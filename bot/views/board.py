@@ -11,7 +11,7 @@ import io
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -20,12 +20,9 @@ from bot.play import Player, Reply
 from bot.play.review import Analysing
 from bot.play.secrecy import Secrecy, Sight
 from bot.play.solo import Moved
-from bot.views.respond import ERROR_LIMIT, Answer, answer, shorten, voice_of
+from bot.views.respond import ERROR_LIMIT, Answer, answer, as_button, bot_of, chosen, shorten, voice_of
 from bot.words import DISCORD, Voice, board_alt_text, board_captions, board_status, kept_private_text, reply_text
 from render import render, workers
-
-if TYPE_CHECKING:
-    from bot.app import PatientExorcismBot
 
 PREFIX = "pe"
 # Ids are stored as 64-bit integers: a custom_id with a longer number is no id of ours (and would
@@ -200,11 +197,12 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
         self.game_id, self.version, self.action, self.picked = game_id, version, action, picked
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> BoardButton:
         """Rebuild the button from its custom_id (after a restart too)."""
+        button = as_button(item)
         return cls(int(match["game"]), int(match["version"]), match["action"], Picked.parse(match["picked"]),
-                   label=item.label or "…", style=item.style, disabled=item.disabled)
+                   label=button.label or "…", style=button.style, disabled=button.disabled)
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         """Carry out the button's action through the play layer and show the new board: in the
@@ -212,7 +210,7 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
         await answer(interaction, pressed(interaction, self.game_id, self._work), edit=True)
 
     async def _work(self, interaction: discord.Interaction) -> Answer:
-        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+        bot = bot_of(interaction)
         solo, player, voice = bot.solo, player_of(interaction.user), await voice_of(interaction)
         game_id, version, action, picked = self.game_id, self.version, self.action, self.picked
         if action == "hint":
@@ -249,7 +247,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
         self.game_id, self.version = game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> PickSelect:
         """Rebuild the menu from its custom_id."""
         return cls(int(match["game"]), int(match["version"]))
@@ -259,10 +257,10 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
         await answer(interaction, pressed(interaction, self.game_id, self._work), edit=True)
 
     async def _work(self, interaction: discord.Interaction) -> Answer:
-        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+        bot = bot_of(interaction)
         player, voice = player_of(interaction.user), await voice_of(interaction)
         reply = await bot.solo.board(self.game_id, player)
-        values: list[Any] = (interaction.data or {}).get("values", [])  # type: ignore[assignment]
+        values = chosen(interaction)
         if reply.version != self.version:
             return await board_answer(reply, player, voice,
                                       message=voice.gettext("That board was out of date: here is the current one."))
@@ -283,7 +281,7 @@ async def pressed(interaction: discord.Interaction, game_id: int,
     """The answer to a press of a component of game `game_id`'s board: `work`'s, in the channel
     where the game is played only (ElsewhereGame), and, on a message the channel sees, kept to its
     member while the game's deal is live."""
-    bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+    bot = bot_of(interaction)
     await bot.solo.check_here(game_id, interaction.channel_id)
     result = await work(interaction)
     if interaction.message is not None and not interaction.message.flags.ephemeral:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import re
-from typing import TYPE_CHECKING
+from typing import Any
 
 import discord
 
@@ -30,13 +30,10 @@ from bot.play.race import (
 )
 from bot.play.solo import Moved, NothingToDo, Refused
 from bot.views.board import ID, PER_ROW, player_of
-from bot.views.respond import Answer, answer, shorten, voice_of
+from bot.views.respond import Answer, answer, as_button, bot_of, shorten, voice_of
 from bot.words import Voice, played_text, race_board_alt_text, race_captions, race_status
 from render import workers
 from render.captions import RaceCaptions
-
-if TYPE_CHECKING:
-    from bot.app import PatientExorcismBot
 
 LOBBY_TEMPLATE = re.compile(rf"pr:(?P<race>{ID}):(?P<action>join|start|cancel|board)")
 BOARD_TEMPLATE = re.compile(
@@ -210,17 +207,18 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMP
         self.race_id, self.action = race_id, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> LobbyButton:
         """Rebuild the button from its custom_id."""
-        return cls(int(match["race"]), match["action"], item.label or "…", item.style)
+        button = as_button(item)
+        return cls(int(match["race"]), match["action"], button.label or "…", button.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         """Carry out the action; the answer is private."""
         await answer(interaction, self._work(interaction))
 
     async def _work(self, interaction: discord.Interaction) -> Answer:
-        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+        bot = bot_of(interaction)
         races, player, voice = bot.races, player_of(interaction.user), await voice_of(interaction)
         await races.check_place(self.race_id, interaction.guild_id, interaction.channel_id)
         if self.action == "join":
@@ -245,18 +243,19 @@ class RaceBoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_
         self.race_id, self.seen, self.action = race_id, seen, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> RaceBoardButton:
         """Rebuild the button from its custom_id."""
-        return cls(int(match["race"]), int(match["seen"]), match["action"], label=item.label or "…",
-                   style=item.style, disabled=item.disabled)
+        button = as_button(item)
+        return cls(int(match["race"]), int(match["seen"]), match["action"], label=button.label or "…",
+                   style=button.style, disabled=button.disabled)
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         """Play through the play layer and show the new board in place."""
         await answer(interaction, self._work(interaction), edit=True)
 
     async def _work(self, interaction: discord.Interaction) -> Answer:
-        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+        bot = bot_of(interaction)
         races, player = bot.races, player_of(interaction.user)
         await races.check_place(self.race_id, interaction.guild_id, interaction.channel_id)
         if self.action == "refresh":
