@@ -4,12 +4,13 @@ Alembic's baseline revision (bot/store/migrate.py), every row kept.
 
 Why these steps run here, before Alembic, rather than as Alembic revisions before the baseline:
 
-- A database those releases took to 0006 is what the baseline revision is stamped on, untouched
-  (tests/store/test_upgrade.py keeps one from each database). Replaying the very SQL they ran, on
-  the same terms (as written on SQLite; on PostgreSQL with the same rewriting of SQLite's words),
-  makes that same schema again from any earlier step, so the stamp holds for these databases too.
-  Revisions written anew would have to reproduce that schema exactly, on two databases, and the
-  baseline would have to shrink to migration 0006's one column.
+- A database those releases took to 0006 is what the baseline revision is stamped on, untouched.
+  Replaying the very SQL they ran, on the same terms (as written on SQLite; on PostgreSQL with the
+  same rewriting of SQLite's words), makes that same schema again from any earlier migration, so
+  the stamp holds for these databases too (tests/store/test_upgrade.py compares the schemas, on
+  both databases). Revisions written anew would have to reproduce that schema exactly, on both,
+  and the baseline revision would have to shrink to migration 0006's one column, changing how an
+  empty database is built.
 - A new, empty database keeps getting its tables in one step (the declared tables, or the
   baseline revision); these steps run only on a database with a schema_migrations table and no
   alembic_version, which is how those releases' databases are known.
