@@ -30,7 +30,7 @@ COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY render ./render
 RUN pip wheel --no-deps --no-build-isolation --wheel-dir /wheels . \
-    && if ! python -m zipfile -l /wheels/patient_exorcism-*.whl | grep -q 'bot/game/_solver_core\..*\.so'; then \
+    && if ! python -m zipfile -l /wheels/patient_exorcism-*.whl | grep 'bot/game/_solver_core\..*\.so' >/dev/null; then \
         echo "the wheel lacks the solver's C search (bot/game/_solver_core): did gcc fail?" >&2; exit 1; fi
 
 FROM ${PYTHON_IMAGE}
