@@ -47,7 +47,9 @@ class Stage:
         settings: dict[str, str] = {}
         for word, rest in self.instructions:
             if word == "ENV":
-                settings.update(pair.split("=", 1) for pair in shlex.split(rest))
+                for pair in shlex.split(rest):
+                    name, _, value = pair.partition("=")
+                    settings[name] = value
         return settings
 
     def last(self, keyword: str) -> str:
