@@ -9,8 +9,8 @@
 # working directory would come first on sys.path and shadow it: the bot would search in Python.)
 # RUN --mount needs BuildKit, the default builder since Docker 23.
 
-# One Python for both stages, pinned to its patch release; the dependencies are pinned in
-# requirements.lock. Both change only by an edit here (then `make lock`).
+# One Python for both stages, pinned to its patch release (after changing it, `make lock`); the
+# dependencies are pinned in requirements.lock (`make lock` after changing them in pyproject.toml).
 ARG PYTHON_IMAGE=python:3.12.12-slim-bookworm
 
 FROM ${PYTHON_IMAGE} AS builder
