@@ -25,6 +25,7 @@ from discord.http import Route
 
 from bot.cogs.checks import SERVER_CONTEXTS, SERVER_INSTALLS, NeedsServerApp
 from bot.config import Config, shard_ranges
+from bot.game import solver
 from bot.languages import choose_language
 from bot.play import SoloPlay
 from bot.play.bulk import BulkDrawing
@@ -36,6 +37,7 @@ from bot.play.race import RacePlay
 from bot.play.review import ReviewPlay
 from bot.play.services import Play, build_play
 from bot.play.settings import ServerLacksApp
+from bot.play.solo import VERDICT_LIMIT
 from bot.play.solution import SolutionPlay
 from bot.play.watch import WatchPlay
 from bot.store import Store, StoreError, open_store
@@ -234,6 +236,7 @@ def run(config: Config) -> int:
     """Run the bot until it stops (SIGTERM and SIGINT stop it cleanly); return the process exit
     code. A failure to start (a rejected token, no network) is one clear line, never a traceback."""
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    log.info("%s", describe_solver())
     if config.api_base:
         Route.BASE = config.api_base
     # Boards are drawn in worker threads: hand the GIL between them and the event loop every
@@ -258,6 +261,16 @@ def run(config: Config) -> int:
         print(f"The bot stopped: {describe_failure(error)}", flush=True)
         return 1
     return 0
+
+
+def describe_solver() -> str:
+    """Which search the solver runs, for the start-up log: the C one, with the file it was loaded from,
+    or the slower Python one when the C one is not built where the bot was imported from."""
+    built = solver.native_file()
+    if built is not None:
+        return f"the solver searches in C ({built})"
+    return (f"the solver searches in Python ({VERDICT_LIMIT:,} positions a verdict): the C search is not built "
+            f"in {Path(solver.__file__).parent}")
 
 
 def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:

@@ -464,6 +464,12 @@ class Search:
 NATIVE = _solver_core is not None  # whether the C search (bot/game/_solver_core.c) is built
 
 
+def native_file() -> str | None:
+    """The file the C search was loaded from (a compiled module beside this one), or None when it
+    is not built and the search runs in Python (see NATIVE)."""
+    return None if _solver_core is None else _solver_core.__file__
+
+
 def solve(game: Game, *, limit: int = 1_000_000, seconds: float | None = None,
           reference: bool = False, native: bool = True) -> Solution:
     """Search the game from its position with every card known: "winnable" with the winning
