@@ -1,4 +1,4 @@
-"""/race: a demon race in a channel (seed 001). The public board lives in a message of the bot's
+"""/race: a demon race in a channel (docs/games.md). The public board lives in a message of the bot's
 own, kept up to date within about a second of each change (edits are coalesced, so a burst of
 moves costs one edit); each player plays on a private board."""
 

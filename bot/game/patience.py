@@ -344,7 +344,7 @@ class Game(ABC, Generic[RulesT]):
 
     @property
     def score(self) -> int:
-        """The round score of seed 000, for any number of foundations: 50 a completed foundation
+        """The round score (docs/games.md), for any number of foundations: 50 a completed foundation
         (13 cards), 100 for a win, one a card on the foundations, minus one a card left in the
         reserve. One deck: from -12 up to 352; two decks, eight foundations: up to 604."""
         completed = sum(len(pile) == FOUNDATION_LENGTH for pile in self.foundations)
@@ -368,7 +368,7 @@ class Game(ABC, Generic[RulesT]):
         return self._reason(move) is None
 
     def play(self, move: Move | str) -> list[Move]:
-        """Play a Move, or text in the notation of DESIGN.md section 4 (several moves allowed).
+        """Play a Move, or text in the notation of docs/notation.md (several moves allowed).
 
         Returns the moves this call added that still stand, in canonical form. Raises
         NotationError when any token of the text does not read, or could mean more than one

@@ -1,4 +1,4 @@
-"""Patriarchs and Picture Patience (seed 004): two decks, eight foundations, a 3x3 reserve.
+"""Patriarchs and Picture Patience (docs/games.md): two decks, eight foundations, a 3x3 reserve.
 
 The ace foundations f1..f4 (clubs, spades, hearts, diamonds) build up in suit from the ace to
 the king; the king foundations f5..f8 (same suits) build down in suit from the king to the ace.

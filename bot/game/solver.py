@@ -5,7 +5,7 @@ Three questions, one search machinery:
 - `solve(game, limit=...)`: with every card known, can the game still be won? A depth-first
   search with a transposition table, deterministic, that returns the winning line.
 - `is_dead(game)`: from what the player can see, can any sequence of moves still put a card on a
-  foundation or turn up a reserve card? (Seed 000's "Pyrrhic victories": the bot decides.)
+  foundation or turn up a reserve card? (The bot decides, not the player: docs/games.md.)
 - `hint(game)`: the next move from visible information that leads to such progress soonest,
   with the draws before it (a `Hint`).
 

@@ -1,4 +1,4 @@
-"""Matches to a target score (seed 000, "Competing Players"), alone or in teams.
+"""Matches to a target score, alone or in teams (docs/design.md).
 
 A host opens a match; players join (late joiners too); once started, each plays round after
 round at their own pace, round k dealing the same cards to everyone. A round's score counts the
