@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.game.race import MAX_PLAYERS, MIN_PLAYERS
+from bot.game.race import HAND_PILES, MAX_PLAYERS, MIN_PLAYERS
 from bot.play.race import (
     Beaten,
     NotInRace,
@@ -29,7 +29,7 @@ from bot.play.race import (
     SeriesWon,
 )
 from bot.play.solo import Moved, NothingToDo, Refused
-from bot.views.board import ID, PER_ROW, player_of
+from bot.views.board import ID, PER_ROW, alternatives, player_of
 from bot.views.respond import Answer, answer, shorten, voice_of
 from bot.words import Voice, played_text, race_board_alt_text, race_captions, race_status
 from render import workers
@@ -39,8 +39,9 @@ if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
 
 LOBBY_TEMPLATE = re.compile(rf"pr:(?P<race>{ID}):(?P<action>join|start|cancel|board)")
-BOARD_TEMPLATE = re.compile(
-    rf"prb:(?P<race>{ID}):(?P<seen>[0-9]{{1,9}}):(?P<action>draw|auto|refresh|w|r|t[1-7])")
+# A private board's buttons: an action, or a pile of a player's hand in any layout (the stock aside).
+BOARD_ACTIONS = ("draw", "auto", "refresh", *(pile for piles in HAND_PILES.values() for pile in piles if pile != "s"))
+BOARD_TEMPLATE = re.compile(rf"prb:(?P<race>{ID}):(?P<seen>[0-9]{{1,9}}):(?P<action>{alternatives(BOARD_ACTIONS)})")
 
 
 def lobby_view(reply: RaceReply, voice: Voice) -> discord.ui.View | None:
