@@ -159,7 +159,7 @@ class MatchesCog(commands.Cog):
         """This server's team names matching what is typed so far."""
         if interaction.guild_id is None:
             return []
-        teams = await self.bot.teams.list(interaction.guild_id)
+        teams = await self.bot.teams.teams(interaction.guild_id)
         return [app_commands.Choice(name=t.name, value=t.name) for t in teams if current.lower() in t.name.lower()][
             :25]
 

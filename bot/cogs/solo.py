@@ -26,9 +26,9 @@ from bot.views.respond import (
     answer,
     channel_voice,
     error_text,
+    fit_to_show,
     in_turn,
     server_voice,
-    shorten,
     shown,
     voice_of,
 )
@@ -164,7 +164,8 @@ class SoloCog(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: str = "canfield") -> None:
         """Explain the rules."""
         voice = await voice_of(interaction)
-        text = rules_text(game, voice) if game in GAMES else shorten(error_text(UnknownGame(game), voice), ERROR_LIMIT)
+        text = (rules_text(game, voice) if game in GAMES
+                else fit_to_show(error_text(UnknownGame(game), voice), ERROR_LIMIT))
         await interaction.response.send_message(text, ephemeral=True)
 
     rules.autocomplete("game")(game_names)
@@ -227,7 +228,7 @@ class SoloCog(commands.Cog):
             result = await in_turn(player.id, self._text_command(
                 player, guild_id, message.channel.id, text or Word.HELP.value, voice, public=True))
         except PlayError as error:
-            await message.reply(shorten(error_text(error, voice), ERROR_LIMIT), mention_author=False)
+            await message.reply(fit_to_show(error_text(error, voice), ERROR_LIMIT), mention_author=False)
             return
         except Exception:
             log.exception("message %s failed", message.id)

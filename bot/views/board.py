@@ -20,7 +20,7 @@ from bot.play import Player, Reply
 from bot.play.review import Analysing
 from bot.play.secrecy import Secrecy, Sight
 from bot.play.solo import Moved
-from bot.views.respond import ERROR_LIMIT, Answer, answer, shorten, voice_of
+from bot.views.respond import ERROR_LIMIT, Answer, answer, fit_to_show, voice_of
 from bot.words import DISCORD, Voice, board_alt_text, board_captions, board_status, kept_private_text, reply_text
 from render import render, workers
 
@@ -80,8 +80,8 @@ async def board_answer(reply: Reply, player: Player, voice: Voice, *, picked: Pi
     (drawn off the event loop) with its alt text, buttons. A refusal that changed nothing is its
     words alone (`Answer.unchanged`): no new board is drawn, the one the player has stands."""
     if message is None and unchanged(reply):
-        return Answer(text=shorten(reply_text(reply, voice), ERROR_LIMIT), unchanged=True)
-    text = shorten(reply_text(reply, voice) if message is None else message)  # an error may quote a long input
+        return Answer(text=fit_to_show(reply_text(reply, voice), ERROR_LIMIT), unchanged=True)
+    text = fit_to_show(reply_text(reply, voice) if message is None else message)  # an error may quote a long input
     file = await board_file(reply, player.name, voice)
     analysing = next((event.game_id for event in reply.events if isinstance(event, Analysing)), None)
     return Answer(text=text, file=file, view=board_view(reply, voice, picked),

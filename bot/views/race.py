@@ -30,7 +30,7 @@ from bot.play.race import (
 )
 from bot.play.solo import Moved, NothingToDo, Refused
 from bot.views.board import ID, PER_ROW, alternatives, player_of
-from bot.views.respond import Answer, answer, shorten, voice_of
+from bot.views.respond import Answer, answer, fit_to_show, voice_of
 from bot.words import Voice, played_text, race_board_alt_text, race_captions, race_status
 from render import workers
 from render.captions import RaceCaptions
@@ -158,7 +158,8 @@ def private_png(reply: RaceReply, names: list[str], captions: RaceCaptions | Non
 async def private_answer(reply: RaceReply, names: list[str], voice: Voice, *, message: str | None = None) -> Answer:
     """A player's private board message, in the voice's language: status line, text, PNG
     (rendered off the event loop) with its alt text, buttons."""
-    text = shorten(race_text(reply.events, voice) if message is None else message)  # an error may quote a long input
+    # An error may quote a long input.
+    text = fit_to_show(race_text(reply.events, voice) if message is None else message)
     if reply.game is None or reply.seat is None:
         return Answer(text or voice.gettext("The race has not started yet."))
     png = await workers.draw(private_png, reply, names, race_captions(reply.game, voice))
