@@ -143,12 +143,14 @@ class MatchesCog(commands.Cog):
     # --- teams -----------------------------------------------------------------------------
 
     @team.command(name="create", description="Create a team and join it")
+    @app_commands.describe(name="a name for the new team")
     async def team_create(self, interaction: discord.Interaction, name: str) -> None:
         """Create a team."""
         await self._team(interaction, lambda guild, player: self.bot.teams.create(guild, player, name),
                          N_("You created team **{team}**."))
 
     @team.command(name="join", description="Join a team (one team per member per server)")
+    @app_commands.describe(name="the team to join")
     async def team_join(self, interaction: discord.Interaction, name: str) -> None:
         """Join a team."""
         await self._team(interaction, lambda guild, player: self.bot.teams.join(guild, player, name),

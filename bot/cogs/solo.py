@@ -131,6 +131,7 @@ class SoloCog(commands.Cog):
         await answer(interaction, work(), ephemeral=not public)
 
     @app_commands.command(name="board", description="Show your game's board again")
+    @app_commands.describe(public="show the board to all")
     @anywhere
     async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
         """Show the board."""
@@ -160,6 +161,7 @@ class SoloCog(commands.Cog):
         await self._on_running(interaction, lambda reply, player: self.solo.resign(reply.game_id, player))
 
     @app_commands.command(name="rules", description="How a game is played")
+    @app_commands.describe(game="which game (default canfield)")
     @anywhere
     async def rules(self, interaction: discord.Interaction, game: str = "canfield") -> None:
         """Explain the rules."""
@@ -315,6 +317,7 @@ class SoloCog(commands.Cog):
     # --- settings ------------------------------------------------------------------------
 
     @app_commands.command(name="prefix", description="Set this server's prefix for typed moves (default !)")
+    @app_commands.describe(prefix="the new prefix: 1 to 5 characters, such as ! or ?")
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     @server_command
