@@ -128,7 +128,7 @@ from bot.play.solo import (
 from bot.play.solution import NoPages, NoWinningLine, WinningLine
 from bot.play.watch import NothingToWatch
 from bot.store.base import TeamProblem
-from render.captions import BoardCaptions, RaceCaptions
+from render.captions import BoardCaptions, RaceCaptions, shorten
 from render.captions import board_captions as worded_board
 from render.captions import race_captions as worded_race
 
@@ -209,9 +209,7 @@ def inert_name(name: str) -> str:
     lists, masked links), @everyone and @here broken (`escape_mentions`), the `<` of a mention, a
     channel, an emoji or a time escaped, a link's `://` escaped so that nothing links, and a number
     that would start a list escaped; longer than LONGEST_NAME, cut to its start and "…"."""
-    text = " ".join(name.split())
-    if len(text) > LONGEST_NAME:
-        text = text[:LONGEST_NAME - 1] + "…"
+    text = shorten(" ".join(name.split()), LONGEST_NAME)
     text = discord.utils.escape_mentions(discord.utils.escape_markdown(text, ignore_links=False))
     return _NUMBERED.sub(r"\1\\.", text.replace("<", "\\<").replace("://", "\\://"))
 
@@ -866,7 +864,7 @@ def race_table_alt_text(game: RaceGame, names: list[str], voice: Voice, limit: i
     racers = "; ".join(f"{name}: " + voice.gettext("{cards} cards left, {founded} on the foundations",
                                                    cards=game.cards_left(seat), founded=game.on_foundations(seat))
                        for seat, name in enumerate(names))
-    return _cut_text(voice.gettext("Race table. Shared foundations' tops: {tops}. {racers}.",
+    return shorten(voice.gettext("Race table. Shared foundations' tops: {tops}. {racers}.",
                                    tops=_foundation_tops(game, voice), racers=racers), limit)
 
 
@@ -884,7 +882,7 @@ def _alt_text(head: str, layout: dict[str, list[str]], limit: int, voice: Voice,
         text = " ".join([head, *_piles_in_words(layout, cap, voice, base)])
         if len(text) <= limit:
             return text
-    return _cut_text(text, limit)
+    return shorten(text, limit)
 
 
 def _piles_in_words(layout: dict[str, list[str]], cap: int | None, voice: Voice,
@@ -943,8 +941,3 @@ def _column_words(cards: list[str], cap: int | None, voice: Voice) -> str:
         return named
     return _("{hidden} face down, then {cards}", hidden=hidden, cards=named) if face_up else \
         _("{hidden} face down", hidden=hidden)
-
-
-def _cut_text(text: str, limit: int) -> str:
-    """The text, or its start and "…" when longer than `limit`."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"

@@ -41,6 +41,7 @@ class CompetitionCog(commands.Cog):
         self.expiry.stop()
 
     @app_commands.command(name="daily", description="Today's daily challenge: one deal for everyone, one attempt")
+    @app_commands.describe(game="which game's daily (default canfield)")
     @anywhere
     async def daily(self, interaction: discord.Interaction, game: str = "canfield") -> None:
         """Start or resume today's daily game."""
@@ -74,7 +75,7 @@ class CompetitionCog(commands.Cog):
     @app_commands.command(name="stats",
                           description="A player's games (patience and race hands), wins, matches and streaks")
     @server_command
-    @app_commands.describe(game="one game only (every game played, without it)")
+    @app_commands.describe(member="whose stats (default: yours)", game="one game only (every game played, without it)")
     async def stats(self, interaction: discord.Interaction, member: discord.User | None = None,
                     game: str | None = None) -> None:
         """Show a player's stats on this server: the totals and game by game."""

@@ -139,12 +139,14 @@ class MatchesCog(commands.Cog):
     # --- teams -----------------------------------------------------------------------------
 
     @team.command(name="create", description="Create a team and join it")
+    @app_commands.describe(name="a name for the new team")
     async def team_create(self, interaction: discord.Interaction, name: str) -> None:
         """Create a team."""
         await self._team(interaction, lambda guild, player: self.bot.teams.create(guild, player, name),
                          N_("You created team **{team}**."))
 
     @team.command(name="join", description="Join a team (one team per member per server)")
+    @app_commands.describe(name="the team to join")
     async def team_join(self, interaction: discord.Interaction, name: str) -> None:
         """Join a team."""
         await self._team(interaction, lambda guild, player: self.bot.teams.join(guild, player, name),
@@ -155,7 +157,7 @@ class MatchesCog(commands.Cog):
         """This server's team names matching what is typed so far."""
         if interaction.guild_id is None:
             return []
-        teams = await self.bot.teams.list(interaction.guild_id)
+        teams = await self.bot.teams.teams(interaction.guild_id)
         return [app_commands.Choice(name=t.name, value=t.name) for t in teams if current.lower() in t.name.lower()][
             :25]
 

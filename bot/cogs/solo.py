@@ -26,9 +26,9 @@ from bot.views.respond import (
     answer,
     channel_voice,
     error_text,
+    fit_to_show,
     in_turn,
     server_voice,
-    shorten,
     shown,
     voice_of,
 )
@@ -124,6 +124,7 @@ class SoloCog(commands.Cog):
         await answer(interaction, work(), ephemeral=not public)
 
     @app_commands.command(name="board", description="Show your game's board again")
+    @app_commands.describe(public="show the board to all")
     @anywhere
     async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
         """Show the board."""
@@ -153,11 +154,13 @@ class SoloCog(commands.Cog):
         await self._on_running(interaction, lambda reply, player: self.solo.resign(reply.game_id, player))
 
     @app_commands.command(name="rules", description="How a game is played")
+    @app_commands.describe(game="which game (default canfield)")
     @anywhere
     async def rules(self, interaction: discord.Interaction, game: str = "canfield") -> None:
         """Explain the rules."""
         voice = await voice_of(interaction)
-        text = rules_text(game, voice) if game in GAMES else shorten(error_text(UnknownGame(game), voice), ERROR_LIMIT)
+        text = (rules_text(game, voice) if game in GAMES
+                else fit_to_show(error_text(UnknownGame(game), voice), ERROR_LIMIT))
         await interaction.response.send_message(text, ephemeral=True)
 
     play.autocomplete("game")(game_choices)
@@ -221,7 +224,7 @@ class SoloCog(commands.Cog):
             result = await in_turn(player.id, self._text_command(
                 player, guild_id, message.channel.id, text or Word.HELP.value, voice, public=True))
         except PlayError as error:
-            await message.reply(shorten(error_text(error, voice), ERROR_LIMIT), mention_author=False)
+            await message.reply(fit_to_show(error_text(error, voice), ERROR_LIMIT), mention_author=False)
             return
         except Exception:
             log.exception("message %s failed", message.id)
@@ -307,6 +310,7 @@ class SoloCog(commands.Cog):
     # --- settings ------------------------------------------------------------------------
 
     @app_commands.command(name="prefix", description="Set this server's prefix for typed moves (default !)")
+    @app_commands.describe(prefix="the new prefix: 1 to 5 characters, such as ! or ?")
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     @server_command

@@ -541,8 +541,8 @@ def _kind(name: str, title: str, board_layout: str = "canfield") -> GameKind:
     # The solver's search knows the one-deck family on four columns (no options change that).
     solver_covers = rules.decks == 1 and rules.columns == solver.COLUMNS and rules.right_build is None
     return GameKind(
-        name=name, title=title, option_names=CANFIELD_OPTION_NAMES, solver_covers=solver_covers,
-        board_layout=board_layout,
+        name=name, title=title, option_names=CANFIELD_OPTION_NAMES, piles=pile_order(rules),
+        solver_covers=solver_covers, board_layout=board_layout,
         make_rules=partial(make_rules, name), new=partial(new_canfield_game, name),
         dealt_cards=partial(dealt_canfield_cards, name), describe_rules=lambda: describe_rules(rules, title),
     )

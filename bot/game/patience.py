@@ -119,12 +119,13 @@ RulesT = TypeVar("RulesT", bound=GameRules)
 class GameKind:
     """One game the engine plays, with what the rest of the bot needs to know of it: its title,
     the options a player may set, whether the solver's full search (`solver.solve`) covers it,
-    and the name of the board layout render draws it with (render/layouts.py). The callables
-    build its rules, its games and its decks, and describe it in words."""
+    its piles, and the name of the board layout render draws it with (render/layouts.py). The
+    callables build its rules, its games and its decks, and describe it in words."""
 
     name: str
     title: str
     option_names: tuple[str, ...]
+    piles: tuple[str, ...]  # every pile of its games by notation name, in `Game.pile_order` (no option changes them)
     solver_covers: bool
     board_layout: str
     make_rules: Callable[..., GameRules]  # (**options) -> the rules with the options applied

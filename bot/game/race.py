@@ -37,6 +37,11 @@ DRAW_COUNT = 3
 DEMON_SIZE = 13
 KLONDIKE_COLUMNS = 7
 DEMON_COLUMNS = 4
+# Each layout's piles of a player's own hand by notation name, as `RaceGame.piles` gives them.
+HAND_PILES: dict[str, tuple[str, ...]] = {
+    "klondike": ("s", "w", *(f"t{i + 1}" for i in range(KLONDIKE_COLUMNS))),
+    "demon": ("s", "w", "r", *(f"t{i + 1}" for i in range(DEMON_COLUMNS))),
+}
 OUT_BONUS = 10  # the player who goes out scores 52 + 10
 STUCK_LIMIT = 3_000  # positions a player's own search may look at before saying "can still move"
 _DEAL_RANGE = 999_999_999

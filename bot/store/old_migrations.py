@@ -141,7 +141,7 @@ CREATE INDEX games_finished ON games (guild_id, status, finished_at);
 CREATE INDEX games_by_match ON games (match_id, user_id);
 """),
     (3, "0003_races.sql", """\
--- Demon races (seed 001): players racing on shared foundations in one channel.
+-- Demon races (docs/games.md): players racing on shared foundations in one channel.
 CREATE TABLE races (
     id              INTEGER PRIMARY KEY AUTOINCREMENT,
     guild_id        INTEGER,

@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
-from bot.game import Move
+from bot.game import GAMES, Move
 from bot.play import Player, Reply
 from bot.play.review import Analysing
 from bot.play.secrecy import Secrecy, Sight
 from bot.play.solo import Moved
-from bot.views.respond import ERROR_LIMIT, Answer, answer, as_button, bot_of, chosen, shorten, voice_of
+from bot.views.respond import ERROR_LIMIT, Answer, answer, as_button, bot_of, chosen, fit_to_show, voice_of
 from bot.words import DISCORD, Voice, board_alt_text, board_captions, board_status, kept_private_text, reply_text
 from render import render, workers
 
@@ -28,11 +28,24 @@ PREFIX = "pe"
 # Ids are stored as 64-bit integers: a custom_id with a longer number is no id of ours (and would
 # overflow the database's integers), so the templates take at most 18 digits.
 ID = "[0-9]{1,18}"
-ACTIONS = ("draw", "auto", "undo", "hint", "resign", "cancel", "w", "r[1-9]?", "t[1-9]", "f")
-BUTTON_TEMPLATE = re.compile(
-    rf"{PREFIX}:(?P<game>{ID}):(?P<version>[0-9]{{1,9}}):(?P<action>{'|'.join(ACTIONS)})"
-    r"(?::(?P<picked>(?:w|r[1-9]?|t[1-9]|f[1-8])\.[0-9]{1,2}))?"
-)
+ACTIONS = ("draw", "auto", "undo", "hint", "resign", "cancel", "f")  # and a pile to tap (or to move to)
+
+
+def alternatives(names: Iterable[str]) -> str:
+    """A regular expression taking exactly one of `names` (the longest first, for readers)."""
+    return "|".join(sorted({re.escape(name) for name in names}, key=lambda name: (-len(name), name)))
+
+
+def button_template(piles: Iterable[str]) -> re.Pattern[str]:
+    """The custom_ids of the board buttons of games with these piles (notation names): an action
+    or a pile to tap (or, after a pick, to move to), then perhaps the picked cards, from any pile
+    but the stock."""
+    names = set(piles)
+    actions, sources = alternatives([*ACTIONS, *tap_piles(names)]), alternatives(names - {"s"})
+    return re.compile(rf"{PREFIX}:(?P<game>{ID}):(?P<version>[0-9]{{1,9}}):(?P<action>{actions})"
+                      rf"(?::(?P<picked>(?:{sources})\.[0-9]{{1,2}}))?")
+
+
 PILE_ROWS = (2, 3)  # rows of column (and reserve-pile) buttons; row 1 holds the waste and reserve
 PER_ROW = 5  # Discord's limit of buttons in a row
 PICK_TEMPLATE = re.compile(rf"{PREFIX}:(?P<game>{ID}):(?P<version>[0-9]{{1,9}}):pick")
@@ -64,8 +77,8 @@ async def board_answer(reply: Reply, player: Player, voice: Voice, *, picked: Pi
     (drawn off the event loop) with its alt text, buttons. A refusal that changed nothing is its
     words alone (`Answer.unchanged`): no new board is drawn, the one the player has stands."""
     if message is None and unchanged(reply):
-        return Answer(text=shorten(reply_text(reply, voice), ERROR_LIMIT), unchanged=True)
-    text = shorten(reply_text(reply, voice) if message is None else message)  # an error may quote a long input
+        return Answer(text=fit_to_show(reply_text(reply, voice), ERROR_LIMIT), unchanged=True)
+    text = fit_to_show(reply_text(reply, voice) if message is None else message)  # an error may quote a long input
     file = await board_file(reply, player.name, voice)
     analysing = next((event.game_id for event in reply.events if isinstance(event, Analysing)), None)
     return Answer(text=text, file=file, view=board_view(reply, voice, picked),
@@ -148,9 +161,14 @@ def board_view(reply: Reply, voice: Voice, picked: Picked | None = None) -> disc
     return view
 
 
-def tap_piles(piles: dict[str, list[str]]) -> list[str]:
-    """The piles a board has buttons for: the waste, the reserve (or reserve piles), the columns."""
+def tap_piles(piles: Iterable[str]) -> list[str]:
+    """The piles a board has buttons for (of these notation names, or a board's piles): the
+    waste, the reserve (or reserve piles), the columns."""
     return [pile for pile in piles if pile == "w" or pile[0] in "rt"]
+
+
+# Every registered game's board buttons (a game's columns and reserve piles are its kind's own).
+BUTTON_TEMPLATE = button_template(pile for kind in GAMES.values() for pile in kind.piles)
 
 
 def _pile_rows(piles: dict[str, list[str]]) -> list[tuple[str, int]]:

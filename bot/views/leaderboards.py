@@ -12,7 +12,7 @@ from bot.game.rules import CASINO_GAMES
 from bot.i18n import N_
 from bot.play.leaderboards import GameStats, LeaderboardPage, PlayerStats
 from bot.views.respond import Answer, answer, bot_of, voice_of
-from bot.words import DISCORD, Voice
+from bot.words import DISCORD, Voice, shorten
 
 PAGE_TEMPLATE = re.compile(
     r"pl:(?P<ranking>players|teams|daily|streaks|clean|casino):(?P<period>all|week|today):(?P<scope>server|all):(?P<page>[0-9]{1,4})"
@@ -155,9 +155,7 @@ def _cell(value: object, width: int | None = None) -> str:
     out of the code block; cut to `width` with an ellipsis."""
     text = "-" if value is None else str(value)
     text = "".join(" " if not char.isprintable() else "'" if char == "`" else char for char in text)
-    if width is not None and len(text) > width:
-        text = text[:width - 1] + "…"
-    return text
+    return text if width is None else shorten(text, width)
 
 
 def _days(count: int, voice: Voice) -> str:

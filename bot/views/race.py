@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.game.race import MAX_PLAYERS, MIN_PLAYERS
+from bot.game.race import HAND_PILES, MAX_PLAYERS, MIN_PLAYERS
 from bot.play.race import (
     Beaten,
     NotInRace,
@@ -29,15 +29,16 @@ from bot.play.race import (
     SeriesWon,
 )
 from bot.play.solo import Moved, NothingToDo, Refused
-from bot.views.board import ID, PER_ROW, player_of
-from bot.views.respond import Answer, answer, as_button, bot_of, shorten, voice_of
+from bot.views.board import ID, PER_ROW, alternatives, player_of
+from bot.views.respond import Answer, answer, as_button, bot_of, fit_to_show, voice_of
 from bot.words import Voice, played_text, race_board_alt_text, race_captions, race_status
 from render import workers
 from render.captions import RaceCaptions
 
 LOBBY_TEMPLATE = re.compile(rf"pr:(?P<race>{ID}):(?P<action>join|start|cancel|board)")
-BOARD_TEMPLATE = re.compile(
-    rf"prb:(?P<race>{ID}):(?P<seen>[0-9]{{1,9}}):(?P<action>draw|auto|refresh|w|r|t[1-7])")
+# A private board's buttons: an action, or a pile of a player's hand in any layout (the stock aside).
+BOARD_ACTIONS = ("draw", "auto", "refresh", *(pile for piles in HAND_PILES.values() for pile in piles if pile != "s"))
+BOARD_TEMPLATE = re.compile(rf"prb:(?P<race>{ID}):(?P<seen>[0-9]{{1,9}}):(?P<action>{alternatives(BOARD_ACTIONS)})")
 
 
 def lobby_view(reply: RaceReply, voice: Voice) -> discord.ui.View | None:
@@ -154,7 +155,8 @@ def private_png(reply: RaceReply, names: list[str], captions: RaceCaptions | Non
 async def private_answer(reply: RaceReply, names: list[str], voice: Voice, *, message: str | None = None) -> Answer:
     """A player's private board message, in the voice's language: status line, text, PNG
     (rendered off the event loop) with its alt text, buttons."""
-    text = shorten(race_text(reply.events, voice) if message is None else message)  # an error may quote a long input
+    # An error may quote a long input.
+    text = fit_to_show(race_text(reply.events, voice) if message is None else message)
     if reply.game is None or reply.seat is None:
         return Answer(text or voice.gettext("The race has not started yet."))
     png = await workers.draw(private_png, reply, names, race_captions(reply.game, voice))

@@ -43,7 +43,7 @@ from bot.play.solo import RateLimited
 from bot.play.work import Turns
 from bot.views.layout import layout_view
 from bot.views.mentions import NO_PINGS
-from bot.words import DISCORD, Voice, size_text
+from bot.words import DISCORD, Voice, shorten, size_text
 from bot.words import error_text as worded
 
 # Seconds from an interaction's making by which it is answered or deferred: Discord gives up at 3 s,
@@ -161,9 +161,9 @@ def shown(result: Answer, *, v2: bool = False) -> Shown:
     layout without content; anything else as plain content and buttons."""
     files = [result.file] if result.file else []
     if result.file is not None or result.status or v2:
-        return Shown(None, files, unkept(layout_view(result.status, cut(result.text, DISCORD_LIMIT), result.file,
+        return Shown(None, files, unkept(layout_view(result.status, shorten(result.text, DISCORD_LIMIT), result.file,
                                                     result.view)))
-    return Shown(cut(result.text, DISCORD_LIMIT) or None, files, unkept(result.view))
+    return Shown(shorten(result.text, DISCORD_LIMIT) or None, files, unkept(result.view))
 
 
 ViewT = TypeVar("ViewT", discord.ui.View, discord.ui.LayoutView)
@@ -434,15 +434,9 @@ async def server_voice(bot: PatientExorcismBot, guild_id: int | None) -> Voice:
     return DISCORD.speaking(choose_language(None, settings.language))
 
 
-def shorten(text: str, limit: int = DISCORD_LIMIT) -> str:
+def fit_to_show(text: str, limit: int = DISCORD_LIMIT) -> str:
     """A sentence fit to show a player: each word over LONGEST_WORD characters (a long input
     quoted back in an error) cut to its start and "…", and the whole within `limit` characters.
     For sentences, not for code blocks, whose lines of dashes are long words."""
-    short = "".join(word if len(word) <= LONGEST_WORD or word.isspace() else word[:LONGEST_WORD - 1] + "…"
-                    for word in re.split(r"(\s+)", text))
-    return cut(short, limit)
-
-
-def cut(text: str, limit: int) -> str:
-    """The text, or its start and "…" when it is longer than `limit` characters."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    short = "".join(word if word.isspace() else shorten(word, LONGEST_WORD) for word in re.split(r"(\s+)", text))
+    return shorten(short, limit)

@@ -12,7 +12,7 @@ import discord
 from bot.play import Player, PlayError
 from bot.play.review import ReviewPlay
 from bot.views.board import player_of
-from bot.views.respond import ERROR_LIMIT, Answer, error_text, shorten, shown, voice_of
+from bot.views.respond import ERROR_LIMIT, Answer, error_text, fit_to_show, shown, voice_of
 from bot.words import Voice, analysis_text, board_alt_text, board_captions
 from render import render, workers
 
@@ -56,7 +56,7 @@ async def _worded(review: ReviewPlay, game_id: int, player: Player, voice: Voice
     try:
         return await analysis_answer(review, game_id, player, voice)
     except PlayError as error:
-        return Answer(shorten(error_text(error, voice), ERROR_LIMIT))
+        return Answer(fit_to_show(error_text(error, voice), ERROR_LIMIT))
     except Exception:
         log.exception("the analysis of game %s failed", game_id)
         return None
