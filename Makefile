@@ -20,6 +20,7 @@ play: $(BIN)/activate
 
 test: $(BIN)/activate
 	$(BIN)/ruff check .
+	$(BIN)/pyright
 	$(BIN)/python -m pytest
 
 bench: $(BIN)/activate
