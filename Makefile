@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test play bench clean
+.PHONY: run test play bench clean lock
 
 $(BIN)/activate: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,10 +20,21 @@ play: $(BIN)/activate
 
 test: $(BIN)/activate
 	$(BIN)/ruff check .
+	$(BIN)/pyright
 	$(BIN)/python -m pytest
 
 bench: $(BIN)/activate
 	$(BIN)/python -m benchmarks.engine && $(BIN)/python -m benchmarks.render && $(BIN)/python -m benchmarks.moves
+
+# requirements.lock, the Docker image's pinned dependencies: resolved afresh in the image's Python
+# (the Dockerfile's PYTHON_IMAGE), its comment lines kept. Needs Docker.
+PYTHON_IMAGE = $(shell sed -n 's/^ARG PYTHON_IMAGE=//p' Dockerfile)
+lock:
+	docker run --rm -v "$(CURDIR)":/src:ro $(PYTHON_IMAGE) sh -c '\
+	    cd /tmp && cp -r /src/pyproject.toml /src/README.md /src/bot /src/render . \
+	    && pip install --quiet --root-user-action=ignore --disable-pip-version-check ".[speed]" >&2 \
+	    && grep "^#" /src/requirements.lock && pip freeze --exclude patient-exorcism' > requirements.lock.new
+	mv requirements.lock.new requirements.lock
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -25,8 +25,8 @@ Run from the project root:
         [--render-processes 0,2]   (each listed RENDER_PROCESSES in turn, a bot each; 0: threads)
 
 Prints, per phase, the bystanders' answers (count, p50/p95/max in ms, unanswered) and what the
-abuser got (answered, refused by a limit or cap, unanswered). DESIGN.md's budget: the others'
-p95 at most 250 ms, no interaction unanswered.
+abuser got (answered, refused by a limit or cap, unanswered). The budget (docs/design.md): the
+others' p95 at most 250 ms, no interaction unanswered.
 """
 
 from __future__ import annotations

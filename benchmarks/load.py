@@ -4,7 +4,7 @@ Closed loop (the default): each player sends `/play`, then `/move d` again and a
 as the previous one was answered with a board, for a fixed time; a game that ends (won or blocked:
 some deals are blocked from the start) is followed by a `/play` of another deal. `--burst`: every
 player gets a game, then all N send one `/move d` at the same moment, again and again (a second of
-quiet between bursts): DESIGN.md's budget, "500 players moving at once, no answer later than 1 s".
+quiet between bursts): the budget of docs/design.md, 500 players answered within 1.5 s.
 With `--kill`, the bot is killed with SIGKILL halfway and restarted. With `--floor`, the same
 players then play against the floor (`benchmarks/floor.py`, a minimal discord.py bot that answers
 every command with a fixed image and the same buttons at once), through a new fake Discord.

@@ -3,7 +3,7 @@ does it, with 1,000 games stored and more games than the play layer's cache hold
 
 Run from the project root: .venv/bin/python -m benchmarks.moves [--games 1000] [--moves 2000]
 [--postgres postgresql://user@host/database] (there, in a schema of its own, dropped at the end)
-Budget (DESIGN.md section 7): median at most 25 ms, 99th percentile at most 60 ms.
+Budget (docs/design.md): median at most 25 ms, 99th percentile at most 60 ms.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ that changed), quantizing them, encoding (putting them into the rows, deflating 
 touch, the PNG). `--plain-felt` draws on felt without its weave, to see what the weave costs; `--cpu`
 times with this thread's CPU time instead of the wall clock, which other programs on a shared
 machine sway less.
-Budget (DESIGN.md section 7): mid-game median at most 15 ms, PNG at most 150 KB.
+Budget (docs/design.md): mid-game median at most 15 ms, PNG at most 50 KB.
 """
 
 from __future__ import annotations

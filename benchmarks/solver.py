@@ -5,7 +5,7 @@ Prints, for each set and rule set (the 100 reference deals also with a long limi
 every verdict agrees): the share of deals decided within the time limit, the
 winnable share among the decided with its 95% confidence interval (Wilson), agreement with the
 reference, and the time per deal (median, 90th percentile, max); then the time of is_dead and
-hint on positions along random playouts (DESIGN budgets: median 100 ms, worst 1 s).
+hint on positions along random playouts (budgets, docs/design.md: median 100 ms, worst 1 s).
 First, the short winning lines (bot.game.lines, as /solution makes them) on Wolter's 70 won
 deals against his lines: moves besides draws (his fills of an empty column from the reserve
 count as moves, as he prints them; our engine makes them by itself), each line replayed to a

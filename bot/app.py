@@ -21,9 +21,11 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 from discord.gateway import DiscordWebSocket
+from discord.http import Route
 
 from bot.cogs.checks import SERVER_CONTEXTS, SERVER_INSTALLS, NeedsServerApp
 from bot.config import Config, shard_ranges
+from bot.game import solver
 from bot.languages import choose_language
 from bot.play import SoloPlay
 from bot.play.bulk import BulkDrawing
@@ -35,6 +37,7 @@ from bot.play.matches import MatchPlay, TeamPlay
 from bot.play.race import RacePlay
 from bot.play.review import ReviewPlay
 from bot.play.services import Play, build_play
+from bot.play.solo import VERDICT_LIMIT
 from bot.play.solution import SolutionPlay
 from bot.play.watch import WatchPlay
 from bot.store import Store, StoreError, open_store
@@ -94,7 +97,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          allowed_mentions=NO_PINGS, shard_count=config.shard_count, tree_cls=CommandTree,
                          allowed_installs=SERVER_INSTALLS, allowed_contexts=SERVER_CONTEXTS,
-                         shard_ids=None if config.shard_ids is None else list(config.shard_ids))
+                         shard_ids=None if config.shard_ids is None else list(config.shard_ids))  # type: ignore[arg-type]
         self.config = config
 
     def use_play(self, play: Play) -> None:
@@ -233,8 +236,9 @@ def run(config: Config) -> int:
     """Run the bot until it stops (SIGTERM and SIGINT stop it cleanly); return the process exit
     code. A failure to start (a rejected token, no network) is one clear line, never a traceback."""
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    log.info("%s", describe_solver())
     if config.api_base:
-        discord.http.Route.BASE = config.api_base
+        Route.BASE = config.api_base
     # Boards are drawn in worker threads: hand the GIL between them and the event loop every
     # millisecond instead of every 5, so answers are not held up behind a drawing (benchmarks/load.py:
     # 5-15% more answers a second under load).
@@ -257,6 +261,16 @@ def run(config: Config) -> int:
         print(f"The bot stopped: {describe_failure(error)}", flush=True)
         return 1
     return 0
+
+
+def describe_solver() -> str:
+    """Which search the solver runs, for the start-up log: the C one, with the file it was loaded from,
+    or the slower Python one when the C one is not built where the bot was imported from."""
+    built = solver.native_file()
+    if built is not None:
+        return f"the solver searches in C ({built})"
+    return (f"the solver searches in Python ({VERDICT_LIMIT:,} positions a verdict): the C search is not built "
+            f"in {Path(solver.__file__).parent}")
 
 
 def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:

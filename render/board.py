@@ -25,7 +25,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from bot.game import DRAW, Card, Game, Move, Outcome
 from bot.game.cards import rank_name
-from render.captions import BoardCaptions, board_captions
+from render.captions import BoardCaptions, board_captions, shorten
 from render.felt import FELT_ROWS, felt
 from render.fonts import font
 from render.layouts import Align, BoardLayout, Fan, Spot, layout_for
@@ -77,7 +77,7 @@ class Geometry:
 
     def y(self, row: float) -> int:
         """The top edge of a pile in `row` on the grid (a row starts lower where a column above
-        it has grown into it: `_Painter._tops`)."""
+        it has grown into it: `Painter._tops`)."""
         return self.header + self.label + round(row * (self.card.height + self.gap + self.label))
 
     def width(self, layout: BoardLayout) -> int:
@@ -121,7 +121,7 @@ def render(game: Game, *, theme: str = "classic", highlight: Move | None = None,
 
     `key` (a game's id): this process keeps the board under it, and the next board drawn with
     that key is drawn from it, only where it differs (render.redraw). The pixels are the same."""
-    painter = _Painter(game, get_theme(theme), GEOMETRY, captions)
+    painter = Painter(game, get_theme(theme), GEOMETRY, captions)
     palette = board_palette(painter.theme)
     if key is None:
         return encode_png(quantize(painter.paint(highlight, losing, player), palette))
@@ -155,12 +155,12 @@ def encode_png(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
         data.append(deflate.compress(rows))
     data.append(deflate.flush())
     header = struct.pack(">IIBBBBB", width, height, 8, 3 if indexed else 2, 0, 0, 0)  # deflate, no interlace
-    palette = [_chunk(b"PLTE", bytes(image.getpalette() or []))] if indexed else []
-    return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", header), *palette, _chunk(b"IDAT", b"".join(data)),
-                     _chunk(b"IEND", b"")))
+    palette = [png_chunk(b"PLTE", bytes(image.getpalette() or []))] if indexed else []
+    return b"".join((PNG_SIGNATURE, png_chunk(b"IHDR", header), *palette, png_chunk(b"IDAT", b"".join(data)),
+                     png_chunk(b"IEND", b"")))
 
 
-def _chunk(kind: bytes, data: bytes) -> bytes:
+def png_chunk(kind: bytes, data: bytes) -> bytes:
     """A PNG chunk: length, type, data, CRC of type and data."""
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
 
@@ -171,7 +171,7 @@ def render_image(game: Game, *, theme: str = "classic", highlight: Move | None =
     """The board as a Pillow RGB image (what `render` encodes). `in_play`: the position is known
     not to be over (a replay's earlier positions), so no search is made for its outcome banner;
     `captions`: its words (English by default)."""
-    painter = _Painter(game, get_theme(theme), geometry, captions, in_play=in_play)
+    painter = Painter(game, get_theme(theme), geometry, captions, in_play=in_play)
     return painter.paint(highlight, losing, player)
 
 
@@ -179,18 +179,18 @@ def board_size(game: Game, geometry: Geometry = GEOMETRY, in_play: bool = False)
     """The width and height in pixels of the game's board as it stands (`render_image`'s size,
     with the same `in_play`): the height grows with the longest column, and with the banner
     of a game that is over where the felt has no room for it."""
-    return _Painter(game, get_theme("classic"), geometry, in_play=in_play).size
+    return Painter(game, get_theme("classic"), geometry, in_play=in_play).size
 
 
 def board_plan(game: Game, geometry: Geometry = GEOMETRY, in_play: bool = False) -> BoardPlan:
     """Where `render_image` puts each part of the game's board (with the same `in_play`)."""
-    painter = _Painter(game, get_theme("classic"), geometry, in_play=in_play)
+    painter = Painter(game, get_theme("classic"), geometry, in_play=in_play)
     spots = painter.board.spots
     return BoardPlan(painter.size, {spot.pile: painter._place(spot) for spot in spots},
-                     {spot.pile: painter._box(spot) for spot in spots}, painter.banner)
+                     {spot.pile: painter.box_of(spot) for spot in spots}, painter.banner)
 
 
-class _Painter:
+class Painter:
     """Draws one board; lives for one render. It lays the board out as a list of parts (its
     scene, `compose`), then draws them on the layout's background (`picture`)."""
 
@@ -206,7 +206,7 @@ class _Painter:
         self.placed: dict[str, list[Placed]] = {}
         self.outcome = None if in_play else game.outcome  # `in_play`: known not to be over, no search
         width, height = geometry.width(self.board), self._height()
-        self.banner = None if self.outcome is None else self._banner_box(width, height)
+        self.banner = None if self.outcome is None else self.banner_box(width, height)
         self.size = (width, height if self.banner is None else max(height, self.banner[3] + geometry.margin))
         self.ringed: Counter[tuple[int, int, int, int]] = Counter()  # the areas ringed, and how often
         self.parts: list[Part] = []
@@ -221,7 +221,7 @@ class _Painter:
         width, height = self.size
         box = box or (0, 0, width, height)
         image = _background(*self.frame()).crop(box)
-        paint_parts(self.parts, _Canvas(image, box[:2], self.theme, self.geo))
+        paint_parts(self.parts, Canvas(image, box[:2], self.theme, self.geo))
         return image
 
     def frame(self) -> tuple[Theme, Geometry, int, int, tuple[tuple[int, int, str], ...]]:
@@ -240,20 +240,21 @@ class _Painter:
                 self._label(spot)
             self._paint_pile(spot)
         if losing is not None:
-            self._outline(losing, self.theme.losing, self.theme.losing, played=False)
+            self.outline(losing, self.theme.losing, self.theme.losing, played=False)
         elif self.game.last_move is not None:
-            self._outline(self.game.last_move, self.theme.moved_from, self.theme.moved_to, played=True)
+            self.outline(self.game.last_move, self.theme.moved_from, self.theme.moved_to, played=True)
         if highlight is not None:
-            self._outline(highlight, self.theme.hinted, self.theme.hinted, played=False)
+            self.outline(highlight, self.theme.hinted, self.theme.hinted, played=False)
         if self.outcome is not None:
-            self._banner(self.outcome)
+            self.paint_banner(self.outcome)
         return self.parts
 
     # --- sizes -------------------------------------------------------------------------
 
     def _column_fan(self) -> int:
         """One fan offset for every column: tighter when a column grows long."""
-        longest = max((len(cards) for name, cards in self.piles.items() if self._spot(name).fan is Fan.DOWN), default=0)
+        longest = max((len(cards) for name, cards in self.piles.items() if self.spot_of(name).fan is Fan.DOWN),
+                      default=0)
         roomy = self.geo.fan * (self.geo.min_rows + 1)
         if longest <= self.geo.min_rows + 2:
             return self.geo.fan
@@ -262,7 +263,7 @@ class _Painter:
     def _height(self) -> int:
         """From the top to below the lowest pile, with room for the last row's columns to grow."""
         geo = self.geo
-        bottom = max(self._box(spot)[3] for spot in self.board.spots)
+        bottom = max(self.box_of(spot)[3] for spot in self.board.spots)
         last = max(spot.row for spot in self.board.spots)
         for spot in self.board.spots:
             if spot.fan is Fan.DOWN and spot.row == last:
@@ -282,16 +283,16 @@ class _Painter:
             spots = [spot for spot in self.board.spots if spot.row == row]
             top = geo.y(row) + lead
             for spot in spots:
-                left, _, right, _ = self._box(spot, 0)
+                left, _, right, _ = self.box_of(spot, 0)
                 for above in self.board.spots:
                     if above.row < row and above.fan is Fan.DOWN:
-                        x0, _, x1, bottom = self._box(above, tops[above.pile])
+                        x0, _, x1, bottom = self.box_of(above, tops[above.pile])
                         if x0 < right and left < x1:
                             top = max(top, bottom + geo.gap + geo.label)
             tops.update((spot.pile, top) for spot in spots)
         return tops
 
-    def _box(self, spot: Spot, top: int | None = None) -> Box:
+    def box_of(self, spot: Spot, top: int | None = None) -> Box:
         """What a pile's drawing covers (its cards, the depth of a stack, an empty pile's
         outline), at its top edge or at `top`; a waste always as wide as three cards."""
         geo, count = self.geo, len(self.piles[spot.pile])
@@ -307,18 +308,18 @@ class _Painter:
             height += _depth(count) * geo.depth_step
         return x, y, x + width, y + height
 
-    def _banner_box(self, width: int, height: int) -> Box:
+    def banner_box(self, width: int, height: int) -> Box:
         """The outcome banner: in the felt under the lowest pile, in the middle of it where it
         has room, else just under that pile (the board grows to hold it). It covers no card,
         outline or ring."""
         geo = self.geo
-        top = max(self._box(spot)[3] for spot in self.board.spots) + geo.ring_reach + geo.gap
+        top = max(self.box_of(spot)[3] for spot in self.board.spots) + geo.ring_reach + geo.gap
         room = height - geo.margin - top
         if room >= geo.banner:
             top += (room - geo.banner) // 2
         return geo.margin, top, width - geo.margin, top + geo.banner
 
-    def _spot(self, pile: str) -> Spot:
+    def spot_of(self, pile: str) -> Spot:
         return next(spot for spot in self.board.spots if spot.pile == pile)
 
     # --- piles -------------------------------------------------------------------------
@@ -399,7 +400,7 @@ class _Painter:
         while deal_size > 14 and crowded():  # a long deal's name (a match's round) next
             deal_size -= 2
         while len(deal) > 2 and crowded():  # and at worst shortened: never over the score
-            deal = _shorten(deal, len(deal) - 1)
+            deal = shorten(deal, len(deal) - 1)
         self._text((geo.margin, 22), words.title, size, theme.text, "lm")
         deal_x = geo.margin + round(_length(words.title, size, True)) + 12
         self._text((deal_x, 24), deal, deal_size, theme.muted, "lm", bold=False)
@@ -416,9 +417,9 @@ class _Painter:
         details += words.draw
         self._text((x, 53), details, 20, theme.muted, "lm", bold=False)
         if player:
-            name, room = _shorten(player, 28), width - geo.margin - (x + _length(details, 20, False) + 12)
+            name, room = shorten(player, 28), width - geo.margin - (x + _length(details, 20, False) + 12)
             while len(name) > 2 and _length(name, 20, True) > room:  # the name gives way to the details
-                name = _shorten(name, len(name) - 1)
+                name = shorten(name, len(name) - 1)
             if _length(name, 20, True) <= room:  # else no room at all: the details are drawn, not overwritten
                 self._text((width - geo.margin, 53), name, 20, theme.text, "rm")
 
@@ -444,7 +445,7 @@ class _Painter:
 
     # --- highlights --------------------------------------------------------------------
 
-    def _outline(self, move: Move, from_colour: tuple[int, int, int], to_colour: tuple[int, int, int],
+    def outline(self, move: Move, from_colour: tuple[int, int, int], to_colour: tuple[int, int, int],
                  played: bool) -> None:
         """Outline a move's two ends: once played, the source's new top and the cards put down;
         before (a hint), the cards to move and the place they go."""
@@ -471,7 +472,7 @@ class _Painter:
         ringed = (area[0] - outside, area[1] - outside, area[2] + outside, area[3] + outside)
         self.parts.append(Ring(ringed, colour, width, self.geo.card.radius + 3))
 
-    def _banner(self, outcome: Outcome) -> None:
+    def paint_banner(self, outcome: Outcome) -> None:
         won = outcome is Outcome.WON
         text = self.captions.won if won else self.captions.blocked
         colour = self.theme.won if won else self.theme.blocked
@@ -490,7 +491,7 @@ class _Painter:
 
 
 @dataclass(slots=True)
-class _Canvas:
+class Canvas:
     """Where parts are drawn: an image holding the board's rectangle from `origin` (the whole
     board, or a part of it), and what the parts draw with."""
 
@@ -531,7 +532,7 @@ class Sprite:
         width, height = self.sprite.size
         return self.x - SHADOW, self.y - SHADOW, self.x - SHADOW + width, self.y - SHADOW + height
 
-    def paint(self, canvas: _Canvas) -> None:
+    def paint(self, canvas: Canvas) -> None:
         """Draw it: its pieces (`_pieces`), each blended through its alpha, or copied where it is opaque."""
         x, y = canvas.at(self.x - SHADOW, self.y - SHADOW)
         above = None if self.under is None else (self.under[0] - self.x + SHADOW, self.under[1] - self.y + SHADOW)
@@ -599,7 +600,7 @@ class Text:
             return self.x, self.y, self.x, self.y
         return self.x + left, self.y + top, self.x + left + mask.width, self.y + top + mask.height
 
-    def paint(self, canvas: _Canvas) -> None:
+    def paint(self, canvas: Canvas) -> None:
         """Draw it."""
         _paste_text(canvas.image, canvas.at(self.x, self.y), self.text, self.size, self.fill, self.anchor, self.bold)
 
@@ -620,7 +621,7 @@ class Label:
         words = Text(*_label_text_place(self.x, self.y, self.height), self.text, 19, (0, 0, 0), "lm").box
         return min(self.x, words[0]), min(self.y, words[1]), max(right, words[2]), max(bottom, words[3])
 
-    def paint(self, canvas: _Canvas) -> None:
+    def paint(self, canvas: Canvas) -> None:
         """Draw it."""
         _paste_label(canvas.image, canvas.at(self.x, self.y), self.text, canvas.theme, canvas.geo)
 
@@ -639,7 +640,7 @@ class Die:
         """The pixels it may draw on."""
         return self.x, self.y, self.x + self.size + 1, self.y + self.size + 1
 
-    def paint(self, canvas: _Canvas) -> None:
+    def paint(self, canvas: Canvas) -> None:
         """Draw it."""
         x, y = canvas.at(self.x, self.y)
         size, theme = self.size, canvas.theme
@@ -666,7 +667,7 @@ class Ring:
         x0, y0, x1, y1 = self.area
         return x0 - 5, y0 - 5, x1 + 5, y1 + 5
 
-    def paint(self, canvas: _Canvas) -> None:
+    def paint(self, canvas: Canvas) -> None:
         """Draw it (its colour through the ring's mask, `_ring_mask`)."""
         x0, y0, x1, y1 = self.area
         x, y = canvas.at(x0 - 5, y0 - 5)
@@ -689,7 +690,7 @@ class Banner:
         x0, y0, x1, y1 = self.area
         return x0, y0, x1 + 1, y1 + 1
 
-    def paint(self, canvas: _Canvas) -> None:
+    def paint(self, canvas: Canvas) -> None:
         """Draw it."""
         x0, y0, x1, y1 = canvas.shifted(self.area)
         canvas.draw.rounded_rectangle((x0, y0, x1, y1), radius=14, fill=(*self.colour, 235),
@@ -703,7 +704,7 @@ DIE_PIPS = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(
             5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)], 6: [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)]}
 
 
-def paint_parts(parts: Sequence[Part], canvas: _Canvas) -> None:
+def paint_parts(parts: Sequence[Part], canvas: Canvas) -> None:
     """Draw the parts that reach into the canvas, bottom first, each clipped to it."""
     left, top = canvas.origin
     right, bottom = left + canvas.image.width, top + canvas.image.height
@@ -800,7 +801,7 @@ def _length(text: str, size: int, bold: bool) -> float:
 def _label_tag(text: str, alpha: int, height: int) -> Image.Image:
     """The rounded tag behind a pile's label, its top left corner the label's, as a mask of
     `alpha`: pasting the tag's colour through it blends as drawing the tag does, on the woven
-    felt as on plain. The label's text is pasted over it (`_Painter._text`)."""
+    felt as on plain. The label's text is pasted over it (`Painter._text`)."""
     width = round(_length(text, 19, True))
     mask = Image.new("L", (width + 15, height - 5), 0)
     ImageDraw.Draw(mask).rounded_rectangle((0, 0, width + 14, height - 6), radius=9, fill=alpha)
@@ -831,6 +832,3 @@ def _visible_on(colour: tuple[int, int, int], theme: Theme) -> tuple[int, int, i
     distance = sum((a - b) ** 2 for a, b in zip(colour, theme.felt, strict=True)) ** 0.5
     return colour if distance >= 60 else theme.muted
 
-
-def _shorten(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -38,6 +38,11 @@ def signed(number: int) -> str:
     return f"−{-number}" if number < 0 else str(number)
 
 
+
+def shorten(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` characters, an ellipsis marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
 @dataclass(frozen=True, slots=True)
 class BoardCaptions:
     """The words of a game's board image, worded: its title, the deal, the score, the passes

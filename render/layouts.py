@@ -83,7 +83,7 @@ def _canfield(reserve_fan: Fan) -> BoardLayout:
 
 
 def _demons_and_thieves() -> BoardLayout:
-    """Seed 003's two tableaux, as two bands: at the left the stock, the waste and the reserve
+    """Demons and Thieves' two tableaux, as two bands: at the left the stock, the waste and the reserve
     over the left tableau (t1-t4, Canfield's part); at the right the eight foundations in two
     rows of four; the right tableau (t5-t9, Forty Thieves' part) in a band of its own under
     the foundations, which moves down as t4 or the foundations above it grow into it."""
@@ -101,7 +101,7 @@ def _demons_and_thieves() -> BoardLayout:
 
 
 def _patriarchs() -> BoardLayout:
-    """Seed 004's picture: the ace foundations in a column, the king foundations in another,
+    """Patriarchs' picture: the ace foundations in a column, the king foundations in another,
     the 3x3 reserve between them, under the stock and the waste; over the two columns, which
     way each builds."""
     return BoardLayout(

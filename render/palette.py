@@ -101,23 +101,23 @@ def _sample(theme: Theme) -> list[tuple[int, RGB]]:
     """The colours of boards as the theme draws them, with their pixel counts, most common
     first: every game after its first move, a Canfield deal with every kind of ring and each
     banner, and every card's face and the back on the felt."""
-    from render.board import GEOMETRY, _Painter  # board.py uses this module: imported when first needed
+    from render.board import GEOMETRY, Painter  # board.py uses this module: imported when first needed
     from render.sprites import SHADOW, card_back, card_face
 
     def boards() -> Iterator[Image.Image]:
         for name in sorted(GAMES):  # each with its last move and a hint ringed, as most boards are
             game = new_game(name, deal=1)
             game.play(game.legal_moves()[0])
-            yield _Painter(game, theme, GEOMETRY).paint(game.legal_moves()[0], None, "Zoë Ångström-Ñúñez")
+            yield Painter(game, theme, GEOMETRY).paint(game.legal_moves()[0], None, "Zoë Ångström-Ñúñez")
         for outcome in (Outcome.WON, Outcome.BLOCKED):
             game = new_game("canfield", deal=1)
             game.play("d")
-            painter = _Painter(game, theme, GEOMETRY)
+            painter = Painter(game, theme, GEOMETRY)
             painter.compose(Move("t1", "t2"), None, "Zoë")
-            painter._outline(Move("w", "t3"), theme.losing, theme.losing, played=False)
-            painter._outline(Move("t4", "f1"), theme.hinted, theme.hinted, played=False)
-            painter.banner = painter._banner_box(*painter.size)  # the game is in play: it has no box of its own
-            painter._banner(outcome)
+            painter.outline(Move("w", "t3"), theme.losing, theme.losing, played=False)
+            painter.outline(Move("t4", "f1"), theme.hinted, theme.hinted, played=False)
+            painter.banner = painter.banner_box(*painter.size)  # the game is in play: it has no box of its own
+            painter.paint_banner(outcome)
             yield painter.picture()
         card = GEOMETRY.card
         sprites = [card_face(Card(rank, suit), theme, card) for suit in Suit for rank in range(1, 14)]

@@ -3,7 +3,7 @@
 `render_race_board(race, player, names=...)` is what one player sees: the header, the shared
 foundations on a labelled tray at the top (each top card marked in its owner's colour, each slot
 still to open showing the ace that opens it), and their own layout below it, painted by the
-single-player board's `_Painter`. `render_race_table(race, names=...)` is the board posted in
+single-player board's `Painter`. `render_race_table(race, names=...)` is the board posted in
 the channel: the foundations and a line per player, their name and counts over a bar of their
 cards on the foundations.
 
@@ -24,8 +24,8 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.game import Move
 from bot.game.race import DRAW_COUNT, MAX_PLAYERS, RaceGame
 from render.board import GEOMETRY as BOARD_GEOMETRY
-from render.board import _Canvas, _Painter, _shorten, encode_png, paint_parts
-from render.captions import RaceCaptions, race_captions
+from render.board import Canvas, Painter, encode_png, paint_parts
+from render.captions import RaceCaptions, race_captions, shorten
 from render.felt import felt
 from render.fonts import font
 from render.layouts import BoardLayout, Fan, Spot
@@ -224,7 +224,7 @@ def _header(draw: ImageDraw.ImageDraw, width: int, theme: Theme, race: RaceGame,
     return right, number_x + round(number_font.getlength(shown)) + 16
 
 
-def _fitted(text: str, face: ImageFont.FreeTypeFont, room: float) -> str:
+def fitted(text: str, face: ImageFont.FreeTypeFont, room: float) -> str:
     """`text`, cut short with an ellipsis if it is wider than `room` pixels."""
     if face.getlength(text) <= room:
         return text
@@ -248,7 +248,7 @@ def _banner(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: R
 
 def _headline(race: RaceGame, names: Sequence[str], captions: RaceCaptions) -> str:
     if race.demon is not None:
-        return captions.headline.format(name=_shorten(names[race.demon], 20))
+        return captions.headline.format(name=shorten(names[race.demon], 20))
     return captions.headline
 
 
@@ -320,10 +320,10 @@ class _Band:
 # --- the private board ---------------------------------------------------------------------
 
 
-class _BoardPainter(_Painter):
+class _BoardPainter(Painter):
     """One player's board: board.py's painter for their own piles, below the foundation band.
 
-    It sets the fields `_Painter` works with from the race instead of from a one-player game,
+    It sets the fields `Painter` works with from the race instead of from a one-player game,
     and draws its own header, last move, stock and waste."""
 
     def __init__(self, race: RaceGame, player: int, seats: _Seats, theme: Theme, number: int | None,
@@ -344,14 +344,14 @@ class _BoardPainter(_Painter):
         self.draw = ImageDraw.Draw(self.image, "RGBA")
 
     def paint_race(self) -> Image.Image:
-        """Everything, bottom layer first (in place of `_Painter.paint`, which draws a game's)."""
+        """Everything, bottom layer first (in place of `Painter.paint`, which draws a game's)."""
         self._race_header()
         self.band.paint(self.image, self.draw, self.theme, self.race, self.initials, self.captions, self.finished)
         for spot in self.board.spots:
             self._label(spot)
             self._paint_pile(spot)
         self._last_move()
-        paint_parts(self.parts, _Canvas(self.image, (0, 0), self.theme, self.geo))
+        paint_parts(self.parts, Canvas(self.image, (0, 0), self.theme, self.geo))
         if self.finished:
             middle = (self.geo.y(1) + self.image.height) // 2
             box = (self.geo.margin, middle - 48, self.image.width - self.geo.margin, middle + 48)
@@ -368,7 +368,7 @@ class _BoardPainter(_Painter):
         right, free = _header(self.draw, self.image.width, theme, race, self.number, words.title, words.deal, details,
                               font(20).getlength(counts))
         name_font, swatch = font(24), 26
-        name = _fitted(_shorten(self.names[player], 22), name_font, right - free - swatch - 8)
+        name = fitted(shorten(self.names[player], 22), name_font, right - free - swatch - 8)
         self.draw.text((right, 22), name, font=name_font, fill=theme.text, anchor="rm")
         _swatch(self.draw, right - round(name_font.getlength(name)) - swatch - 8, 22 - swatch // 2, swatch, player,
                 self.initials[player])
@@ -451,7 +451,7 @@ class _TablePainter:
         room = width - margin - counts_font.getlength(counts) - 16 - x
         if player == race.demon:
             room -= demon_font.getlength(demon) + 26
-        name = _fitted(_shorten(self.names[player], 18), name_font, room)
+        name = fitted(shorten(self.names[player], 18), name_font, room)
         draw.text((x, middle), name, font=name_font, fill=theme.text, anchor="lm")
         if player == race.demon:
             x += round(name_font.getlength(name)) + 10
@@ -475,7 +475,7 @@ class _TablePainter:
         """The headline, then the final scores best first, as many to a line as fit."""
         scores = self.race.scores
         order = sorted(range(self.race.players), key=lambda player: (-scores[player], player))
-        entries = [f"{_shorten(self.names[player], 14)} {scores[player]}" for player in order]
+        entries = [f"{shorten(self.names[player], 14)} {scores[player]}" for player in order]
         room = BAND_WIDTH - 2 * GEOMETRY.margin - 40
         lines: list[tuple[str, int]] = [(_headline(self.race, self.names, self.captions), 26)]
         line = ""

@@ -28,7 +28,7 @@ from typing import Any
 
 from PIL import Image
 
-from render.board import PNG_COMPRESS_LEVEL, PNG_SIGNATURE, Box, Part, _chunk, _Painter, deflater
+from render.board import PNG_COMPRESS_LEVEL, PNG_SIGNATURE, Box, Painter, Part, deflater, png_chunk
 from render.palette import quantize
 
 BAND_ROWS = 48  # rows deflated together: a draw touches ~250 rows of the ~580 (header, stock, waste)
@@ -53,7 +53,7 @@ class _Band:
 class _Board:
     """A game's last board, as kept."""
 
-    frame: tuple[object, ...]  # its size and background (render.board `_Painter.frame`): its theme, hence palette
+    frame: tuple[object, ...]  # its size and background (render.board `Painter.frame`): its theme, hence palette
     parts: list[Part]
     bands: list[_Band]  # never changed: a next board has a list of its own, sharing the bands that stayed
     head: bytes  # the PNG up to its IDAT: signature, IHDR, PLTE
@@ -63,7 +63,7 @@ _boards: OrderedDict[Hashable, _Board] = OrderedDict()
 _lock = threading.Lock()
 
 
-def render_again(key: Hashable, painter: _Painter, palette: Image.Image) -> bytes:
+def render_again(key: Hashable, painter: Painter, palette: Image.Image) -> bytes:
     """The PNG of the board `painter` has composed (its parts), drawn from the last board kept
     under `key` where it can be (same size, theme and background), else from a copy of another
     game's recent board that can be (a game's first board: the felt, the header band and most
@@ -88,16 +88,22 @@ def forget() -> None:
         _boards.clear()
 
 
-def kept() -> int:
-    """How many boards are kept."""
-    return len(_boards)
+def kept() -> list[Hashable]:
+    """The keys of the boards kept, the least recently drawn first."""
+    return list(_boards)
 
 
-def _whole(painter: _Painter, frame: tuple[object, ...], palette: Image.Image) -> _Board:
+def kept_png(key: Hashable) -> bytes | None:
+    """The PNG kept for `key`'s board, as its next drawing starts from it; None if none is kept."""
+    board = _boards.get(key)
+    return None if board is None else _png(board)
+
+
+def _whole(painter: Painter, frame: tuple[object, ...], palette: Image.Image) -> _Board:
     indexed = quantize(painter.picture(), palette)
     width, height = indexed.size
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indexed, deflate, no interlace
-    head = PNG_SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"PLTE", bytes(indexed.getpalette() or []))
+    head = PNG_SIGNATURE + png_chunk(b"IHDR", header) + png_chunk(b"PLTE", bytes(indexed.getpalette() or []))
     rows = Image.new("P", (width + 1, height), 0)
     rows.paste(indexed, (1, 0))
     deflate = deflater.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15)  # raw deflate: no header, no checksum
@@ -106,7 +112,7 @@ def _whole(painter: _Painter, frame: tuple[object, ...], palette: Image.Image) -
     return _Board(frame, painter.parts, bands, head)
 
 
-def _again(last: _Board, painter: _Painter, palette: Image.Image) -> _Board:
+def _again(last: _Board, painter: Painter, palette: Image.Image) -> _Board:
     width, height = painter.size
     rectangles = dirty(last.parts, painter.parts, (width, height))
     drawn = [(box, quantize(painter.picture(box), palette)) for box in rectangles]
@@ -182,7 +188,7 @@ def _png(board: _Board) -> bytes:
     for band in board.bands:
         adler = adler32_combine(adler, band.adler, band.length)
     stream = b"".join((ZLIB_HEADER, *(band.deflated for band in board.bands), FINAL_BLOCK, struct.pack(">I", adler)))
-    return b"".join((board.head, _chunk(b"IDAT", stream), _chunk(b"IEND", b"")))
+    return b"".join((board.head, png_chunk(b"IDAT", stream), png_chunk(b"IEND", b"")))
 
 
 def adler32_combine(first: int, second: int, length: int) -> int:

@@ -192,7 +192,7 @@ def _gif(record: dict[str, Any], frames: list[Frame], scale: float, budget: int 
 
     images = (frame(first if index == 0 else final if index == last else drawn(game, True))
               for index, game in enumerate(replay_positions(record, frames)))
-    timed = _distinct(zip(images, (f.milliseconds for f in frames), strict=True))
+    timed = distinct(zip(images, (f.milliseconds for f in frames), strict=True))
     parts: list[bytes] = []
     written = done = first_bytes = 0
     previous: Image.Image | None = None  # the last frame written: each later part starts from it
@@ -227,7 +227,7 @@ def _gif(record: dict[str, Any], frames: list[Frame], scale: float, budget: int 
     return join_gifs(parts)
 
 
-def _distinct(timed: Iterator[tuple[Image.Image, int]]) -> Iterator[tuple[Image.Image, int, int]]:
+def distinct(timed: Iterator[tuple[Image.Image, int]]) -> Iterator[tuple[Image.Image, int, int]]:
     """The frames with their durations and indexes, a frame the same as the one before it left out
     and its time added to that one's (as Pillow would merge them: here, before the parts are cut)."""
     held: tuple[Image.Image, int, int] | None = None

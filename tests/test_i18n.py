@@ -15,7 +15,7 @@ from discord import app_commands
 from bot.catalog import ROOT, SOURCES, cog_commands, command_messages, extract, read_catalog, template_path
 from bot.game import Phrase, new_game
 from bot.i18n import CHOICE, COMMAND, DOMAINS, OPTION, catalog_path, translations
-from bot.languages import LANGUAGES, choose_language, language_of
+from bot.languages import ENGLISH, LANGUAGES, choose_language, language_of
 from bot.play.errors import BadSetting, NoGameHere
 from bot.play.events import Refused
 from bot.play.settings import change_settings, load_settings
@@ -27,6 +27,8 @@ from bot.words import DISCORD, TERMINAL, error_text, event_text
 TRANSLATING = ("_", "N_", "gettext", "ngettext")
 # Discord's rule for command and option names (lowercase where the script has case).
 NAME = re.compile(r"^[-_\w]{1,32}$")
+# Discord takes descriptions and choice names of 1 to 100 characters; ours keep a margin.
+WORDS_LIMIT = 90
 
 
 def fields(text: str) -> set[str]:
@@ -105,14 +107,22 @@ def test_plural_forms_follow_the_language() -> None:
     assert [german.ngettext("{count} day", "{count} days", n) for n in (0, 1, 2)] == ["0 Tage", "1 Tag", "2 Tage"]
 
 
-@pytest.mark.parametrize("language", sorted(LANGUAGES))
+@pytest.mark.parametrize("language", [ENGLISH, *sorted(LANGUAGES)])
 def test_every_localized_command_follows_discords_rules(language: str) -> None:
+    """Names (of commands, groups and options) by Discord's rule and unique among their
+    siblings; descriptions and choice names within Discord's 100 characters with a margin, so
+    that a translation reworded a little longer still fits."""
+    def words(context: str | None, text: str) -> str:
+        said = command_word(language, context, text)
+        assert 1 <= len(said) <= WORDS_LIMIT, (len(said), said)
+        return said
+
     def check(commands) -> None:
         names = [command_word(language, COMMAND, command.name) for command in commands]
         assert len(set(names)) == len(names), names
         for command, name in zip(commands, names, strict=True):
             assert NAME.fullmatch(name) and name == name.lower(), name
-            assert 1 <= len(command_word(language, None, command.description)) <= 100, command.name
+            words(None, command.description)
             if isinstance(command, app_commands.Group):
                 check(command.commands)
                 continue
@@ -120,11 +130,17 @@ def test_every_localized_command_follows_discords_rules(language: str) -> None:
             assert len(set(options)) == len(options), options
             for parameter, option in zip(command.parameters, options, strict=True):
                 assert NAME.fullmatch(option) and option == option.lower(), option
-                assert 1 <= len(command_word(language, None, parameter.description)) <= 100, parameter.name
+                words(None, parameter.description)
                 for choice in parameter.choices:
-                    assert 1 <= len(command_word(language, CHOICE, choice.name)) <= 100
+                    words(CHOICE, choice.name)
 
     check(cog_commands())
+
+
+def test_the_command_rules_check_sees_what_discord_refuses() -> None:
+    assert not NAME.fullmatch("x" * 33) and not NAME.fullmatch("two words") and not NAME.fullmatch("")
+    assert NAME.fullmatch("défi-du-jour") and NAME.fullmatch("objectif_équipe") and NAME.fullmatch("t10")
+    assert WORDS_LIMIT < 100
 
 
 async def test_the_translator_speaks_the_shipped_languages_only() -> None:

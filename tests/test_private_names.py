@@ -1,16 +1,20 @@
-"""The engine's private members (a leading underscore) stay in their own module: every other
-module, the tests among them, uses bot/game through its public names. Read from the sources with
-`ast`, so that it stays true. Inside bot/game, a class reaches its own members, inherited ones
-among them, through `self`, `cls` or `super()`; and the engine's private C module
-(`_solver_core`) is a module of the package, not a member."""
+"""The private members (a leading underscore) of the engine (bot/game) and of the renderer
+(render/) stay in their own module: every other module, the tests among them, uses those packages
+through their public names. Read from the sources with `ast`, so that it stays true. Inside the
+package, a class reaches its own members, inherited ones among them, through `self`, `cls` or
+`super()`; and the engine's private C module (`_solver_core`) is a module of the package, not a
+member."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE = ROOT / "bot" / "game"
+# Each guarded package: its import name and its folder.
+PACKAGES = {"bot.game": ROOT / "bot" / "game", "render": ROOT / "render"}
 SOURCES = ("bot", "render", "tests", "benchmarks")
 
 
@@ -34,10 +38,10 @@ def defined_names(tree: ast.AST) -> set[str]:
     return names
 
 
-def engine_privates() -> dict[str, set[str]]:
-    """Each private name bot/game defines, with the engine modules that define it."""
+def privates(folder: Path) -> dict[str, set[str]]:
+    """Each private name a package defines, with the package's modules that define it."""
     owners: dict[str, set[str]] = {}
-    for path in ENGINE.glob("*.py"):
+    for path in folder.glob("*.py"):
         for name in defined_names(ast.parse(path.read_text(), str(path))):
             if private(name):
                 owners.setdefault(name, set()).add(path.stem)
@@ -51,38 +55,41 @@ def own_member(node: ast.Attribute) -> bool:
             or (isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super"))
 
 
-def engine_module_file(name: str) -> bool:
-    """Whether bot/game holds a module of that name (such as the compiled `_solver_core`)."""
-    return any(path.name.split(".")[0] == name for path in ENGINE.iterdir()
+def module_file(folder: Path, name: str) -> bool:
+    """Whether the package holds a module of that name (such as the compiled `_solver_core`)."""
+    return any(path.name.split(".")[0] == name for path in folder.iterdir()
                if path.suffix in (".py", ".c", ".so", ".pyd"))
 
 
-def uses_of_engine_privates(path: Path, owners: dict[str, set[str]]) -> list[str]:
-    """Where `path` reaches a private name of a bot/game module other than itself: imported from
-    bot.game, or read as an attribute it does not define itself."""
+def uses_of_privates(path: Path, owners: dict[str, set[str]], package: str = "bot.game") -> list[str]:
+    """Where `path` reaches a private name of one of the package's modules other than itself:
+    imported from the package, or read as an attribute it does not define itself."""
+    folder = PACKAGES[package]
     tree = ast.parse(path.read_text(), str(path))
     own = defined_names(tree)
-    engine_module = path.parent == ENGINE and path.stem
+    inside = path.parent == folder and path.stem
     where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot.game"):
-            module = (node.module or "").removeprefix("bot.game").removeprefix(".") or "__init__"
-            found += [f"{where}:{node.lineno} imports {alias.name} from bot.game.{module}"
-                      for alias in node.names if private(alias.name) and module != engine_module
-                      and not (engine_module and engine_module_file(alias.name))]
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[:len(package.split("."))] == \
+                package.split("."):
+            module = (node.module or "").removeprefix(package).removeprefix(".") or "__init__"
+            found += [f"{where}:{node.lineno} imports {alias.name} from {package}.{module}"
+                      for alias in node.names if private(alias.name) and module != inside
+                      and not (inside and module_file(folder, alias.name))]
         elif (isinstance(node, ast.Attribute) and node.attr in owners and node.attr not in own
-              and engine_module not in owners[node.attr] and not (engine_module and own_member(node))):
+              and inside not in owners[node.attr] and not (inside and own_member(node))):
             found.append(f"{where}:{node.lineno} reads .{node.attr} "
-                         f"(private to bot.game.{', '.join(sorted(owners[node.attr]))})")
+                         f"(private to {package}.{', '.join(sorted(owners[node.attr]))})")
     return found
 
 
-def test_no_private_member_of_the_engine_is_used_outside_its_module() -> None:
-    owners = engine_privates()
-    assert "_hand" in owners  # the scan does see the engine's private names
+@pytest.mark.parametrize(("package", "known"), [("bot.game", "_hand"), ("render", "_column_fan")])
+def test_no_private_member_is_used_outside_its_module(package: str, known: str) -> None:
+    owners = privates(PACKAGES[package])
+    assert known in owners  # the scan does see the package's private names
     found = [use for folder in SOURCES for path in sorted((ROOT / folder).rglob("*.py"))
-             if path != Path(__file__).resolve() for use in uses_of_engine_privates(path, owners)]
+             if path != Path(__file__).resolve() for use in uses_of_privates(path, owners, package)]
     assert found == []
 
 
@@ -90,6 +97,6 @@ def test_the_scan_finds_a_private_member_reached_from_outside(tmp_path: Path) ->
     outsider = tmp_path / "outsider.py"
     outsider.write_text("from bot.game.race import _deck_of\n\ndef peek(race):\n    return race._hand(0)\n")
     owners = {"_hand": {"race"}, "_deck_of": {"race"}}
-    uses = [use.split(" ", 1)[1] for use in uses_of_engine_privates(outsider, owners)]
+    uses = [use.split(" ", 1)[1] for use in uses_of_privates(outsider, owners)]
     assert uses == ["imports _deck_of from bot.game.race", "reads ._hand (private to bot.game.race)"]
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, TypeVar
 import discord
 from discord import app_commands
 
+from bot.game import GAMES, TITLES
 from bot.play import settings
 
 if TYPE_CHECKING:
@@ -18,6 +19,13 @@ T = TypeVar("T")
 # settings, leaderboards and stats.
 SERVER_INSTALLS = app_commands.AppInstallationType(guild=True, user=False)
 SERVER_CONTEXTS = app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
+
+
+async def game_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The games whose name or title holds what is typed so far: every command's `game` option."""
+    typed = current.lower()
+    return [app_commands.Choice(name=f"{TITLES[name]} ({name})", value=name)
+            for name in GAMES if typed in name or typed in TITLES[name].lower()][:25]
 
 
 def anywhere(command: T) -> T:

@@ -8,9 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.checks import anywhere, check_channel, server_command
+from bot.cogs.checks import anywhere, check_channel, game_choices, server_command
 from bot.cogs.expiry import ExpiryRound
-from bot.game import GAMES
 from bot.play.leaderboards import RANKINGS
 from bot.views.board import board_answer, player_of
 from bot.views.leaderboards import leaderboard_answer, stats_answer
@@ -42,6 +41,7 @@ class CompetitionCog(commands.Cog):
         self.expiry.stop()
 
     @app_commands.command(name="daily", description="Today's daily challenge: one deal for everyone, one attempt")
+    @app_commands.describe(game="which game's daily (default canfield)")
     @anywhere
     async def daily(self, interaction: discord.Interaction, game: str = "canfield") -> None:
         """Start or resume today's daily game."""
@@ -54,11 +54,6 @@ class CompetitionCog(commands.Cog):
             return await board_answer(reply, player, voice)
 
         await answer(interaction, work())
-
-    @daily.autocomplete("game")
-    async def game_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        """Game names matching what is typed so far."""
-        return [app_commands.Choice(name=name, value=name) for name in GAMES if current.lower() in name][:25]
 
     @app_commands.command(name="leaderboard",
                           description="Players, teams, today's daily, streaks, clean wins or the casino bankroll")
@@ -80,7 +75,7 @@ class CompetitionCog(commands.Cog):
     @app_commands.command(name="stats",
                           description="A player's games (patience and race hands), wins, matches and streaks")
     @server_command
-    @app_commands.describe(game="one game only (every game played, without it)")
+    @app_commands.describe(member="whose stats (default: yours)", game="one game only (every game played, without it)")
     async def stats(self, interaction: discord.Interaction, member: discord.User | None = None,
                     game: str | None = None) -> None:
         """Show a player's stats on this server: the totals and game by game."""
@@ -91,8 +86,5 @@ class CompetitionCog(commands.Cog):
 
         await answer(interaction, work())
 
-    @stats.autocomplete("game")
-    async def stats_game_names(self, interaction: discord.Interaction,
-                               current: str) -> list[app_commands.Choice[str]]:
-        """Game names matching what is typed so far."""
-        return await self.game_names(interaction, current)
+    daily.autocomplete("game")(game_choices)
+    stats.autocomplete("game")(game_choices)

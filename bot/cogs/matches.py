@@ -13,10 +13,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.checks import check_channel, server_app_only
+from bot.cogs.checks import check_channel, game_choices, server_app_only
 from bot.cogs.coalesce import CoalescedEdits
 from bot.cogs.expiry import ExpiryRound
-from bot.game import GAMES
 from bot.languages import LANGUAGE_NAMES
 from bot.play.errors import ManageServerNeeded
 from bot.play.matches import MatchListener, Scoreboard
@@ -129,20 +128,19 @@ class MatchesCog(commands.Cog):
 
         await answer(interaction, work())
 
-    @open.autocomplete("game")
-    async def game_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        """Game names matching what is typed so far."""
-        return [app_commands.Choice(name=name, value=name) for name in GAMES if current.lower() in name][:25]
+    open.autocomplete("game")(game_choices)
 
     # --- teams -----------------------------------------------------------------------------
 
     @team.command(name="create", description="Create a team and join it")
+    @app_commands.describe(name="a name for the new team")
     async def team_create(self, interaction: discord.Interaction, name: str) -> None:
         """Create a team."""
         await self._team(interaction, lambda guild, player: self.bot.teams.create(guild, player, name),
                          "create")
 
     @team.command(name="join", description="Join a team (one team per member per server)")
+    @app_commands.describe(name="the team to join")
     async def team_join(self, interaction: discord.Interaction, name: str) -> None:
         """Join a team."""
         await self._team(interaction, lambda guild, player: self.bot.teams.join(guild, player, name),
@@ -153,7 +151,7 @@ class MatchesCog(commands.Cog):
         """This server's team names matching what is typed so far."""
         if interaction.guild_id is None:
             return []
-        teams = await self.bot.teams.list(interaction.guild_id)
+        teams = await self.bot.teams.teams(interaction.guild_id)
         return [app_commands.Choice(name=t.name, value=t.name) for t in teams if current.lower() in t.name.lower()][
             :25]
 

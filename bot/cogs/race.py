@@ -1,4 +1,4 @@
-"""/race: a demon race in a channel (seed 001). The public board lives in a message of the bot's
+"""/race: a demon race in a channel (docs/games.md). The public board lives in a message of the bot's
 own, kept up to date within about a second of each change (edits are coalesced, so a burst of
 moves costs one edit); each player plays on a private board."""
 
@@ -120,7 +120,7 @@ class RaceCog(commands.Cog):
                 channel = self.bot.get_partial_messageable(reply.race.channel_id)
                 public = await server_voice(self.bot, interaction.guild_id)  # the channel's, not the member's
                 board = shown(Answer(public_text(reply, names, public), view=lobby_view(reply, public)), v2=True)
-                message = await channel.send(view=board.view)
+                message = await channel.send(**board.to_send())
             await self.bot.races.attach_message(reply.race.id, message.id)
             return Answer(voice.gettext("Race #{race} is open: its board is in the channel.", race=reply.race.id))
 

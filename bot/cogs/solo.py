@@ -9,9 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.checks import anywhere, check_channel, check_play_channel, server_command
+from bot.cogs.checks import anywhere, check_channel, check_play_channel, game_choices, server_command
 from bot.cogs.matches import DIE_CHOICES
-from bot.game import GAMES, TITLES
+from bot.game import GAMES
 from bot.game.notation import Word, read_word
 from bot.game.patience import Game
 from bot.i18n import N_, OPTION
@@ -26,9 +26,9 @@ from bot.views.respond import (
     answer,
     channel_voice,
     error_text,
+    fit_to_show,
     in_turn,
     server_voice,
-    shorten,
     shown,
     voice_of,
 )
@@ -112,13 +112,6 @@ class SoloCog(commands.Cog):
 
         await answer(interaction, work(), ephemeral=not public)
 
-    @play.autocomplete("game")
-    async def game_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        """Game names matching what is typed so far."""
-        typed = current.lower()
-        return [app_commands.Choice(name=f"{TITLES[name]} ({name})", value=name)
-                for name in GAMES if typed in name or typed in TITLES[name].lower()][:25]
-
     @app_commands.command(name="move", description="Play moves as text, such as rt2 wf d")
     @app_commands.describe(moves="one or more moves: rt2, wf, t1t3:2, 7h, d, a, u", public="show the board to all")
     @anywhere
@@ -131,6 +124,7 @@ class SoloCog(commands.Cog):
         await answer(interaction, work(), ephemeral=not public)
 
     @app_commands.command(name="board", description="Show your game's board again")
+    @app_commands.describe(public="show the board to all")
     @anywhere
     async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
         """Show the board."""
@@ -160,14 +154,17 @@ class SoloCog(commands.Cog):
         await self._on_running(interaction, lambda reply, player: self.solo.resign(reply.game_id, player))
 
     @app_commands.command(name="rules", description="How a game is played")
+    @app_commands.describe(game="which game (default canfield)")
     @anywhere
     async def rules(self, interaction: discord.Interaction, game: str = "canfield") -> None:
         """Explain the rules."""
         voice = await voice_of(interaction)
-        text = rules_text(game, voice) if game in GAMES else shorten(error_text(UnknownGame(game), voice), ERROR_LIMIT)
+        text = (rules_text(game, voice) if game in GAMES
+                else fit_to_show(error_text(UnknownGame(game), voice), ERROR_LIMIT))
         await interaction.response.send_message(text, ephemeral=True)
 
-    rules.autocomplete("game")(game_names)
+    play.autocomplete("game")(game_choices)
+    rules.autocomplete("game")(game_choices)
 
     @app_commands.command(name="watch", description="Show a member's game here to the channel, read-only")
     @app_commands.describe(member="whose game in this channel to show")
@@ -227,7 +224,7 @@ class SoloCog(commands.Cog):
             result = await in_turn(player.id, self._text_command(
                 player, guild_id, message.channel.id, text or Word.HELP.value, voice, public=True))
         except PlayError as error:
-            await message.reply(shorten(error_text(error, voice), ERROR_LIMIT), mention_author=False)
+            await message.reply(fit_to_show(error_text(error, voice), ERROR_LIMIT), mention_author=False)
             return
         except Exception:
             log.exception("message %s failed", message.id)
@@ -238,8 +235,7 @@ class SoloCog(commands.Cog):
             await message.reply(voice.gettext(LIVE_HERE, board=voice.command("board")), mention_author=False)
             return
         reply = shown(result)
-        await message.reply(reply.content, files=reply.files, view=reply.view or discord.utils.MISSING,
-                            mention_author=False)
+        await message.reply(**reply.to_send(), mention_author=False)
         if result.analysing is not None:
             reply_with_analysis(self.bot.review, message, result.analysing, voice)
 
@@ -314,6 +310,7 @@ class SoloCog(commands.Cog):
     # --- settings ------------------------------------------------------------------------
 
     @app_commands.command(name="prefix", description="Set this server's prefix for typed moves (default !)")
+    @app_commands.describe(prefix="the new prefix: 1 to 5 characters, such as ! or ?")
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     @server_command

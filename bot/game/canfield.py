@@ -1,6 +1,6 @@
 """The Canfield family: one engine for canfield, superior-canfield, rainbow-canfield,
 storehouse, canfield-draw1 and canfield-one-pass, and for the two-deck demons-and-thieves and
-demonthief (seed 003), each a `Rules` value (see rules.py).
+demonthief, each a `Rules` value (see rules.py).
 
 A game is its deck plus its move list. It is mutable through `play` and `undo` only (and
 `resume`, see `Game`); every rule question goes through `verify_move` (raises), `can_move`
@@ -227,7 +227,7 @@ class CanfieldGame(Game[Rules]):
                 run.append(Card(next_rank(run[-1].rank), base.suit))
             if pile != run[:len(pile)]:
                 raise ValueError(f"f{index + 1} is not a run of {base.suit.name.lower()} from {base}")
-        # A group keeps the build of the column it came from (seed 003's shifts): any of the game's.
+        # A group keeps the build of the column it came from (docs/games.md, shifts): any of the game's.
         builds = {self.rules.column_build(index) for index in range(self.rules.columns)}
         for index, (column, dealt) in enumerate(zip(self.tableau, dealt_columns, strict=True)):
             kept = 0
@@ -481,7 +481,7 @@ class CanfieldGame(Game[Rules]):
             return []
         if not src.startswith("t"):
             return [1]
-        # A group moves when it is a built sequence for the column it leaves (seed 003's shifts).
+        # A group moves when it is a built sequence for the column it leaves (docs/games.md, shifts).
         build = self.rules.column_build(int(src[1:]) - 1)
         run = 1
         while run < len(pile) and self._builds_on(pile[-run], pile[-run - 1], build):
@@ -541,8 +541,8 @@ def _kind(name: str, title: str, board_layout: str = "canfield") -> GameKind:
     # The solver's search knows the one-deck family on four columns (no options change that).
     solver_covers = rules.decks == 1 and rules.columns == solver.COLUMNS and rules.right_build is None
     return GameKind(
-        name=name, title=title, option_names=CANFIELD_OPTION_NAMES, solver_covers=solver_covers,
-        board_layout=board_layout,
+        name=name, title=title, option_names=CANFIELD_OPTION_NAMES, piles=pile_order(rules),
+        solver_covers=solver_covers, board_layout=board_layout,
         make_rules=partial(make_rules, name), new=partial(new_canfield_game, name),
         dealt_cards=partial(dealt_canfield_cards, name), describe_rules=lambda: describe_rules(rules, title),
     )

@@ -1,4 +1,4 @@
-"""A move: a small frozen value whose `str` is its canonical notation (DESIGN.md section 4)."""
+"""A move: a small frozen value whose `str` is its canonical notation (docs/notation.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reading the move notation of DESIGN.md section 4 into commands for a game to carry out.
+"""Reading the move notation (docs/notation.md) into commands for a game to carry out.
 
 The reader knows the notation, not the rules: it turns `rt2 wf d` into three commands and
 leaves the game to decide which card, which foundation and how many cards each one means.

@@ -119,12 +119,13 @@ RulesT = TypeVar("RulesT", bound=GameRules)
 class GameKind:
     """One game the engine plays, with what the rest of the bot needs to know of it: its title,
     the options a player may set, whether the solver's full search (`solver.solve`) covers it,
-    and the name of the board layout render draws it with (render/layouts.py). The callables
-    build its rules, its games and its decks, and describe it in words."""
+    its piles, and the name of the board layout render draws it with (render/layouts.py). The
+    callables build its rules, its games and its decks, and describe it in words."""
 
     name: str
     title: str
     option_names: tuple[str, ...]
+    piles: tuple[str, ...]  # every pile of its games by notation name, in `Game.pile_order` (no option changes them)
     solver_covers: bool
     board_layout: str
     make_rules: Callable[..., GameRules]  # (**options) -> the rules with the options applied
@@ -344,7 +345,7 @@ class Game(ABC, Generic[RulesT]):
 
     @property
     def score(self) -> int:
-        """The round score of seed 000, for any number of foundations: 50 a completed foundation
+        """The round score (docs/games.md), for any number of foundations: 50 a completed foundation
         (13 cards), 100 for a win, one a card on the foundations, minus one a card left in the
         reserve. One deck: from -12 up to 352; two decks, eight foundations: up to 604."""
         completed = sum(len(pile) == FOUNDATION_LENGTH for pile in self.foundations)
@@ -368,7 +369,7 @@ class Game(ABC, Generic[RulesT]):
         return self._reason(move) is None
 
     def play(self, move: Move | str) -> list[Move]:
-        """Play a Move, or text in the notation of DESIGN.md section 4 (several moves allowed).
+        """Play a Move, or text in the notation of docs/notation.md (several moves allowed).
 
         Returns the moves this call added that still stand, in canonical form. Raises
         NotationError when any token of the text does not read, or could mean more than one

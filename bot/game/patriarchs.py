@@ -1,4 +1,4 @@
-"""Patriarchs and Picture Patience (seed 004): two decks, eight foundations, a 3x3 reserve.
+"""Patriarchs and Picture Patience (docs/games.md): two decks, eight foundations, a 3x3 reserve.
 
 The ace foundations f1..f4 (clubs, spades, hearts, diamonds) build up in suit from the ace to
 the king; the king foundations f5..f8 (same suits) build down in suit from the king to the ace.
@@ -588,7 +588,8 @@ def describe_patriarchs(rules: PatriarchsRules, title: str) -> Sentences:
 def _kind(name: str, title: str) -> GameKind:
     rules = PATRIARCHS_RULES[name]
     return GameKind(
-        name=name, title=title, option_names=PATRIARCHS_OPTION_NAMES, solver_covers=False, board_layout="patriarchs",
+        name=name, title=title, option_names=PATRIARCHS_OPTION_NAMES, piles=PILE_ORDER, solver_covers=False,
+        board_layout="patriarchs",
         make_rules=partial(make_patriarchs_rules, name), new=partial(new_patriarchs_game, name),
         dealt_cards=partial(dealt_patriarchs_cards, name), describe_rules=lambda: describe_patriarchs(rules, title),
     )

@@ -1,4 +1,4 @@
-"""Demon race (seed 001): two to eight players, each with their own deck and layout, all building
+"""Demon race (docs/games.md): two to eight players, each with their own deck and layout, all building
 on shared foundations in the middle of the table.
 
 Each player lays out their own deck for Klondike (seven columns of 1..7 cards, the top one face
@@ -13,7 +13,7 @@ a card for the same place, the first takes it and the second gets `BeatenError` 
 IllegalMoveError) and keeps their card. The race ends when one player has every card on the
 foundations ("Demon!") or when no player can make progress any more.
 
-Moves use the notation of DESIGN.md section 4 for the player's own piles: `s`, `w`, `t1`..`t7`,
+Moves use the notation of docs/notation.md for the player's own piles: `s`, `w`, `t1`..`t7`,
 `r` (the demon pile), and `f` for "a foundation" (the engine picks the one that takes the card).
 """
 
@@ -37,6 +37,11 @@ DRAW_COUNT = 3
 DEMON_SIZE = 13
 KLONDIKE_COLUMNS = 7
 DEMON_COLUMNS = 4
+# Each layout's piles of a player's own hand by notation name, as `RaceGame.piles` gives them.
+HAND_PILES: dict[str, tuple[str, ...]] = {
+    "klondike": ("s", "w", *(f"t{i + 1}" for i in range(KLONDIKE_COLUMNS))),
+    "demon": ("s", "w", "r", *(f"t{i + 1}" for i in range(DEMON_COLUMNS))),
+}
 OUT_BONUS = 10  # the player who goes out scores 52 + 10
 STUCK_LIMIT = 3_000  # positions a player's own search may look at before saying "can still move"
 _DEAL_RANGE = 999_999_999
@@ -241,8 +246,8 @@ class RaceGame:
 
     @property
     def scores(self) -> list[int]:
-        """Seed 001: 52 + 10 for the player who went out; everyone else one point a card of
-        theirs on the foundations."""
+        """52 + 10 for the player who went out; everyone else one point a card of theirs on the
+        foundations (docs/games.md)."""
         return [DECK_SIZE + OUT_BONUS if player == self.demon else self.on_foundations(player)
                 for player in range(self.players)]
 

@@ -25,7 +25,7 @@ class Groups(Enum):
 
 
 class Die(Enum):
-    """The Die of Justice (seed 000): a d6 sets how many cards each draw turns."""
+    """The Die of Justice (docs/games.md): a d6 sets how many cards each draw turns."""
 
     OFF = "off"
     GAME = "game"  # rolled once per game
@@ -85,7 +85,7 @@ RULES: dict[str, Rules] = {
     "storehouse": Rules("storehouse", draw=1, redeals=2, build=Build.SUIT, base_rank=2),
     "canfield-draw1": Rules("canfield-draw1", draw=1),
     "canfield-one-pass": Rules("canfield-one-pass", redeals=0, casino=True),
-    # Seed 003: the left four columns build down in alternate colours, the right five in suit,
+    # Demons and Thieves: the left four columns build down in alternate colours, the right five in suit,
     # both wrapping (PySolFC does not wrap them); any group that is a built sequence for the
     # column it leaves may move; spaces take any card or group (no fill from the reserve).
     "demons-and-thieves": Rules("demons-and-thieves", draw=1, redeals=2, groups=Groups.ANY, fill_from_reserve=False,
@@ -94,7 +94,7 @@ RULES: dict[str, Rules] = {
                         decks=2, column_sizes=(1, 1, 1, 1, 8, 8, 8, 8, 8), right_build=Build.SUIT),
 }
 
-# Casino scoring (seed 002): a game costs CASINO_STAKE dollars and pays CASINO_PAY for each card
+# Casino scoring (docs/games.md): a game costs CASINO_STAKE dollars and pays CASINO_PAY for each card
 # it puts on the foundations. The games played so: CASINO_GAMES.
 CASINO_STAKE = 52
 CASINO_PAY = 5

@@ -5,7 +5,7 @@ Three questions, one search machinery:
 - `solve(game, limit=...)`: with every card known, can the game still be won? A depth-first
   search with a transposition table, deterministic, that returns the winning line.
 - `is_dead(game)`: from what the player can see, can any sequence of moves still put a card on a
-  foundation or turn up a reserve card? (Seed 000's "Pyrrhic victories": the bot decides.)
+  foundation or turn up a reserve card? (The bot decides, not the player: docs/games.md.)
 - `hint(game)`: the next move from visible information that leads to such progress soonest,
   with the draws before it (a `Hint`).
 
@@ -462,6 +462,12 @@ class Search:
 
 
 NATIVE = _solver_core is not None  # whether the C search (bot/game/_solver_core.c) is built
+
+
+def native_file() -> str | None:
+    """The file the C search was loaded from (a compiled module beside this one), or None when it
+    is not built and the search runs in Python (see NATIVE)."""
+    return None if _solver_core is None else _solver_core.__file__
 
 
 def solve(game: Game, *, limit: int = 1_000_000, seconds: float | None = None,

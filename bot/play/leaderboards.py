@@ -11,7 +11,7 @@ moves, then less time; `week` and `all` add up each player's dailies of the peri
 over all time, whatever the period.
 
 Records worth chasing: a clean win is a game of patience won with no move taken back and no hint
-(a race hand is never one); `clean` ranks them. Casino Canfield (seed 002): every finished game of
+(a race hand is never one); `clean` ranks them. Casino Canfield (docs/games.md): every finished game of
 a casino game (bot.game.rules.CASINO_GAMES) costs its player $52 and pays $5 a card it put on the
 foundations, and their bankroll carries over from game to game; `casino` ranks it. The boards and
 a player's stats count these the same way too.

@@ -1,4 +1,4 @@
-"""Matches to a target score (seed 000, "Competing Players"), alone or in teams.
+"""Matches to a target score, alone or in teams (docs/design.md).
 
 A host opens a match; players join (late joiners too); once started, each plays round after
 round at their own pace, round k dealing the same cards to everyone. A round's score counts the
@@ -413,7 +413,7 @@ class MatchPlay:
 
 
 class TeamPlay:
-    """A server's teams: create, join, leave, list."""
+    """A server's teams: create, join, leave, and the list of them."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -424,12 +424,12 @@ class TeamPlay:
         if not 1 <= len(name) <= TEAM_NAME_LENGTH:
             raise BadTeamName(1, TEAM_NAME_LENGTH)
         await self.store.games.upsert_player(player.id, player.name)
-        return await self._teams(self.store.matches.create_team(guild_id, name, player.id))
+        return await self._refusing(self.store.matches.create_team(guild_id, name, player.id))
 
     async def join(self, guild_id: int, player: Player, name: str) -> Team:
         """Join a team (a member is in at most one team per server)."""
         await self.store.games.upsert_player(player.id, player.name)
-        return await self._teams(self.store.matches.join_team(guild_id, " ".join(name.split()), player.id))
+        return await self._refusing(self.store.matches.join_team(guild_id, " ".join(name.split()), player.id))
 
     async def leave(self, guild_id: int, player: Player) -> Team:
         """Leave your team."""
@@ -438,7 +438,7 @@ class TeamPlay:
             raise NotInATeam()
         return team
 
-    async def list(self, guild_id: int) -> list[Team]:
+    async def teams(self, guild_id: int) -> list[Team]:
         """The server's teams."""
         return await self.store.matches.list_teams(guild_id)
 
@@ -449,7 +449,8 @@ class TeamPlay:
         return [TeamRoster(team.name, tuple(names.get(m, str(m)) for m in team.members)) for team in teams]
 
     @staticmethod
-    async def _teams(action: Awaitable[Team]) -> Team:
+    async def _refusing(action: Awaitable[Team]) -> Team:
+        """The team `action` gives; the store's team error as the player's refusal."""
         try:
             return await action
         except TeamError as error:

@@ -27,7 +27,7 @@ class ServerSettings:
     """Match defaults and the channels that allow play (none listed: all do)."""
 
     target: int = DEFAULT_TARGET
-    team_target: int | None = None  # None: twice the target, as seed 000 advises
+    team_target: int | None = None  # None: twice the target (a team pools its points)
     die: str = "off"
     match_undo: bool = False
     play_channels: frozenset[int] = field(default_factory=frozenset)

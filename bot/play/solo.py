@@ -241,7 +241,7 @@ class SoloPlay:
     # --- changing games ----------------------------------------------------------------
 
     async def move(self, game_id: int, player: Player, text: str, *, version: int | None = None) -> Reply:
-        """Play moves given as text (any notation of DESIGN.md section 4, several at once).
+        """Play moves given as text (any notation of docs/notation.md, several at once).
 
         With `version` (a button's), a board that is out of date is not played on: the reply
         is the current board, marked stale.

@@ -2,7 +2,8 @@
 
 One process migrates at a time: PostgreSQL holds an advisory lock for the upgrade's transaction,
 SQLite a BEGIN IMMEDIATE transaction. A database made by the hand-written SQL migrations of
-before (a schema_migrations table at 0006) is stamped with the baseline revision, every row kept.
+before (a schema_migrations table, at any of 0001 to 0006) is brought to 0006 by those migrations
+(bot/store/old_migrations.py) and stamped with the baseline revision, every row kept.
 A new, empty database gets the tables as declared (bot/store/tables.py) stamped with the newest
 revision, as Alembic's own guide builds one from scratch; one at the newest revision already is
 left as it is. Neither needs Alembic, which is imported only to migrate.
@@ -17,7 +18,7 @@ from sqlalchemy import Column, Connection, MetaData, PrimaryKeyConstraint, Strin
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.store.base import StoreError
+from bot.store.old_migrations import bring_to_baseline
 from bot.store.tables import metadata
 
 if TYPE_CHECKING:
@@ -97,9 +98,6 @@ def _upgrade(connection: Connection, by_revisions: bool) -> None:
     from alembic import command
 
     if "alembic_version" not in tables and "schema_migrations" in tables:
-        applied = connection.execute(text("SELECT MAX(version) FROM schema_migrations")).scalar()
-        if applied != int(BASELINE):
-            raise StoreError(f"this database is at the old migration {applied}: open it with the release that "
-                             f"reaches migration {BASELINE} first, then with this one")
+        bring_to_baseline(connection)
         command.stamp(alembic_config(connection), BASELINE)
     command.upgrade(alembic_config(connection), "head")

@@ -9,33 +9,43 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.game import Move
+from bot.game import GAMES, Move
 from bot.play import Player, Reply
 from bot.play.events import Analysing, Moved
 from bot.play.secrecy import Secrecy, Sight
-from bot.views.respond import ERROR_LIMIT, Answer, answer, shorten, voice_of
+from bot.views.respond import ERROR_LIMIT, Answer, answer, as_button, bot_of, chosen, fit_to_show, voice_of
 from bot.words import DISCORD, Voice, board_alt_text, board_captions, board_status, kept_private_text, reply_text
 from bot.words.solo import pick_first_text, picked_text, stale_text
 from render import render, workers
-
-if TYPE_CHECKING:
-    from bot.app import PatientExorcismBot
 
 PREFIX = "pe"
 # Ids are stored as 64-bit integers: a custom_id with a longer number is no id of ours (and would
 # overflow the database's integers), so the templates take at most 18 digits.
 ID = "[0-9]{1,18}"
-ACTIONS = ("draw", "auto", "undo", "hint", "resign", "cancel", "w", "r[1-9]?", "t[1-9]", "f")
-BUTTON_TEMPLATE = re.compile(
-    rf"{PREFIX}:(?P<game>{ID}):(?P<version>[0-9]{{1,9}}):(?P<action>{'|'.join(ACTIONS)})"
-    r"(?::(?P<picked>(?:w|r[1-9]?|t[1-9]|f[1-8])\.[0-9]{1,2}))?"
-)
+ACTIONS = ("draw", "auto", "undo", "hint", "resign", "cancel", "f")  # and a pile to tap (or to move to)
+
+
+def alternatives(names: Iterable[str]) -> str:
+    """A regular expression taking exactly one of `names` (the longest first, for readers)."""
+    return "|".join(sorted({re.escape(name) for name in names}, key=lambda name: (-len(name), name)))
+
+
+def button_template(piles: Iterable[str]) -> re.Pattern[str]:
+    """The custom_ids of the board buttons of games with these piles (notation names): an action
+    or a pile to tap (or, after a pick, to move to), then perhaps the picked cards, from any pile
+    but the stock."""
+    names = set(piles)
+    actions, sources = alternatives([*ACTIONS, *tap_piles(names)]), alternatives(names - {"s"})
+    return re.compile(rf"{PREFIX}:(?P<game>{ID}):(?P<version>[0-9]{{1,9}}):(?P<action>{actions})"
+                      rf"(?::(?P<picked>(?:{sources})\.[0-9]{{1,2}}))?")
+
+
 PILE_ROWS = (2, 3)  # rows of column (and reserve-pile) buttons; row 1 holds the waste and reserve
 PER_ROW = 5  # Discord's limit of buttons in a row
 PICK_TEMPLATE = re.compile(rf"{PREFIX}:(?P<game>{ID}):(?P<version>[0-9]{{1,9}}):pick")
@@ -67,8 +77,8 @@ async def board_answer(reply: Reply, player: Player, voice: Voice, *, picked: Pi
     (drawn off the event loop) with its alt text, buttons. A refusal that changed nothing is its
     words alone (`Answer.unchanged`): no new board is drawn, the one the player has stands."""
     if message is None and unchanged(reply):
-        return Answer(text=shorten(reply_text(reply, voice), ERROR_LIMIT), unchanged=True)
-    text = shorten(reply_text(reply, voice) if message is None else message)  # an error may quote a long input
+        return Answer(text=fit_to_show(reply_text(reply, voice), ERROR_LIMIT), unchanged=True)
+    text = fit_to_show(reply_text(reply, voice) if message is None else message)  # an error may quote a long input
     file = await board_file(reply, player.name, voice)
     analysing = next((event.game_id for event in reply.events if isinstance(event, Analysing)), None)
     return Answer(text=text, file=file, view=board_view(reply, voice, picked),
@@ -151,9 +161,14 @@ def board_view(reply: Reply, voice: Voice, picked: Picked | None = None) -> disc
     return view
 
 
-def tap_piles(piles: dict[str, list[str]]) -> list[str]:
-    """The piles a board has buttons for: the waste, the reserve (or reserve piles), the columns."""
+def tap_piles(piles: Iterable[str]) -> list[str]:
+    """The piles a board has buttons for (of these notation names, or a board's piles): the
+    waste, the reserve (or reserve piles), the columns."""
     return [pile for pile in piles if pile == "w" or pile[0] in "rt"]
+
+
+# Every registered game's board buttons (a game's columns and reserve piles are its kind's own).
+BUTTON_TEMPLATE = button_template(pile for kind in GAMES.values() for pile in kind.piles)
 
 
 def _pile_rows(piles: dict[str, list[str]]) -> list[tuple[str, int]]:
@@ -200,11 +215,12 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
         self.game_id, self.version, self.action, self.picked = game_id, version, action, picked
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> BoardButton:
         """Rebuild the button from its custom_id (after a restart too)."""
+        button = as_button(item)
         return cls(int(match["game"]), int(match["version"]), match["action"], Picked.parse(match["picked"]),
-                   label=item.label or "…", style=item.style, disabled=item.disabled)
+                   label=button.label or "…", style=button.style, disabled=button.disabled)
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         """Carry out the button's action through the play layer and show the new board: in the
@@ -212,7 +228,7 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
         await answer(interaction, pressed(interaction, self.game_id, self._work), edit=True)
 
     async def _work(self, interaction: discord.Interaction) -> Answer:
-        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+        bot = bot_of(interaction)
         solo, player, voice = bot.solo, player_of(interaction.user), await voice_of(interaction)
         game_id, version, action, picked = self.game_id, self.version, self.action, self.picked
         if action == "hint":
@@ -249,7 +265,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
         self.game_id, self.version = game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> PickSelect:
         """Rebuild the menu from its custom_id."""
         return cls(int(match["game"]), int(match["version"]))
@@ -259,10 +275,10 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
         await answer(interaction, pressed(interaction, self.game_id, self._work), edit=True)
 
     async def _work(self, interaction: discord.Interaction) -> Answer:
-        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+        bot = bot_of(interaction)
         player, voice = player_of(interaction.user), await voice_of(interaction)
         reply = await bot.solo.board(self.game_id, player)
-        values: list[Any] = (interaction.data or {}).get("values", [])  # type: ignore[assignment]
+        values = chosen(interaction)
         if reply.version != self.version:
             return await board_answer(reply, player, voice, message=stale_text(voice))
         try:
@@ -281,7 +297,7 @@ async def pressed(interaction: discord.Interaction, game_id: int,
     """The answer to a press of a component of game `game_id`'s board: `work`'s, in the channel
     where the game is played only (ElsewhereGame), and, on a message the channel sees, kept to its
     member while the game's deal is live."""
-    bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+    bot = bot_of(interaction)
     await bot.solo.check_here(game_id, interaction.channel_id)
     result = await work(interaction)
     if interaction.message is not None and not interaction.message.flags.ephemeral:

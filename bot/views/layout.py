@@ -12,6 +12,8 @@ from itertools import groupby
 
 import discord
 
+from bot.words import shorten
+
 MAX_COMPONENTS = 40  # Discord's limit of components in a message, nested ones counted
 MAX_TEXT = 4000  # Discord's limit of the characters of all a message's TextDisplays
 GALLERY_DESCRIPTION_LIMIT = 256  # characters of a media gallery item's description
@@ -29,8 +31,8 @@ def layout_view(status: str, text: str, file: discord.File | None = None,
             container.add_item(discord.ui.TextDisplay(words))
     if file is not None:
         description = file.description
-        if description and len(description) > GALLERY_DESCRIPTION_LIMIT:
-            description = description[:GALLERY_DESCRIPTION_LIMIT - 1] + "…"
+        if description:
+            description = shorten(description, GALLERY_DESCRIPTION_LIMIT)
         container.add_item(discord.ui.MediaGallery(
             discord.MediaGalleryItem(f"attachment://{file.filename}", description=description)))
     for row in action_rows(buttons.children if buttons else []):

@@ -4,17 +4,14 @@ player's stats: the tables bot.words.leaderboards writes, in code blocks."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Any
 
 import discord
 
 from bot.play.leaderboards import LeaderboardPage, PlayerStats
-from bot.views.respond import Answer, answer, voice_of
+from bot.views.respond import Answer, answer, bot_of, voice_of
 from bot.words import DISCORD, Voice
 from bot.words.leaderboards import all_stats_text, page_text, stats_notes
-
-if TYPE_CHECKING:
-    from bot.app import PatientExorcismBot
 
 PAGE_TEMPLATE = re.compile(
     r"pl:(?P<ranking>players|teams|daily|streaks|clean|casino):(?P<period>all|week|today):(?P<scope>server|all):(?P<page>[0-9]{1,4})"
@@ -52,14 +49,14 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLA
         self.ranking, self.period, self.scope, self.page, self.step = ranking, period, scope, page, step
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> PageButton:
         """Rebuild the button from its custom_id."""
         return cls(match["ranking"], match["period"], match["scope"], int(match["page"]), match["step"])
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         """Show the previous or next page in place."""
-        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+        bot = bot_of(interaction)
         target = self.page + (1 if self.step == "next" else -1)
         guild_id = interaction.guild_id if self.scope == "server" else None
 

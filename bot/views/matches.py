@@ -4,14 +4,14 @@ custom_id carries the match id, so they work after a restart)."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Any
 
 import discord
 
 from bot.play.matches import Scoreboard
 from bot.views.board import ID, board_answer, player_of
 from bot.views.layout import layout_view
-from bot.views.respond import Answer, answer, voice_of
+from bot.views.respond import Answer, answer, as_button, bot_of, chosen, voice_of
 from bot.words import DISCORD, Voice
 from bot.words.matches import (
     cancelled_text,
@@ -21,9 +21,6 @@ from bot.words.matches import (
     scoreboard_text,
     started_text,
 )
-
-if TYPE_CHECKING:
-    from bot.app import PatientExorcismBot
 
 MATCH_TEMPLATE = re.compile(rf"pm:(?P<match>{ID}):(?P<action>join|leave|start|cancel|board|next)")
 TEAM_TEMPLATE = re.compile(rf"pm:(?P<match>{ID}):team")
@@ -66,17 +63,18 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=MATCH_TEMP
         self.match_id, self.action = match_id, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> MatchButton:
         """Rebuild the button from its custom_id."""
-        return cls(int(match["match"]), match["action"], item.label or "…", item.style)
+        button = as_button(item)
+        return cls(int(match["match"]), match["action"], button.label or "…", button.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         """Carry out the button's action through the play layer."""
         await answer(interaction, self._work(interaction), edit=self.action == "next")
 
     async def _work(self, interaction: discord.Interaction) -> Answer:
-        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+        bot = bot_of(interaction)
         player, match_id = player_of(interaction.user), self.match_id
         voice = await voice_of(interaction)
         await bot.matches.check_place(match_id, interaction.guild_id, interaction.channel_id)
@@ -113,7 +111,7 @@ class TeamSelect(discord.ui.DynamicItem[discord.ui.Select], template=TEAM_TEMPLA
         self.match_id = match_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> TeamSelect:
         """Rebuild the menu from its custom_id."""
         return cls(int(match["match"]))
@@ -123,9 +121,9 @@ class TeamSelect(discord.ui.DynamicItem[discord.ui.Select], template=TEAM_TEMPLA
         await answer(interaction, self._work(interaction))
 
     async def _work(self, interaction: discord.Interaction) -> Answer:
-        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
-        values = (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
-        name = str(values[0]) if values else ""
+        bot = bot_of(interaction)
+        values = chosen(interaction)
+        name = values[0] if values else ""
         await bot.matches.check_place(self.match_id, interaction.guild_id, interaction.channel_id)
         await bot.matches.join(self.match_id, player_of(interaction.user), team_name=name)
         voice = await voice_of(interaction)

@@ -9,25 +9,24 @@ from __future__ import annotations
 
 import io
 import re
-from typing import TYPE_CHECKING
+from typing import Any
 
 import discord
 
+from bot.game.race import HAND_PILES
 from bot.play.errors import NotInRace, RaceNotRunning
 from bot.play.race import RaceReply
-from bot.views.board import ID, PER_ROW, player_of
-from bot.views.respond import Answer, answer, shorten, voice_of
+from bot.views.board import ID, PER_ROW, alternatives, player_of
+from bot.views.respond import Answer, answer, as_button, bot_of, fit_to_show, voice_of
 from bot.words import Voice, race_board_alt_text, race_captions, race_status
 from bot.words.race import not_started_text, only_watching_text, race_text
 from render import workers
 from render.captions import RaceCaptions
 
-if TYPE_CHECKING:
-    from bot.app import PatientExorcismBot
-
 LOBBY_TEMPLATE = re.compile(rf"pr:(?P<race>{ID}):(?P<action>join|start|cancel|board)")
-BOARD_TEMPLATE = re.compile(
-    rf"prb:(?P<race>{ID}):(?P<seen>[0-9]{{1,9}}):(?P<action>draw|auto|refresh|w|r|t[1-7])")
+# A private board's buttons: an action, or a pile of a player's hand in any layout (the stock aside).
+BOARD_ACTIONS = ("draw", "auto", "refresh", *(pile for piles in HAND_PILES.values() for pile in piles if pile != "s"))
+BOARD_TEMPLATE = re.compile(rf"prb:(?P<race>{ID}):(?P<seen>[0-9]{{1,9}}):(?P<action>{alternatives(BOARD_ACTIONS)})")
 
 
 def lobby_view(reply: RaceReply, voice: Voice) -> discord.ui.View | None:
@@ -67,7 +66,8 @@ def private_png(reply: RaceReply, names: list[str], captions: RaceCaptions | Non
 async def private_answer(reply: RaceReply, names: list[str], voice: Voice, *, message: str | None = None) -> Answer:
     """A player's private board message, in the voice's language: status line, text, PNG
     (rendered off the event loop) with its alt text, buttons."""
-    text = shorten(race_text(reply.events, voice) if message is None else message)  # an error may quote a long input
+    # An error may quote a long input.
+    text = fit_to_show(race_text(reply.events, voice) if message is None else message)
     if reply.game is None or reply.seat is None:
         return Answer(text or not_started_text(voice))
     png = await workers.draw(private_png, reply, names, race_captions(reply.game, voice))
@@ -120,17 +120,18 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMP
         self.race_id, self.action = race_id, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> LobbyButton:
         """Rebuild the button from its custom_id."""
-        return cls(int(match["race"]), match["action"], item.label or "…", item.style)
+        button = as_button(item)
+        return cls(int(match["race"]), match["action"], button.label or "…", button.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         """Carry out the action; the answer is private."""
         await answer(interaction, self._work(interaction))
 
     async def _work(self, interaction: discord.Interaction) -> Answer:
-        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+        bot = bot_of(interaction)
         races, player, voice = bot.races, player_of(interaction.user), await voice_of(interaction)
         await races.check_place(self.race_id, interaction.guild_id, interaction.channel_id)
         if self.action == "join":
@@ -155,18 +156,19 @@ class RaceBoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_
         self.race_id, self.seen, self.action = race_id, seen, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> RaceBoardButton:
         """Rebuild the button from its custom_id."""
-        return cls(int(match["race"]), int(match["seen"]), match["action"], label=item.label or "…",
-                   style=item.style, disabled=item.disabled)
+        button = as_button(item)
+        return cls(int(match["race"]), int(match["seen"]), match["action"], label=button.label or "…",
+                   style=button.style, disabled=button.disabled)
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         """Play through the play layer and show the new board in place."""
         await answer(interaction, self._work(interaction), edit=True)
 
     async def _work(self, interaction: discord.Interaction) -> Answer:
-        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+        bot = bot_of(interaction)
         races, player = bot.races, player_of(interaction.user)
         await races.check_place(self.race_id, interaction.guild_id, interaction.channel_id)
         if self.action == "refresh":

@@ -29,7 +29,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Iterator
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
 
@@ -43,7 +43,7 @@ from bot.play.settings import load_settings
 from bot.play.work import Turns
 from bot.views.layout import layout_view
 from bot.views.mentions import NO_PINGS
-from bot.words import DISCORD, Voice, size_text
+from bot.words import DISCORD, Voice, shorten, size_text
 from bot.words import error_text as worded
 
 # Seconds from an interaction's making by which it is answered or deferred: Discord gives up at 3 s,
@@ -55,6 +55,9 @@ CROWD = 8  # with fewer answers in progress than this, never defer at once
 # and it keeps one member's spam (answered at once, each refused cheaply) from taking the bot.
 MEMBER_PACE = 0.1
 RATE_WINDOW = 2.0  # seconds over which the rate of finished answers is measured
+if TYPE_CHECKING:
+    from bot.app import PatientExorcismBot
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 SORRY = N_("Something went wrong on our side; your game is safe. Please try again.")
@@ -143,6 +146,14 @@ class Shown:
     files: list[discord.File]
     view: discord.ui.View | discord.ui.LayoutView | None
 
+    def to_send(self) -> dict[str, Any]:
+        """The content, files and view as a new message's keyword arguments: a V2 layout carries
+        its words in its view, and a new message has no content to clear."""
+        fields: dict[str, Any] = {"files": self.files, "view": self.view or discord.utils.MISSING}
+        if self.content:
+            fields["content"] = self.content
+        return fields
+
 
 def shown(result: Answer, *, v2: bool = False) -> Shown:
     """The message fields for an Answer: a board (an answer with an image or a status line), or
@@ -150,9 +161,9 @@ def shown(result: Answer, *, v2: bool = False) -> Shown:
     layout without content; anything else as plain content and buttons."""
     files = [result.file] if result.file else []
     if result.file is not None or result.status or v2:
-        return Shown(None, files, unkept(layout_view(result.status, cut(result.text, DISCORD_LIMIT), result.file,
+        return Shown(None, files, unkept(layout_view(result.status, shorten(result.text, DISCORD_LIMIT), result.file,
                                                     result.view)))
-    return Shown(cut(result.text, DISCORD_LIMIT) or None, files, unkept(result.view))
+    return Shown(shorten(result.text, DISCORD_LIMIT) or None, files, unkept(result.view))
 
 
 ViewT = TypeVar("ViewT", discord.ui.View, discord.ui.LayoutView)
@@ -230,7 +241,7 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
         if result.analysing is not None:
             from bot.views.review import follow_up_with_analysis  # the review views build on this module
 
-            follow_up_with_analysis(interaction.client.review, interaction, result.analysing,  # type: ignore[attr-defined]
+            follow_up_with_analysis(bot_of(interaction).review, interaction, result.analysing,
                                     ephemeral=ephemeral)
     finally:
         if post is not None and not posted:
@@ -252,9 +263,29 @@ def public_post(interaction: discord.Interaction) -> Iterator[None]:
         raise
 
 
+def bot_of(interaction: discord.Interaction) -> PatientExorcismBot:
+    """The bot an interaction came to, typed as ours: discord.py types `interaction.client` as any
+    Client, and every view and cog of this bot is only ever added to a PatientExorcismBot."""
+    return cast("PatientExorcismBot", interaction.client)
+
+
+
+def as_button(item: discord.ui.Item[Any]) -> discord.ui.Button[Any]:
+    """The button a DynamicItem is rebuilt from (the templates that call this match buttons' ids)."""
+    if not isinstance(item, discord.ui.Button):
+        raise TypeError(f"a button was expected, not {type(item).__name__}")
+    return item
+
+
+def chosen(interaction: discord.Interaction) -> list[str]:
+    """The values a member chose in the select menu an interaction came from."""
+    data = cast("dict[str, Any]", interaction.data or {})
+    return [str(value) for value in data.get("values", [])]
+
+
 def _posts(interaction: discord.Interaction) -> Posts:
     """The bot's count of its members' public posts."""
-    return interaction.client.posts  # type: ignore[attr-defined]
+    return bot_of(interaction).posts
 
 
 def _let_go(work: Awaitable[Answer]) -> None:
@@ -340,8 +371,7 @@ async def _show(interaction: discord.Interaction, result: Answer, *, edit: bool,
         await interaction.response.edit_message(content=message.content, attachments=message.files, view=view,
                                                 allowed_mentions=NO_PINGS)
     else:
-        await interaction.response.send_message(content=message.content, files=message.files, view=view,
-                                                ephemeral=ephemeral, allowed_mentions=NO_PINGS)
+        await interaction.response.send_message(**message.to_send(), ephemeral=ephemeral, allowed_mentions=NO_PINGS)
 
 
 def _private_place(interaction: discord.Interaction, *, edit: bool, ephemeral: bool) -> bool:
@@ -355,15 +385,12 @@ async def _show_privately(interaction: discord.Interaction, result: Answer) -> N
     """A private answer to a command that answers publicly, or a button on a public message: a new
     ephemeral message; a public "thinking…" already sent is taken away, a public message kept."""
     message = shown(result)
-    view = message.view or discord.utils.MISSING
     if not interaction.response.is_done():
-        await interaction.response.send_message(content=message.content, files=message.files, view=view,
-                                                ephemeral=True, allowed_mentions=NO_PINGS)
+        await interaction.response.send_message(**message.to_send(), ephemeral=True, allowed_mentions=NO_PINGS)
         return
     if interaction.response.type != discord.InteractionResponseType.deferred_message_update:
         await interaction.delete_original_response()
-    await interaction.followup.send(content=message.content or discord.utils.MISSING, files=message.files,
-                                    view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+    await interaction.followup.send(**message.to_send(), ephemeral=True, allowed_mentions=NO_PINGS)
 
 
 async def _say(interaction: discord.Interaction, text: str, *, edit: bool, ephemeral: bool = True) -> None:
@@ -387,7 +414,7 @@ async def voice_of(interaction: discord.Interaction) -> Voice:
     the bot speaks it, else their server's (/settings language), else English."""
     server_language = None
     if language_of(interaction.locale) is None and interaction.guild_id is not None:
-        server_language = (await load_settings(interaction.client.store,  # type: ignore[attr-defined]
+        server_language = (await load_settings(bot_of(interaction).store,
                                                interaction.guild_id)).language
     return DISCORD.speaking(choose_language(interaction.locale, server_language))
 
@@ -397,25 +424,19 @@ async def channel_voice(interaction: discord.Interaction) -> Voice:
     daily): the server's language in a server, the member's own in a DM."""
     if interaction.guild_id is None:
         return await voice_of(interaction)
-    return await server_voice(interaction.client, interaction.guild_id)
+    return await server_voice(bot_of(interaction), interaction.guild_id)
 
 
-async def server_voice(bot: discord.Client, guild_id: int | None) -> Voice:
+async def server_voice(bot: PatientExorcismBot, guild_id: int | None) -> Voice:
     """Discord's voice for what a server's channel reads (typed-move answers, public boards):
     in its default language (/settings language), English outside a server or by default."""
-    settings = await load_settings(bot.store, guild_id)  # type: ignore[attr-defined]
+    settings = await load_settings(bot.store, guild_id)
     return DISCORD.speaking(choose_language(None, settings.language))
 
 
-def shorten(text: str, limit: int = DISCORD_LIMIT) -> str:
+def fit_to_show(text: str, limit: int = DISCORD_LIMIT) -> str:
     """A sentence fit to show a player: each word over LONGEST_WORD characters (a long input
     quoted back in an error) cut to its start and "…", and the whole within `limit` characters.
     For sentences, not for code blocks, whose lines of dashes are long words."""
-    short = "".join(word if len(word) <= LONGEST_WORD or word.isspace() else word[:LONGEST_WORD - 1] + "…"
-                    for word in re.split(r"(\s+)", text))
-    return cut(short, limit)
-
-
-def cut(text: str, limit: int) -> str:
-    """The text, or its start and "…" when it is longer than `limit` characters."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    short = "".join(word if word.isspace() else shorten(word, LONGEST_WORD) for word in re.split(r"(\s+)", text))
+    return shorten(short, limit)

@@ -12,7 +12,7 @@ import discord
 from bot.play import Player, PlayError
 from bot.play.review import ReviewPlay
 from bot.views.board import player_of
-from bot.views.respond import ERROR_LIMIT, Answer, error_text, shorten, shown, voice_of
+from bot.views.respond import ERROR_LIMIT, Answer, error_text, fit_to_show, shown, voice_of
 from bot.words import Voice, analysis_text, board_alt_text, board_captions
 from render import render, workers
 
@@ -56,7 +56,7 @@ async def _worded(review: ReviewPlay, game_id: int, player: Player, voice: Voice
     try:
         return await analysis_answer(review, game_id, player, voice)
     except PlayError as error:
-        return Answer(shorten(error_text(error, voice), ERROR_LIMIT))
+        return Answer(fit_to_show(error_text(error, voice), ERROR_LIMIT))
     except Exception:
         log.exception("the analysis of game %s failed", game_id)
         return None
@@ -68,8 +68,7 @@ async def _follow_up(review: ReviewPlay, interaction: discord.Interaction, game_
         return
     message = shown(result)
     try:
-        await interaction.followup.send(content=message.content or discord.utils.MISSING, files=message.files,
-                                        view=message.view or discord.utils.MISSING, ephemeral=ephemeral)
+        await interaction.followup.send(**message.to_send(), ephemeral=ephemeral)
     except discord.HTTPException as error:  # the interaction's 15 minutes ran out, say
         log.warning("the analysis of game %s could not be sent: %s", game_id, error)
 
@@ -80,7 +79,6 @@ async def _reply(review: ReviewPlay, message: discord.Message, game_id: int, voi
         return
     fields = shown(result)
     try:
-        await message.reply(fields.content, files=fields.files, view=fields.view or discord.utils.MISSING,
-                            mention_author=False)
+        await message.reply(**fields.to_send(), mention_author=False)
     except discord.HTTPException as error:
         log.warning("the analysis of game %s could not be sent: %s", game_id, error)

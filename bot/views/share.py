@@ -5,18 +5,15 @@ no message of the bot's own), once; not where Discord would show it to its playe
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Any
 
 import discord
 
 from bot.cogs.checks import posts_publicly
 from bot.play.errors import ShareWouldBePrivate
 from bot.views.board import ID, PREFIX, player_of
-from bot.views.respond import Answer, answer, channel_voice
+from bot.views.respond import Answer, answer, bot_of, channel_voice
 from bot.words import DISCORD, Voice, share_text
-
-if TYPE_CHECKING:
-    from bot.app import PatientExorcismBot
 
 SHARE_TEMPLATE = re.compile(rf"{PREFIX}:share:(?P<game>{ID})")
 
@@ -31,14 +28,14 @@ class ShareButton(discord.ui.DynamicItem[discord.ui.Button], template=SHARE_TEMP
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> ShareButton:
         """Rebuild the button from its custom_id (after a restart too)."""
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         """Post the card as a new public message; a refusal (another's daily, shared already) is private."""
-        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+        bot = bot_of(interaction)
 
         async def work() -> Answer:
             if not posts_publicly(interaction):

@@ -4,17 +4,14 @@ which game and page). The line is shown to the asker alone: it spoils the deal f
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Any
 
 import discord
 
 from bot.play.solution import NoWinningLine, WinningLine
 from bot.views.board import player_of
-from bot.views.respond import Answer, answer, voice_of
+from bot.views.respond import Answer, answer, bot_of, voice_of
 from bot.words import DISCORD, Voice, solution_pages, solution_text
-
-if TYPE_CHECKING:
-    from bot.app import PatientExorcismBot
 
 PAGE_TEMPLATE = re.compile(r"sol:(?P<game>[0-9]{1,16}):(?P<page>[0-9]{1,4}):(?P<step>prev|next)")
 
@@ -43,7 +40,7 @@ class SolutionPageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAG
         self.game_id, self.page, self.step = game_id, page, step
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> SolutionPageButton:
         """Rebuild the button from its custom_id."""
         return cls(int(match["game"]), int(match["page"]), match["step"])
@@ -51,7 +48,7 @@ class SolutionPageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAG
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         """Show the previous or next page in place (the line is asked for again, under the same
         rule as /solution: it is kept, so that costs nothing)."""
-        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+        bot = bot_of(interaction)
         target = self.page + (1 if self.step == "next" else -1)
 
         async def work() -> Answer:

@@ -4,18 +4,15 @@ button that anyone may press, as a DynamicItem that works after restarts."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Any
 
 import discord
 
 from bot.play import Reply
 from bot.play.events import Watching
 from bot.views.board import ID, PREFIX, board_file, player_of
-from bot.views.respond import Answer, answer, channel_voice
+from bot.views.respond import Answer, answer, bot_of, channel_voice
 from bot.words import DISCORD, Voice, board_status, kept_private_text, watched_text
-
-if TYPE_CHECKING:
-    from bot.app import PatientExorcismBot
 
 REFRESH_TEMPLATE = re.compile(rf"{PREFIX}:watch:(?P<game>{ID})")
 
@@ -44,7 +41,7 @@ class RefreshButton(discord.ui.DynamicItem[discord.ui.Button], template=REFRESH_
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> RefreshButton:
         """Rebuild the button from its custom_id (after a restart too)."""
         return cls(int(match["game"]))
@@ -52,7 +49,7 @@ class RefreshButton(discord.ui.DynamicItem[discord.ui.Button], template=REFRESH_
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         """Show the watched board as it stands (a refusal is private, and the board stays): in the
         channel where the game is played only."""
-        bot: PatientExorcismBot = interaction.client  # type: ignore[assignment]
+        bot = bot_of(interaction)
 
         async def work() -> Answer:
             reply = await bot.watching.refresh(player_of(interaction.user), self.game_id, interaction.channel_id)

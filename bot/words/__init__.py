@@ -47,10 +47,11 @@ from bot.words.voice import (
     status_text,
 )
 from bot.words.watch import watched_text
+from render.captions import shorten
 
 __all__ = ["ALT_TEXT_LIMIT", "DISCORD", "LONGEST_NAME", "SOLUTION_PAGE_MOVES", "TERMINAL", "Voice", "analysis_text",
            "board_alt_text", "board_captions", "board_status", "board_text", "card_words", "die_text",
            "duration_text", "error_text", "event_text", "foundation_square", "kept_private_text", "played_text",
            "race_board_alt_text", "race_captions", "race_status", "race_table_alt_text", "replay_text", "reply_text",
-           "rules_text", "share_text", "size_text", "solution_pages", "solution_text", "status_text",
+           "rules_text", "share_text", "shorten", "size_text", "solution_pages", "solution_text", "status_text",
            "watched_text"]

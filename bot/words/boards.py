@@ -10,8 +10,8 @@ from bot.game.patience import Game
 from bot.game.race import RaceGame
 from bot.i18n import translations
 from bot.play.replies import DealLabel
-from bot.words.voice import Voice, card_words, cut_text, deal_text
-from render.captions import BoardCaptions, RaceCaptions
+from bot.words.voice import Voice, card_words, deal_text
+from render.captions import BoardCaptions, RaceCaptions, shorten
 from render.captions import board_captions as worded_board
 from render.captions import race_captions as worded_race
 
@@ -84,8 +84,8 @@ def race_table_alt_text(game: RaceGame, names: list[str], voice: Voice, limit: i
     racers = "; ".join(f"{name}: " + voice.gettext("{cards} cards left, {founded} on the foundations",
                                                    cards=game.cards_left(seat), founded=game.on_foundations(seat))
                        for seat, name in enumerate(names))
-    return cut_text(voice.gettext("Race table. Shared foundations' tops: {tops}. {racers}.",
-                                  tops=_foundation_tops(game, voice), racers=racers), limit)
+    return shorten(voice.gettext("Race table. Shared foundations' tops: {tops}. {racers}.",
+                                 tops=_foundation_tops(game, voice), racers=racers), limit)
 
 
 def _foundation_tops(game: RaceGame, voice: Voice) -> str:
@@ -102,7 +102,7 @@ def _alt_text(head: str, layout: dict[str, list[str]], limit: int, voice: Voice,
         text = " ".join([head, *_piles_in_words(layout, cap, voice, base)])
         if len(text) <= limit:
             return text
-    return cut_text(text, limit)
+    return shorten(text, limit)
 
 
 def _piles_in_words(layout: dict[str, list[str]], cap: int | None, voice: Voice,

@@ -12,6 +12,7 @@ from bot.i18n import N_
 from bot.play.errors import PlayError, UnknownPeriod, UnknownRanking
 from bot.play.leaderboards import GameStats, LeaderboardPage, PlayerStats
 from bot.words.voice import Voice
+from render.captions import shorten
 
 TEXT_LIMIT = 1900  # what a table may take of a 2,000-character message, code block fences aside
 NAME_WIDTH = 20
@@ -181,9 +182,7 @@ def _cell(value: object, width: int | None = None) -> str:
     out of the code block; cut to `width` with an ellipsis."""
     text = "-" if value is None else str(value)
     text = "".join(" " if not char.isprintable() else "'" if char == "`" else char for char in text)
-    if width is not None and len(text) > width:
-        text = text[:width - 1] + "…"
-    return text
+    return text if width is None else shorten(text, width)
 
 
 def _days(count: int, voice: Voice) -> str:

@@ -19,6 +19,7 @@ from bot.i18n import COMMAND, N_, translations
 from bot.languages import ENGLISH
 from bot.play.days import attempt_deadline
 from bot.play.replies import DealLabel
+from render.captions import shorten
 
 LONGEST_NAME = 40  # characters of a name in Discord's text (Discord's own names and team names have 32 at most)
 _NUMBERED = re.compile(r"^([0-9]+)\.")  # "1. " starts a numbered list
@@ -103,9 +104,7 @@ def inert_name(name: str) -> str:
     lists, masked links), @everyone and @here broken (`escape_mentions`), the `<` of a mention, a
     channel, an emoji or a time escaped, a link's `://` escaped so that nothing links, and a number
     that would start a list escaped; longer than LONGEST_NAME, cut to its start and "…"."""
-    text = " ".join(name.split())
-    if len(text) > LONGEST_NAME:
-        text = text[:LONGEST_NAME - 1] + "…"
+    text = shorten(" ".join(name.split()), LONGEST_NAME)
     text = discord.utils.escape_mentions(discord.utils.escape_markdown(text, ignore_links=False))
     return _NUMBERED.sub(r"\1\\.", text.replace("<", "\\<").replace("://", "\\://"))
 
@@ -189,8 +188,3 @@ def size_text(size: int) -> str:
     if size >= 1024 * 1024:
         return f"{size / (1024 * 1024):.1f} MiB"
     return f"{max(1, round(size / 1024))} KiB"
-
-
-def cut_text(text: str, limit: int) -> str:
-    """The text, or its start and "…" when longer than `limit`."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"

@@ -79,7 +79,7 @@ from bot.views.board import BoardButton, PickSelect, board_view
 from bot.views.leaderboards import PageButton
 from bot.views.matches import MatchButton, TeamSelect
 from bot.views.race import LobbyButton, RaceBoardButton
-from bot.views.respond import shorten
+from bot.views.respond import fit_to_show
 from bot.views.share import ShareButton
 from bot.views.solution import SolutionPageButton
 from bot.views.watch import RefreshButton
@@ -949,7 +949,7 @@ class Bench:
     def message_problems(message: str, text: str, refused: bool, raised: bool) -> list[str]:
         """What is wrong with the sentence a player sees for a move: as the views show it (an error
         as a private message, else above the board), it must be short and clear."""
-        shown = shorten(message, respond.ERROR_LIMIT if raised else respond.DISCORD_LIMIT)
+        shown = fit_to_show(message, respond.ERROR_LIMIT if raised else respond.DISCORD_LIMIT)
         found = []
         if refused and (not shown or len(shown) > ERROR_LIMIT):
             found.append(f"error of {len(shown)} characters: {shown[:120]!r}")

@@ -1,4 +1,4 @@
-"""Demons and Thieves and Demonthief (seed 003): the deal, the two sides of the tableau and their
+"""Demons and Thieves and Demonthief (docs/games.md): the deal, the two sides of the tableau and their
 shifts, the eight foundations, spaces, redeals, and a won game.
 
 Where our rules differ from PySolFC's (game 889) on purpose, the seed wins: its columns wrap

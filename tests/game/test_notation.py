@@ -1,4 +1,4 @@
-"""Every input form of DESIGN.md section 4, and the errors for bad ones."""
+"""Every input form of docs/notation.md, and the errors for bad ones."""
 
 from __future__ import annotations
 

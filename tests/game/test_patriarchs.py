@@ -1,4 +1,4 @@
-"""Patriarchs and Picture Patience (seed 004): golden deals, the rules on hand-made decks, scripted
+"""Patriarchs and Picture Patience (docs/games.md): golden deals, the rules on hand-made decks, scripted
 wins, the end of the game and hints, and property tests over random deals and playouts.
 
 Where our rules deliberately differ from PySolFC (pysollib/games/sultan.py, classes

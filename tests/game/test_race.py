@@ -1,4 +1,4 @@
-"""Demon race (seed 001): the deal, shared foundations, races for one spot, going out, and a
+"""Demon race (docs/games.md): the deal, shared foundations, races for one spot, going out, and a
 race nobody can go on with; scripted interleavings of players' moves."""
 
 from __future__ import annotations

@@ -226,7 +226,7 @@ async def test_team_members_pool_their_points_toward_the_team_target(world) -> N
         await teams.create(GUILD, BOB, "Blue")
     assert refused.value.problem == TeamProblem.IN_A_TEAM
     await teams.create(GUILD, CAROL, "Blue")
-    assert [(t.name, len(t.members)) for t in await teams.list(GUILD)] == [("Blue", 1), ("Red", 2)]
+    assert [(t.name, len(t.members)) for t in await teams.teams(GUILD)] == [("Blue", 1), ("Red", 2)]
     board = await matches.open(ALICE, guild_id=GUILD, channel_id=CHANNEL, teams=True, target=600)
     match_id = board.match.id
     await matches.join(match_id, BOB)

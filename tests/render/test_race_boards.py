@@ -17,7 +17,7 @@ from render.captions import race_captions
 from render.felt import felt_shades
 from render.fonts import font
 from render.race import (
-    _fitted,
+    fitted,
     foundation_box,
     foundation_tray,
     progress_bar_box,
@@ -230,8 +230,8 @@ def test_the_race_number_changes_only_the_header() -> None:
 
 def test_a_long_name_is_cut_to_the_room_it_has() -> None:
     face = font(24)
-    assert _fitted("Bo", face, 200) == "Bo"
-    cut = _fitted("Maximilian-Alexander the Great", face, 200)
+    assert fitted("Bo", face, 200) == "Bo"
+    cut = fitted("Maximilian-Alexander the Great", face, 200)
     assert cut.endswith("…") and cut.startswith("Maximilian") and face.getlength(cut) <= 200
 
 

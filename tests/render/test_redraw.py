@@ -22,7 +22,7 @@ from bot.game import DRAW, GAMES, Game, Move, new_game
 from bot.play.replies import DealLabel
 from bot.words import DISCORD, board_captions
 from render import THEMES, redraw, render, workers
-from render.board import GEOMETRY, _Painter
+from render.board import GEOMETRY, Painter
 from render.themes import get_theme
 from tests.samples import sample_game
 
@@ -119,15 +119,15 @@ def test_two_games_interleaved_each_drawn_from_its_own_last_board() -> None:
         if game.outcome is None:
             game.play(rng.choice(game.legal_moves()))
         check(game, key=step % 2, player=f"player {step % 2}")
-    assert redraw.kept() == 2
+    assert len(redraw.kept()) == 2
 
 
 def test_a_new_games_first_board_starts_from_another_games_and_leaves_it_as_it_was() -> None:
     first, second = sample_game("canfield", "mid"), new_game("canfield", deal=99)
     check(first, key="first")
-    before = [band.deflated for band in redraw._boards["first"].bands]
+    before = redraw.kept_png("first")
     check(second, key="second")  # from the first game's board
-    assert [band.deflated for band in redraw._boards["first"].bands] == before
+    assert before is not None and redraw.kept_png("first") == before
     first.play("d")
     second.play("d")
     check(first, key="first")
@@ -137,13 +137,13 @@ def test_a_new_games_first_board_starts_from_another_games_and_leaves_it_as_it_w
 def test_a_draw_is_drawn_again_only_around_the_stock_and_the_waste() -> None:
     game = new_game("canfield", deal=7)
     game.play("d")
-    before = _Painter(game, get_theme("classic"), GEOMETRY)
+    before = Painter(game, get_theme("classic"), GEOMETRY)
     game.play("d")
-    after = _Painter(game, get_theme("classic"), GEOMETRY)
+    after = Painter(game, get_theme("classic"), GEOMETRY)
     rectangles = redraw.dirty(before.compose(None, None, "Zoë"), after.compose(None, None, "Zoë"), after.size)
     width, height = after.size
     assert sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in rectangles) < width * height / 8
-    waste = after._box(after._spot("w"))
+    waste = after.box_of(after.spot_of("w"))
     assert any(x0 <= waste[0] and y0 <= waste[1] for x0, y0, _, _ in rectangles)
 
 
@@ -155,7 +155,7 @@ def test_dirty_boxes_are_merged_into_a_few_rectangles() -> None:
 
 
 def test_parts_in_another_order_redraw_the_whole_board() -> None:
-    painter = _Painter(sample_game("canfield", "mid"), get_theme("classic"), GEOMETRY)
+    painter = Painter(sample_game("canfield", "mid"), get_theme("classic"), GEOMETRY)
     parts = painter.compose(Move("t1", "t2"), None, None)
     assert redraw.dirty(parts, [*parts[1:], parts[0]], painter.size) == [(0, 0, *painter.size)]
 
@@ -165,8 +165,8 @@ def test_the_least_recently_drawn_boards_are_let_go(monkeypatch: pytest.MonkeyPa
     games = {key: new_game("canfield", deal=key) for key in (1, 2, 3)}
     for key in (1, 2, 1, 3):  # 2 is the least recently drawn when 3 comes
         check(games[key], key=key)
-    assert redraw.kept() == 2
-    assert set(redraw._boards) == {1, 3}
+    assert len(redraw.kept()) == 2
+    assert set(redraw.kept()) == {1, 3}
     games[2].play("d")
     check(games[2], key=2)  # drawn whole again, the same
 

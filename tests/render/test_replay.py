@@ -22,7 +22,7 @@ from render.replay import (
     UPLOAD_SHARE,
     Frame,
     ReplayTooLarge,
-    _distinct,
+    distinct,
     replay_frames,
     replay_gif,
 )
@@ -179,6 +179,6 @@ def test_a_frame_no_different_from_the_one_before_is_left_out_and_that_one_lasts
     # Before the parts are cut: Pillow would fold it into the frame before, which may be the
     # part before's last frame, drawn again only to start from and then left out.
     red, blue = Image.new("P", (4, 4), 1), Image.new("P", (4, 4), 2)
-    kept = list(_distinct(iter([(red, 100), (red, 50), (blue, 30), (red, 20), (red, 10)])))
+    kept = list(distinct(iter([(red, 100), (red, 50), (blue, 30), (red, 20), (red, 10)])))
     assert [(picture.getpixel((0, 0)), ms, index) for picture, ms, index in kept] == [(1, 150, 1), (2, 30, 2),
                                                                                        (1, 30, 4)]

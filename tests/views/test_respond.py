@@ -19,12 +19,11 @@ from bot.views.respond import (
     _Load,
     _say,
     _show,
-    cut,
-    shorten,
+    fit_to_show,
     shown,
     time_left,
 )
-from bot.words import DISCORD
+from bot.words import DISCORD, shorten
 from tests.views.test_board_view import reply_for
 
 
@@ -87,11 +86,11 @@ def test_the_time_left_counts_from_when_discord_made_the_interaction() -> None:
 
 
 def test_texts_are_cut_to_fit() -> None:
-    assert cut("abc", 3) == "abc" and cut("abcd", 3) == "ab…"
+    assert shorten("abc", 3) == "abc" and shorten("abcd", 3) == "ab…"
     long_word = "x" * 100
-    said = shorten(f"cannot read {long_word!r}: moves look like rt2", 300)
+    said = fit_to_show(f"cannot read {long_word!r}: moves look like rt2", 300)
     assert "'" + "x" * 38 + "…" in said and long_word not in said and said.endswith("rt2")
-    assert len(shorten("word " * 100, 50)) == 50
+    assert len(fit_to_show("word " * 100, 50)) == 50
 
 
 class _Recorded:

@@ -1,8 +1,9 @@
 """The baseline: the schema of migration 0006, the last of the hand-written SQL migrations, as it
 stood then (the tables in bot/store/tables.py may move on; this revision must not).
 
-A database made by those migrations (its schema_migrations table at 0006) is stamped with this
-revision without running it (bot/store/migrate.py); an empty one gets every table here.
+A database made by those migrations (its schema_migrations table at 0006, or brought there by
+them: bot/store/old_migrations.py) is stamped with this revision without running it
+(bot/store/migrate.py); an empty one gets every table here.
 """
 
 from __future__ import annotations
