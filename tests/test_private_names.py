@@ -8,6 +8,8 @@ member."""
 from __future__ import annotations
 
 import ast
+import functools
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -23,26 +25,43 @@ def private(name: str) -> bool:
     return name.startswith("_") and not name.startswith("__")
 
 
-def defined_names(tree: ast.AST) -> set[str]:
-    """The names a module defines: functions, classes, assignments and attributes set on objects."""
-    names: set[str] = set()
-    for node in ast.walk(tree):
+@dataclass(frozen=True)
+class Scan:
+    """What one module's source says, read in one walk: the names it defines (functions, classes,
+    assignments, attributes set on objects), the private names it imports (line, module, name)
+    and the private attributes it reads (line, name, whether through self, cls or super())."""
+
+    defined: frozenset[str]
+    imports: tuple[tuple[int, str, str], ...]
+    reads: tuple[tuple[int, str, bool], ...]
+
+
+@functools.cache
+def scanned(path: Path) -> Scan:
+    """The module at `path`, scanned once for every package the tests guard."""
+    defined: set[str] = set()
+    imports: list[tuple[int, str, str]] = []
+    reads: list[tuple[int, str, bool]] = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names.add(node.name)
+            defined.add(node.name)
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-            names.add(node.attr)
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            names.add(node.target.id)
-    return names
+            defined.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            if isinstance(node.ctx, ast.Store):
+                defined.add(node.attr)
+            elif private(node.attr):
+                reads.append((node.lineno, node.attr, own_member(node)))
+        elif isinstance(node, ast.ImportFrom):
+            imports += [(node.lineno, node.module or "", alias.name) for alias in node.names if private(alias.name)]
+    return Scan(frozenset(defined), tuple(imports), tuple(reads))
 
 
 def privates(folder: Path) -> dict[str, set[str]]:
     """Each private name a package defines, with the package's modules that define it."""
     owners: dict[str, set[str]] = {}
     for path in folder.glob("*.py"):
-        for name in defined_names(ast.parse(path.read_text(), str(path))):
+        for name in scanned(path).defined:
             if private(name):
                 owners.setdefault(name, set()).add(path.stem)
     return owners
@@ -65,22 +84,19 @@ def uses_of_privates(path: Path, owners: dict[str, set[str]], package: str = "bo
     """Where `path` reaches a private name of one of the package's modules other than itself:
     imported from the package, or read as an attribute it does not define itself."""
     folder = PACKAGES[package]
-    tree = ast.parse(path.read_text(), str(path))
-    own = defined_names(tree)
+    scan = scanned(path)
     inside = path.parent == folder and path.stem
     where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
     found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[:len(package.split("."))] == \
-                package.split("."):
-            module = (node.module or "").removeprefix(package).removeprefix(".") or "__init__"
-            found += [f"{where}:{node.lineno} imports {alias.name} from {package}.{module}"
-                      for alias in node.names if private(alias.name) and module != inside
-                      and not (inside and module_file(folder, alias.name))]
-        elif (isinstance(node, ast.Attribute) and node.attr in owners and node.attr not in own
-              and inside not in owners[node.attr] and not (inside and own_member(node))):
-            found.append(f"{where}:{node.lineno} reads .{node.attr} "
-                         f"(private to {package}.{', '.join(sorted(owners[node.attr]))})")
+    for line, module, name in scan.imports:
+        if module.split(".")[:len(package.split("."))] != package.split("."):
+            continue
+        module = module.removeprefix(package).removeprefix(".") or "__init__"
+        if module != inside and not (inside and module_file(folder, name)):
+            found.append(f"{where}:{line} imports {name} from {package}.{module}")
+    for line, attr, own in scan.reads:
+        if attr in owners and attr not in scan.defined and inside not in owners[attr] and not (inside and own):
+            found.append(f"{where}:{line} reads .{attr} (private to {package}.{', '.join(sorted(owners[attr]))})")
     return found
 
 

@@ -64,6 +64,7 @@ import pytest
 
 import bot.app as app_module
 from bot.app import PatientExorcismBot
+from bot.cogs.checks import game_choices
 from bot.cogs.competition import CompetitionCog
 from bot.cogs.matches import MatchesCog
 from bot.cogs.solo import START_WORDS, SoloCog
@@ -881,7 +882,7 @@ class Bench:
         found: list[str] = []
         try:
             if command == "autocomplete":
-                for complete in (solo.game_names, competition.game_names, matches.game_names, matches.team_names):
+                for complete in (game_choices, matches.team_names):
                     choices = await complete(inter, name)
                     if len(choices) > 25 or any(not 1 <= len(c.name) <= 100 or len(str(c.value)) > 100
                                                 for c in choices):
