@@ -1,6 +1,5 @@
-"""Threads that run work handed to them from the event loop: the SQLite connection's thread
-(bot/store/databases.py), where every statement is a trip and back, and the engine threads
-(bot/play/work.py), where every move is carried out.
+"""Threads that run work handed to them from the event loop: the engine threads
+(bot/play/work.py), where every move is carried out, and bulk drawing's (bot/play/bulk.py).
 
 Leaner than `loop.run_in_executor` on a ThreadPoolExecutor (a trip 21 instead of 37 us of CPU
 here): the work goes on a queue with its asyncio future, and the thread settles that future

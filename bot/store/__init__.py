@@ -1,5 +1,5 @@
 """Persistence in a store per aggregate (games, matches, races, stats) on one database: SQLite
-(Python's sqlite3, in a thread) by default, PostgreSQL (asyncpg) for several processes sharing one database."""
+(aiosqlite) by default, PostgreSQL (asyncpg) for several processes sharing one database."""
 
 from __future__ import annotations
 

@@ -1,18 +1,22 @@
-"""The two databases behind the store, SQLite and PostgreSQL, through SQLAlchemy (Python's sqlite3
-in a thread, and the asyncio engine of the asyncpg driver). Queries are SQLAlchemy Core expressions on the tables of
-bot/store/tables.py, written once for both, their values bound as parameters (given in the
-expression, or by name with `bindparam` to a statement built once) so that each statement's
-shape is compiled once and cached; this module is the one place that knows the databases apart:
+"""The two databases behind the store, SQLite and PostgreSQL, through SQLAlchemy (aiosqlite for
+SQLite, the asyncio engine of the asyncpg driver for PostgreSQL). Queries are SQLAlchemy Core
+expressions on the tables of bot/store/tables.py, written once for both, their values bound as
+parameters (given in the expression, or by name with `bindparam` to a statement built once) so
+that each statement's shape is compiled once and cached; this module is the one place that knows
+the databases apart:
 
-- SQLite has one connection per process, so statements take turns on it; a transaction is
-  BEGIN IMMEDIATE ... COMMIT, so that a second writer waits for the first instead of failing.
-  It is a synchronous connection kept open in a thread of its own, each statement run there
-  whole: one trip to that thread a statement (aiosqlite's engine made four: cursor, execute,
-  fetch, close, each waking a thread and the event loop; benchmarks/load.py).
+- SQLite has one connection per process, aiosqlite's (a thread of its own), so statements take
+  turns on it; a transaction is BEGIN IMMEDIATE ... COMMIT, so that a second writer waits for the
+  first instead of failing. Each statement is compiled here with SQLite's dialect (each shape
+  once: `SqliteDatabase.shape`) and handed to aiosqlite as SQL and values, one trip to its thread
+  (SQLAlchemy's aiosqlite engine makes four: cursor, execute, fetch, close, each waking a thread
+  and the event loop; benchmarks/load.py). That engine, on the same connection, opens it (with
+  its pragmas), migrates it and closes it.
 - INSERT ... ON CONFLICT is each dialect's own construct: `Database.upsert` picks it.
 - PostgreSQL sums BIGINTs into `numeric`: `total` and `mean` cast sums and averages to
   BIGINT and DOUBLE PRECISION, so that both give ints and floats.
 - A unique-constraint violation is `DuplicateRow` from both.
+- Rows are SQLAlchemy's `Row` from both: read by column name (`row.name`).
 - A PostgreSQL URL may end in `?pool_size=N`, the connections each process holds (default 10).
 """
 
@@ -20,17 +24,17 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeAlias
 
+import aiosqlite
 from sqlalchemy import (
     BigInteger,
+    ClauseElement,
     ColumnElement,
-    Connection,
     CursorResult,
     Double,
     Engine,
@@ -38,38 +42,48 @@ from sqlalchemy import (
     Insert,
     Table,
     cast,
-    create_engine,
     event,
     func,
 )
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Row as SqlRow
+from sqlalchemy.engine.result import result_tuple
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.sql.compiler import SQLCompiler
 
 from bot.store.base import StoreError
-from bot.store.migrate import sqlalchemy_url, upgrade, upgrade_connection
-from bot.threads import Threads
+from bot.store.migrate import sqlalchemy_url, upgrade
 
-Row = tuple[Any, ...]
-T = TypeVar("T")
+Row: TypeAlias = "SqlRow[*tuple[Any, ...]]"  # a row of any columns, read by name (`row.name`) or position
 Parameters = Mapping[str, Any]
 
 DEFAULT_POOL_SIZE = 10  # connections a process may hold; processes × this must stay below the server's max_connections
 MAX_POOL_SIZE = 1000
 UNIQUE_VIOLATION = "23505"  # PostgreSQL's SQLSTATE
+SHAPES = 500  # statement shapes a SQLite database keeps compiled (SQLAlchemy's own cache holds as many)
+SQLITE_PRAGMAS = ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000")
 
 
 class DuplicateRow(StoreError):
     """A row broke a unique constraint: someone else took that name, seat or key first."""
 
 
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a statement gave: its rows (none for a statement that returns none), and the rows it changed."""
+
+    rows: list[Row]
+    rowcount: int
+
+
 class Statements:
     """What the store asks of a database, each built on `run`: a `Database` runs each statement
     on its own (it commits), `Queries` on one connection (inside a transaction, say)."""
 
-    async def run(self, statement: Executable, parameters: Parameters | list[Parameters] | None) -> Outcome:
-        """Run a statement (once for each set of parameters in a list): its rows and rowcount."""
+    async def run(self, statement: Executable, parameters: Parameters | Sequence[Parameters] | None) -> Outcome:
+        """Run a statement (once for each set of parameters in a sequence): its rows and rowcount."""
         raise NotImplementedError
 
     async def fetch_all(self, statement: Executable, parameters: Parameters | None = None) -> list[Row]:
@@ -92,24 +106,17 @@ class Statements:
 
     async def insert(self, statement: Insert) -> int:
         """Run an INSERT into a table with an `id` column; the new row's id."""
-        return int(await self.fetch_value(statement.returning(statement.table.c.id)))
+        table = statement.table
+        assert isinstance(table, Table)
+        return int(await self.fetch_value(statement.returning(table.c.id)))
 
 
 class Queries(Statements):
     """Statements on one connection: on their own (each commits), or inside a transaction."""
 
-    def __init__(self, connection: AsyncConnection) -> None:
-        self.connection = connection
-
-    async def run(self, statement: Executable, parameters: Parameters | list[Parameters] | None) -> Outcome:
-        """Run a statement (once for each set of parameters in a list): its rows and rowcount."""
-        with _errors:
-            return outcome(await self.connection.execute(statement, parameters))
-
     async def driver_sql(self, sql: str) -> None:
         """Run SQL as the driver takes it (BEGIN, COMMIT, ROLLBACK)."""
-        with _errors:
-            await self.connection.exec_driver_sql(sql)
+        raise NotImplementedError
 
     async def execute_many(self, statement: Executable, rows: Iterable[Parameters]) -> None:
         """Run a statement once for each set of parameters (its `bindparam`s, or an INSERT's columns)."""
@@ -118,35 +125,43 @@ class Queries(Statements):
             await self.run(statement, rows)
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What a statement gave: its rows (none for a statement that returns none), and the rows it changed."""
+class EngineQueries(Queries):
+    """Statements on a connection of SQLAlchemy's engine (PostgreSQL's)."""
 
-    rows: list[Row]
-    rowcount: int
+    def __init__(self, connection: AsyncConnection) -> None:
+        self.connection = connection
+
+    async def run(self, statement: Executable, parameters: Parameters | Sequence[Parameters] | None) -> Outcome:
+        """Run a statement (once for each set of parameters in a sequence): its rows and rowcount."""
+        with _errors:
+            return _outcome(await self.connection.execute(statement, parameters))
+
+    async def driver_sql(self, sql: str) -> None:
+        """Run SQL as the driver takes it."""
+        with _errors:
+            await self.connection.exec_driver_sql(sql)
 
 
-def outcome(result: CursorResult[Any] | Any) -> Outcome:
+def _outcome(result: CursorResult[Any]) -> Outcome:
     """A statement's result read whole."""
-    return Outcome([tuple(row) for row in result.fetchall()] if result.returns_rows else [], result.rowcount)
+    return Outcome(list(result.fetchall()) if result.returns_rows else [], result.rowcount)
 
 
 class SqliteQueries(Queries):
-    """Statements on SQLite's one synchronous connection, each run whole in the database's thread."""
+    """Statements on SQLite's aiosqlite connection, each compiled by its database and run in one trip."""
 
-    def __init__(self, database: SqliteDatabase, connection: Connection) -> None:
+    def __init__(self, database: SqliteDatabase, connection: aiosqlite.Connection) -> None:
         self.database = database
-        self.sync = connection
+        self.connection = connection
 
-    async def run(self, statement: Executable, parameters: Parameters | list[Parameters] | None) -> Outcome:
-        """Run a statement in the database's thread: its rows and rowcount."""
-        with _errors:
-            return await self.database.in_thread(lambda: outcome(self.sync.execute(statement, parameters)))
+    async def run(self, statement: Executable, parameters: Parameters | Sequence[Parameters] | None) -> Outcome:
+        """Run a statement (once for each set of parameters in a sequence): its rows and rowcount."""
+        return await self.database.run_on(self.connection, statement, parameters)
 
     async def driver_sql(self, sql: str) -> None:
-        """Run SQL as the driver takes it, in the database's thread."""
+        """Run SQL as the driver takes it."""
         with _errors:
-            await self.database.in_thread(partial(self.sync.exec_driver_sql, sql))
+            await self.connection.execute(sql)
 
 
 class Database(Statements):
@@ -190,7 +205,7 @@ class Database(Statements):
         if self.engine is None:
             raise StoreError("the store is not open")
         async with self.turns, self.engine.connect() as connection:
-            yield Queries(connection)
+            yield EngineQueries(connection)
 
     async def upgrade(self) -> None:
         """Apply the migrations the database lacks (bot/store/migrate.py)."""
@@ -199,11 +214,13 @@ class Database(Statements):
 
     @property
     def sync_engine(self) -> Engine:
-        """The synchronous engine under the statements, whose events see each of them."""
+        """The synchronous engine under the statements, whose events see each of them (SQLite's
+        sees its opening and migrations alone: its statements go to aiosqlite directly)."""
         assert self.engine is not None, "the store is not open"
         return self.engine.sync_engine
 
-    async def run(self, statement: Executable, parameters: Parameters | list[Parameters] | None = None) -> Outcome:
+    async def run(self, statement: Executable, parameters: Parameters | Sequence[Parameters] | None = None
+                  ) -> Outcome:
         """Run a statement on its own (it commits): its rows and rowcount."""
         async with self._connection() as queries:
             return await queries.run(statement, parameters)
@@ -231,8 +248,23 @@ class Database(Statements):
             await queries.driver_sql("COMMIT")
 
 
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """A statement's shape compiled for SQLite, with what running it takes beyond its SQL."""
+
+    compiled: SQLCompiler
+    expanding: bool  # it has parameters rendered at each run (an IN list's values, one `?` each)
+    processors: dict[str, Callable[[Any], Any]]  # the values' bind processors by parameter name (rare in SQLite)
+    row: Callable[[Sequence[Any]], Row] | None  # makes a row of its result (None: it returns no rows)
+    changes: bool  # an INSERT, UPDATE or DELETE: its rows are the rows it changed
+
+
 class SqliteDatabase(Database):
-    """One SQLite file in WAL mode, on one synchronous connection that lives in a thread of its own."""
+    """One SQLite file in WAL mode, on one aiosqlite connection (a thread of its own, aiosqlite's).
+
+    SQLAlchemy's engine for aiosqlite (a StaticPool: that one connection) opens it, running the
+    pragmas, migrates it, and closes it; every statement of the store goes to the connection
+    itself, as SQL and values (`run_on`)."""
 
     def __init__(self, path: Path) -> None:
         if sqlite3.sqlite_version_info < (3, 35):
@@ -240,81 +272,123 @@ class SqliteDatabase(Database):
                              "(for RETURNING).")
         self.path = path
         super().__init__(str(path), "sqlite", 1)
-        self._sync_engine: Engine | None = None
-        self.connection: Connection | None = None
-        self.thread: Threads | None = None
+        self.connection: aiosqlite.Connection | None = None
+        self.sqlite = sqlite.dialect(paramstyle="qmark")  # what statements are compiled for (aiosqlite's paramstyle)
+        self.shapes: dict[Hashable, Shape] = {}
+        self.compiled = 0  # shapes compiled so far (each once, unless more than SHAPES come and go)
 
     async def open(self) -> None:
         """Open the file (creating its folder) in WAL mode."""
         if str(self.path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.thread = Threads(1, "sqlite")
+        engine = create_async_engine(f"sqlite+aiosqlite:///{self.path}", poolclass=StaticPool,
+                                     isolation_level="AUTOCOMMIT", pool_reset_on_return=None)
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         try:
-            await self.in_thread(self._connect)
-        except BaseException:
-            self.thread.stop()
-            self.thread = None
-            raise
-
-    def _connect(self) -> None:
-        engine = create_engine(f"sqlite:///{self.path}", isolation_level="AUTOCOMMIT", poolclass=StaticPool,
-                               pool_reset_on_return=None)
-        event.listen(engine, "connect", _sqlite_pragmas)
-        try:
-            self.connection = engine.connect()
+            async with engine.connect() as connection:
+                driver = (await connection.get_raw_connection()).driver_connection
         except DBAPIError as error:
-            engine.dispose()
-            raise error.orig from None  # sqlite3's own error, as the bot reports it at start
-        self._sync_engine = engine
+            await engine.dispose()
+            raise error.orig or error from None  # sqlite3's own error, as the bot reports it at start
+        assert isinstance(driver, aiosqlite.Connection)
+        self.engine, self.connection = engine, driver
 
-    async def in_thread(self, work: Callable[[], T]) -> T:
-        """`work()` in the database's thread, where its connection lives."""
-        if self.thread is None:
-            raise StoreError("the store is not open")
-        return await self.thread.call(work)
+    async def close(self) -> None:
+        """Close the connection (once the statements handed to it are done); its thread ends."""
+        self.connection = None
+        await super().close()
 
-    async def run(self, statement: Executable, parameters: Parameters | list[Parameters] | None = None) -> Outcome:
-        """Run a statement on its own in the database's thread (it commits): its rows and rowcount."""
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Queries]:
         connection = self.connection
         if connection is None:
             raise StoreError("the store is not open")
         async with self.turns:
-            with _errors:
-                return await self.in_thread(lambda: outcome(connection.execute(statement, parameters)))
+            yield SqliteQueries(self, connection)
 
-    async def close(self) -> None:
-        """Close the connection and let the thread go."""
-        if self.thread is not None:
-            await self.in_thread(self._disconnect)
-            self.thread.stop()  # it has nothing left to do: it ends at once
-            self.thread = None
-
-    def _disconnect(self) -> None:
-        if self.connection is not None:
-            self.connection.close()
-            self.connection = None
-        if self._sync_engine is not None:
-            self._sync_engine.dispose()
-            self._sync_engine = None
-
-    @asynccontextmanager
-    async def _connection(self) -> AsyncIterator[Queries]:
-        if self.connection is None:
+    async def run(self, statement: Executable, parameters: Parameters | Sequence[Parameters] | None = None
+                  ) -> Outcome:
+        """Run a statement on its own (it commits): its rows and rowcount."""
+        connection = self.connection
+        if connection is None:
             raise StoreError("the store is not open")
         async with self.turns:
-            yield SqliteQueries(self, self.connection)
+            return await self.run_on(connection, statement, parameters)
 
-    @property
-    def sync_engine(self) -> Engine:
-        """The engine of the connection, whose events see each statement."""
-        assert self._sync_engine is not None, "the store is not open"
-        return self._sync_engine
+    async def run_on(self, connection: aiosqlite.Connection, statement: Executable,
+                     parameters: Parameters | Sequence[Parameters] | None) -> Outcome:
+        """Run a statement on the connection (once for each set of parameters in a sequence), its
+        SQL and values handed to aiosqlite in one trip: its rows and rowcount."""
+        with _errors:
+            if parameters is None or isinstance(parameters, Mapping) or not parameters:
+                sql, values, shape = self.sql(statement, parameters if isinstance(parameters, Mapping) else None)
+                if shape.row is None:
+                    return Outcome([], (await connection.execute(sql, values)).rowcount)
+                rows = [shape.row(row) for row in await connection.execute_fetchall(sql, values)]
+                return Outcome(rows, len(rows) if shape.changes else -1)
+            many = [self.sql(statement, each, many=True) for each in parameters]
+            cursor = await connection.executemany(many[0][0], [values for _, values, _ in many])
+            return Outcome([], cursor.rowcount)
 
-    async def upgrade(self) -> None:
-        """Apply the migrations the database lacks, in the database's thread."""
-        connection = self.connection
-        assert connection is not None
-        await self.in_thread(lambda: upgrade_connection(connection))
+    def sql(self, statement: Executable, parameters: Parameters | None, *, many: bool = False
+            ) -> tuple[str, list[Any], Shape]:
+        """A statement's SQL and values, as aiosqlite takes them, and its shape (`many`: for
+        `executemany`, every set of parameters naming the same columns)."""
+        assert isinstance(statement, ClauseElement)
+        key = statement._generate_cache_key()  # its shape, and the values it holds in that order
+        columns = tuple(sorted(parameters)) if parameters else ()
+        shape = None if key is None else self.shapes.get((key.key, columns, many))
+        if shape is None:
+            shape = self.shape(statement, key, columns, many)
+        compiled = shape.compiled
+        values = compiled.construct_params(parameters, extracted_parameters=key and key.bindparams,
+                                           escape_names=False)
+        if shape.expanding:
+            expanded = compiled.construct_expanded_state(values)
+            sql, order, values = expanded.statement, expanded.positiontup, expanded.parameters
+            processors = {**shape.processors, **expanded.processors}
+        else:
+            sql, order, processors = compiled.string, compiled.positiontup, shape.processors
+        assert order is not None  # qmark is positional
+        if processors:
+            return sql, [processors[name](values[name]) if name in processors else values[name]
+                         for name in order], shape
+        return sql, [values[name] for name in order], shape
+
+    def shape(self, statement: ClauseElement, key: Any, columns: tuple[str, ...], many: bool) -> Shape:
+        """Compile a statement's shape (as SQLAlchemy's engine does, for the same cache key,
+        parameter names and executemany), and keep it unless it cannot be cached."""
+        compiled = statement.compile(dialect=self.sqlite, cache_key=key, column_keys=list(columns),
+                                     for_executemany=many)
+        assert isinstance(compiled, SQLCompiler)
+        if compiled.isplaintext:
+            raise StoreError("a textual statement is not run here: write it as an expression (or use driver_sql)")
+        if compiled.insert_prefetch or compiled.update_prefetch:
+            raise StoreError("a column default worked out in Python is not supported: declare it on the server")
+        dialect = self.sqlite
+        processors = {name: processor for name, bind in compiled.binds.items()
+                      if (processor := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None}
+        row = None
+        columns_read = compiled._result_columns  # the names and types SQLAlchemy's own rows would have
+        if columns_read:
+            make = result_tuple([column[0] for column in columns_read])
+            converters = [column[3].dialect_impl(dialect).result_processor(dialect, None) for column in columns_read]
+            row = make if not any(converters) else _converting(make, converters)
+        shape = Shape(compiled, bool(compiled.post_compile_params or compiled.literal_execute_params), processors,
+                      row, compiled.isinsert or compiled.isupdate or compiled.isdelete)
+        self.compiled += 1
+        if key is not None:
+            if len(self.shapes) >= SHAPES:
+                self.shapes.clear()
+            self.shapes[key.key, columns, many] = shape
+        return shape
+
+
+def _converting(make: Callable[[Sequence[Any]], Row], converters: Sequence[Callable[[Any], Any] | None]
+                ) -> Callable[[Sequence[Any]], Row]:
+    """Rows made by `make` of values first converted, each by its column's converter (if any)."""
+    return lambda values: make([value if convert is None else convert(value)
+                                for convert, value in zip(converters, values, strict=True)])
 
 
 class PostgresDatabase(Database):
@@ -327,7 +401,7 @@ class PostgresDatabase(Database):
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor = connection.cursor()
-    for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000"):
+    for pragma in SQLITE_PRAGMAS:
         cursor.execute(f"PRAGMA {pragma}")
     cursor.close()
 
@@ -339,17 +413,22 @@ class _Errors:
         return None
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, _traceback: Any) -> None:
+        if isinstance(error, sqlite3.IntegrityError):  # every integrity error, as ever
+            raise DuplicateRow(str(error)) from None
+        if isinstance(error, sqlite3.Error):
+            raise StoreError(f"database: {error}") from error
         if isinstance(error, IntegrityError):
             code = getattr(error.orig, "sqlstate", None) or getattr(error.orig, "pgcode", None)
-            if code is None or code == UNIQUE_VIOLATION:  # SQLite: every integrity error, as before
+            if code is None or code == UNIQUE_VIOLATION:
                 raise DuplicateRow(str(error.orig)) from None
             raise StoreError(f"PostgreSQL: {error.orig}") from error
-        if isinstance(error, (DBAPIError, OSError)):
-            raise StoreError(f"database: {getattr(error, 'orig', error)}") from error
+        if isinstance(error, DBAPIError):
+            raise StoreError(f"database: {error.orig}") from error
+        if isinstance(error, OSError):
+            raise StoreError(f"database: {error}") from error
 
 
 _errors = _Errors()
-
 
 def total(column: ColumnElement[Any]) -> ColumnElement[int]:
     """SUM of an integer column as an integer in both databases (PostgreSQL sums BIGINTs into numeric)."""

@@ -72,7 +72,7 @@ async def upgrade(engine: AsyncEngine, *, by_revisions: bool = False) -> None:
 
 
 def upgrade_connection(connection: Connection, *, by_revisions: bool = False) -> None:
-    """`upgrade` on a connection in autocommit (SQLite's, in the store's database thread)."""
+    """`upgrade` on a connection in autocommit."""
     if connection.dialect.name == "sqlite":
         connection.exec_driver_sql("BEGIN IMMEDIATE")
     else:
