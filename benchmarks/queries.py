@@ -4,15 +4,15 @@ stats reads), each run many times on a database filled with players, games and d
 
 CPU is the whole process's (time.process_time: the event loop and the SQLite driver's thread),
 so a statement's trip to that thread counts; wall is time.perf_counter. Each operation is timed
-`--rounds` times, the rounds taking turns across the operations so that a busy machine slows
-them alike; the table gives each operation's median round, per call.
+`--rounds` times, the rounds taking turns across the operations; the table gives each operation's
+least time per call of its rounds, the one a busy machine disturbed least (other processes on
+the same cores slow even the CPU time of a call down, by as much as half).
 
 Run from the project root:
     .venv/bin/python -m benchmarks.queries [--players 200] [--calls 400] [--rounds 5]
-                                           [--save FILE] [--baseline FILE]
-`--save` writes the figures as JSON; `--baseline` reads such a file (the same run on other code:
-PYTHONPATH=/path/to/other/checkout .venv/bin/python benchmarks/queries.py --save FILE) and adds
-each operation's CPU and wall time against it, in percent.
+                                           [--against CHECKOUT [--pairs 3]]
+`--against` compares with another checkout's code (before: say, main's), run `--pairs` times
+each in processes taking turns, so that both meet the same load: both tables, and the difference.
 """
 
 from __future__ import annotations
@@ -22,12 +22,14 @@ import asyncio
 import gc
 import itertools
 import json
+import os
 import random
-import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from bot.store import Store, open_store
@@ -138,26 +140,44 @@ async def measure(players: int, calls: int, rounds: int) -> dict[str, Timing]:
     return found
 
 
+def run_in(checkout: Path, players: int, calls: int, rounds: int) -> dict[str, Timing]:
+    """This benchmark run in another process on the code of `checkout` (a project root): its timings."""
+    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--json", "--players", str(players),
+                          "--calls", str(calls), "--rounds", str(rounds)],
+                         env={**os.environ, "PYTHONPATH": str(checkout)}, check=True, capture_output=True, text=True)
+    return {name: Timing(**timing) for name, timing in json.loads(out.stdout).items()}
+
+
+def merged(runs: list[dict[str, Timing]]) -> dict[str, Timing]:
+    """The rounds of several runs together, by operation."""
+    return {name: Timing(timing.calls, [cpu for run in runs for cpu in run[name].cpu],
+                         [wall for run in runs for wall in run[name].wall]) for name, timing in runs[0].items()}
+
+
 def percent(after: float, before: float) -> str:
     """`after` against `before`, in percent."""
     return f"{(after / before - 1) * 100:+.1f}%"
 
 
-def report(found: dict[str, Timing], baseline: dict[str, dict[str, float]] | None) -> None:
-    """Print the table: per call, the median round's CPU and wall time (and against the baseline)."""
-    header = f"{'operation':<26} {'calls':>6} {'CPU us':>9} {'wall us':>9}"
-    print(header + (f" {'CPU vs base':>12} {'wall vs base':>13}" if baseline else ""))
-    cpu_total = base_total = 0.0
+def report(found: dict[str, Timing]) -> None:
+    """Print the table: each operation's least CPU and wall time per call, of its rounds."""
+    print(f"{'operation':<26} {'calls':>6} {'CPU us':>9} {'wall us':>9}")
     for name, timing in found.items():
-        cpu, wall = statistics.median(timing.cpu), statistics.median(timing.wall)
-        line = f"{name:<26} {timing.calls:>6} {cpu:>9.0f} {wall:>9.0f}"
-        if baseline and name in baseline:
-            line += f" {percent(cpu, baseline[name]['cpu']):>12} {percent(wall, baseline[name]['wall']):>13}"
-            cpu_total += cpu
-            base_total += baseline[name]["cpu"]
-        print(line)
-    if base_total:
-        print(f"CPU over every operation (one call each) against the baseline: {percent(cpu_total, base_total)}")
+        print(f"{name:<26} {timing.calls:>6} {min(timing.cpu):>9.0f} {min(timing.wall):>9.0f}")
+
+
+def compare(before: dict[str, Timing], after: dict[str, Timing]) -> None:
+    """Print both tables side by side, each operation's least CPU and wall time per call, and the difference."""
+    print(f"{'operation':<26} {'CPU before':>10} {'CPU after':>10} {'CPU':>8}   {'wall before':>11} "
+          f"{'wall after':>10} {'wall':>8}")
+    for name, then in before.items():
+        now = after[name]
+        print(f"{name:<26} {min(then.cpu):>10.0f} {min(now.cpu):>10.0f} {percent(min(now.cpu), min(then.cpu)):>8}   "
+              f"{min(then.wall):>11.0f} {min(now.wall):>10.0f} {percent(min(now.wall), min(then.wall)):>8}")
+    cpu_before = sum(min(timing.cpu) for timing in before.values())
+    cpu_after = sum(min(timing.cpu) for timing in after.values())
+    total = percent(cpu_after, cpu_before)
+    print(f"{'every operation, one call':<26} {cpu_before:>10.0f} {cpu_after:>10.0f} {total:>8}")
 
 
 def main() -> None:
@@ -165,17 +185,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=200, help="players, each with 7 games (default 200)")
     parser.add_argument("--calls", type=int, default=400, help="calls of each operation a round (default 400)")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--save", type=Path, help="write the figures to this JSON file")
-    parser.add_argument("--baseline", type=Path, help="a file --save wrote: show the difference from it")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of every operation a run (default 5)")
+    parser.add_argument("--against", type=Path, metavar="CHECKOUT",
+                        help="compare with the code of this checkout (before), in runs taking turns with this one's")
+    parser.add_argument("--pairs", type=int, default=3, help="with --against: runs of each (default 3)")
+    parser.add_argument("--json", action="store_true", help="print the timings of every round as JSON")
     args = parser.parse_args()
-    found = asyncio.run(measure(args.players, args.calls, args.rounds))
-    baseline = json.loads(args.baseline.read_text()) if args.baseline else None
-    report(found, baseline)
-    if args.save:
-        args.save.write_text(json.dumps({name: {"cpu": statistics.median(timing.cpu),
-                                                "wall": statistics.median(timing.wall)}
-                                         for name, timing in found.items()}, indent=1))
+    if args.against is None:
+        found = asyncio.run(measure(args.players, args.calls, args.rounds))
+        if args.json:
+            print(json.dumps({name: asdict(timing) for name, timing in found.items()}))
+        else:
+            report(found)
+        return
+    here = Path(__file__).resolve().parent.parent
+    before: list[dict[str, Timing]] = []
+    after: list[dict[str, Timing]] = []
+    for _ in range(args.pairs):
+        before.append(run_in(args.against.resolve(), args.players, args.calls, args.rounds))
+        after.append(run_in(here, args.players, args.calls, args.rounds))
+    print(f"before: {args.against}, after: {here}; each the least of {args.pairs * args.rounds} rounds, "
+          "in microseconds per call")
+    compare(merged(before), merged(after))
 
 
 if __name__ == "__main__":
