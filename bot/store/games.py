@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Select, bindparam, func, select, update
 
 from bot.store.base import STATUSES, DealUse, NewGame, StoredAnalysis, StoredGame, StoreError, VersionConflict
-from bot.store.databases import Database
+from bot.store.databases import Database, Row
 from bot.store.tables import analyses, daily_attempts, games, matches, players
 
 OPEN_MATCHES = ("lobby", "running")  # a match whose rounds anyone may still be dealt
@@ -96,7 +96,7 @@ class GameStore:
         """The id and version of the game `running_game` gives, or None: one small row."""
         row = await self.db.fetch_one(_RUNNING_VERSION[channel_id is None, kind is not None],
                                       {"user_id": user_id, "channel_id": channel_id, "kind": kind})
-        return (row[0], row[1]) if row else None
+        return (row.id, row.version) if row else None
 
     async def save_game(self, game_id: int, *, expected_version: int, moves: list[str], snapshot: str | None,
                         status: str, score: int, foundation_cards: int | None = None, taken_back: int = 0
@@ -128,7 +128,10 @@ class GameStore:
         row = await self.db.fetch_one(select(analyses.c.game_id, analyses.c.verdict, analyses.c.lost_after,
                                              analyses.c.losing_move, analyses.c.better_move)
                                       .where(analyses.c.game_id == game_id))
-        return StoredAnalysis(*row) if row else None
+        if row is None:
+            return None
+        return StoredAnalysis(game_id=row.game_id, verdict=row.verdict, lost_after=row.lost_after,
+                              losing_move=row.losing_move, better_move=row.better_move)
 
     async def save_analysis(self, analysis: StoredAnalysis) -> None:
         """Keep where a game was lost (the first one worked out stays: it is the same every time)."""
@@ -161,9 +164,9 @@ class GameStore:
             select(games.c.match_id, games.c.round, games.c.name).distinct()
             .select_from(games.join(matches, matches.c.id == games.c.match_id))
             .where(same, games.c.kind == "match", matches.c.status.in_(OPEN_MATCHES)))
-        return sorted([DealUse("daily", name, day=day) for day, name in dailies]
-                      + [DealUse("match", name, match_id=match_id, round=round_number)
-                         for match_id, round_number, name in rounds], key=repr)
+        return sorted([DealUse("daily", row.name, day=row.day) for row in dailies]
+                      + [DealUse("match", row.name, match_id=row.match_id, round=row.round) for row in rounds],
+                      key=repr)
 
     async def count_games(self) -> int:
         """How many games are stored."""
@@ -183,22 +186,21 @@ class GameStore:
             return {}
         rows = await self.db.fetch_all(select(players.c.user_id, players.c.name)
                                        .where(players.c.user_id.in_(sorted(set(user_ids)))))
-        return {user_id: name for user_id, name in rows}
+        return {row.user_id: row.name for row in rows}
 
 
-def _game(row: Any) -> StoredGame:
-    (game_id, guild_id, channel_id, user_id, name, options, deal, cards, moves, snapshot, version, status, score,
-     created_at, updated_at, kind, match_id, round_number, undo_allowed, finished_at, hints, undos,
-     foundation_cards) = row
+def _game(row: Row) -> StoredGame:
+    """A game from its row (_GAME_COLUMNS)."""
     try:
-        parsed_options = json.loads(options)
+        options = json.loads(row.options)
     except (TypeError, ValueError):
-        parsed_options = None
+        options = None
     return StoredGame(
-        id=game_id, guild_id=guild_id, channel_id=channel_id, user_id=user_id, name=name,
-        options=parsed_options if isinstance(parsed_options, dict) else {"corrupt": options},
-        deal=deal, cards=cards, moves=moves.split() if moves else [], snapshot=snapshot, version=version,
-        status=status, score=score, created_at=created_at, updated_at=updated_at, kind=kind, match_id=match_id,
-        round=round_number, undo_allowed=bool(undo_allowed), finished_at=finished_at, hints=hints, undos=undos,
-        foundation_cards=foundation_cards,
+        id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, user_id=row.user_id, name=row.name,
+        options=options if isinstance(options, dict) else {"corrupt": row.options},
+        deal=row.deal, cards=row.cards, moves=row.moves.split() if row.moves else [], snapshot=row.snapshot,
+        version=row.version, status=row.status, score=row.score, created_at=row.created_at,
+        updated_at=row.updated_at, kind=row.kind, match_id=row.match_id, round=row.round,
+        undo_allowed=bool(row.undo_allowed), finished_at=row.finished_at, hints=row.hints, undos=row.undos,
+        foundation_cards=row.foundation_cards,
     )

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
 
 from sqlalchemy import ColumnElement, Text, cast, delete, exists, func, select, update
 
 from bot.store.base import Match, MatchPlayer, NewMatch, Team, TeamError, TeamProblem
-from bot.store.databases import Database, DuplicateRow, total
+from bot.store.databases import Database, DuplicateRow, Row, total
 from bot.store.tables import games, match_players, matches, players, team_members, teams
 
 _MATCH_COLUMNS = (matches.c.id, matches.c.guild_id, matches.c.channel_id, matches.c.host_id, matches.c.game,
@@ -101,15 +100,13 @@ class MatchStore:
             return None
         rows = await self.db.fetch_all(select(team_members.c.user_id).where(team_members.c.team_id == team_id)
                                        .order_by(team_members.c.joined_at, team_members.c.user_id))
-        members = tuple(user_id for (user_id,) in rows)
-        return Team(row[0], row[1], row[2], members)
+        return Team(row.id, row.guild_id, row.name, tuple(member.user_id for member in rows))
 
     async def list_teams(self, guild_id: int) -> list[Team]:
         """The server's teams with their members, by name."""
         rows = await self.db.fetch_all(select(teams.c.id).where(teams.c.guild_id == guild_id)
                                        .order_by(func.lower(teams.c.name), teams.c.id))
-        ids = [team_id for (team_id,) in rows]
-        return [team for team_id in ids if (team := await self.get_team(team_id)) is not None]
+        return [team for row in rows if (team := await self.get_team(row.id)) is not None]
 
     # --- matches -----------------------------------------------------------------------
 
@@ -153,18 +150,18 @@ class MatchStore:
         scored = (*theirs, games.c.status != "playing", games.c.closed == 0)
         rows = await self.db.fetch_all(
             select(match_players.c.user_id,
-                   func.coalesce(players.c.name, cast(match_players.c.user_id, Text)),
+                   func.coalesce(players.c.name, cast(match_players.c.user_id, Text)).label("name"),
                    match_players.c.team_id,
-                   select(func.coalesce(total(games.c.score), 0)).where(*scored).scalar_subquery(),
-                   select(func.count()).select_from(games).where(*scored).scalar_subquery(),
-                   match_players.c.left_at.is_not(None),
+                   select(func.coalesce(total(games.c.score), 0)).where(*scored).scalar_subquery().label("points"),
+                   select(func.count()).select_from(games).where(*scored).scalar_subquery().label("rounds"),
+                   match_players.c.left_at.is_not(None).label("left"),
                    select(games.c.id).where(*theirs, games.c.status == "playing")
-                   .order_by(games.c.id.desc()).limit(1).scalar_subquery())
+                   .order_by(games.c.id.desc()).limit(1).scalar_subquery().label("game_id"))
             .select_from(match_players.outerjoin(players, players.c.user_id == match_players.c.user_id))
             .where(match_players.c.match_id == match_id)
             .order_by(match_players.c.joined_at, match_players.c.user_id))
-        return [MatchPlayer(user_id=row[0], name=row[1], team_id=row[2], points=row[3], rounds=row[4],
-                            left=bool(row[5]), game_id=row[6]) for row in rows]
+        return [MatchPlayer(user_id=row.user_id, name=row.name, team_id=row.team_id, points=row.points,
+                            rounds=row.rounds, left=bool(row.left), game_id=row.game_id) for row in rows]
 
     async def change_match_status(self, match_id: int, old: str, new: str, now: float,
                                   winner_user_id: int | None = None, winner_team_id: int | None = None) -> bool:
@@ -188,13 +185,13 @@ class MatchStore:
         rows = await self.db.fetch_all(select(games.c.id).where(games.c.match_id == match_id,
                                                                 games.c.status == "playing").order_by(games.c.id))
         closed = []
-        for (game_id,) in rows:
+        for row in rows:
             # One version on, as any change: a move racing this one finds the game changed.
             if await self.db.execute(
-                    update(games).where(games.c.id == game_id, games.c.status == "playing").values(
+                    update(games).where(games.c.id == row.id, games.c.status == "playing").values(
                         status="resigned", closed=1, version=games.c.version + 1, updated_at=now,
                         finished_at=now)) == 1:
-                closed.append(game_id)
+                closed.append(row.id)
         return closed
 
     async def touch_match(self, match_id: int, now: float) -> None:
@@ -220,15 +217,14 @@ class MatchStore:
         return _match(row) if row else None
 
 
-def _match(row: Any) -> Match:
-    (match_id, guild_id, channel_id, host_id, game, options, target, teams, undo, seed, status, message_id,
-     winner_user_id, winner_team_id, created_at, started_at, finished_at, last_activity) = row
+def _match(row: Row) -> Match:
+    """A match from its row (_MATCH_COLUMNS)."""
     try:
-        parsed = json.loads(options)
+        options = json.loads(row.options)
     except (TypeError, ValueError):
-        parsed = {}
-    return Match(id=match_id, guild_id=guild_id, channel_id=channel_id, host_id=host_id, game=game,
-                 options=parsed if isinstance(parsed, dict) else {}, target=target, teams=bool(teams),
-                 undo=bool(undo), seed=seed, status=status, message_id=message_id, winner_user_id=winner_user_id,
-                 winner_team_id=winner_team_id, created_at=created_at, started_at=started_at,
-                 finished_at=finished_at, last_activity=last_activity)
+        options = {}
+    return Match(id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, host_id=row.host_id, game=row.game,
+                 options=options if isinstance(options, dict) else {}, target=row.target, teams=bool(row.teams),
+                 undo=bool(row.undo), seed=row.seed, status=row.status, message_id=row.message_id,
+                 winner_user_id=row.winner_user_id, winner_team_id=row.winner_team_id, created_at=row.created_at,
+                 started_at=row.started_at, finished_at=row.finished_at, last_activity=row.last_activity)

@@ -50,14 +50,13 @@ class RaceStore:
             return None
         seats = await self.db.fetch_all(select(race_players.c.user_id, race_players.c.score)
                                         .where(race_players.c.race_id == race_id).order_by(race_players.c.seat))
-        (race_id, guild_id, channel_id, host_id, layout, deal, status, moves, version, message_id, demon, created,
-         started, finished, target, series_id, hand) = row
-        return Race(id=race_id, guild_id=guild_id, channel_id=channel_id, host_id=host_id, layout=layout, deal=deal,
-                    status=status, moves=moves.split() if moves else [], version=version, message_id=message_id,
-                    demon_user_id=demon, players=[user for user, _ in seats],
-                    scores=[score for _, score in seats] if status == "finished" else [],
-                    created_at=created, started_at=started, finished_at=finished, target=target,
-                    series_id=series_id or race_id, hand=hand)
+        return Race(id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, host_id=row.host_id,
+                    layout=row.layout, deal=row.deal, status=row.status, moves=row.moves.split() if row.moves else [],
+                    version=row.version, message_id=row.message_id, demon_user_id=row.demon_user_id,
+                    players=[seat.user_id for seat in seats],
+                    scores=[seat.score for seat in seats] if row.status == "finished" else [],
+                    created_at=row.created_at, started_at=row.started_at, finished_at=row.finished_at,
+                    target=row.target, series_id=row.series_id or row.id, hand=row.hand)
 
     async def join_race(self, race_id: int, user_id: int) -> Race:
         """Seat a player in a race's lobby; RaceError when it is full or has started."""
@@ -136,10 +135,10 @@ class RaceStore:
     async def series_totals(self, series_id: int) -> dict[int, int]:
         """Each player's points over the finished hands of a series."""
         rows = await self.db.fetch_all(
-            select(race_players.c.user_id, total(race_players.c.score))
+            select(race_players.c.user_id, total(race_players.c.score).label("points"))
             .select_from(race_players.join(races, races.c.id == race_players.c.race_id))
             .where(races.c.series_id == series_id, races.c.status == "finished").group_by(race_players.c.user_id))
-        return {user: points for user, points in rows}
+        return {row.user_id: row.points for row in rows}
 
     async def cancel_race(self, race_id: int, *, version: int | None = None) -> bool:
         """Lobby to cancelled; False when it had started or ended (or had changed since
@@ -154,7 +153,7 @@ class RaceStore:
         """Races in their lobby or running that have not changed since `before`."""
         ids = await self.db.fetch_all(select(races.c.id).where(races.c.status.in_(("lobby", "running")),
                                                                races.c.last_activity < before).order_by(races.c.id))
-        found = [await self.get_race(race_id) for race_id, in ids]
+        found = [await self.get_race(row.id) for row in ids]
         return [race for race in found if race is not None]
 
     async def set_race_message(self, race_id: int, message_id: int) -> None:

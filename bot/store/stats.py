@@ -34,7 +34,7 @@ from bot.store.base import (
     PlayerTotals,
     TeamStanding,
 )
-from bot.store.databases import Database, mean, total
+from bot.store.databases import Database, Row, mean, total
 from bot.store.tables import (
     analyses,
     daily_attempts,
@@ -102,6 +102,14 @@ def _since(query: Select[Any], column: ColumnElement[Any], since: float | None) 
     return query if since is None else query.where(column >= since)
 
 
+def _attempt(row: Row) -> DailyAttempt:
+    """An attempt from its row: `_attempts()`'s columns, and `hints` and `shared` where it has them."""
+    found = row._mapping
+    return DailyAttempt(day=row.day, game=row.game, user_id=row.user_id, guild_id=row.guild_id, game_id=row.game_id,
+                        status=row.status, score=row.score, finished_at=row.finished_at,
+                        hints=found.get("hints", 0), shared=bool(found.get("shared", False)))
+
+
 def _name(user_id: ColumnElement[Any]) -> ColumnElement[str]:
     """The player's display name, or 'user <id>' when it is not known."""
     return func.coalesce(players.c.name, literal("user ", Text) + cast(user_id, Text))
@@ -120,14 +128,14 @@ class StatsStore:
         """The player's attempt at that day's daily of `game`, with its game's state, or None."""
         row = await self.db.fetch_one(_attempts().where(
             daily_attempts.c.day == day, daily_attempts.c.game == game, daily_attempts.c.user_id == user_id))
-        return DailyAttempt(*row) if row else None
+        return _attempt(row) if row else None
 
     async def last_finished_daily(self, user_id: int) -> DailyAttempt | None:
         """The player's daily attempt that ended last, or None."""
         row = await self.db.fetch_one(
             _attempts().where(daily_attempts.c.user_id == user_id, games.c.status != "playing")
             .order_by(games.c.finished_at.desc(), games.c.id.desc()).limit(1))
-        return DailyAttempt(*row) if row else None
+        return _attempt(row) if row else None
 
     async def daily_of_game(self, game_id: int) -> DailyAttempt | None:
         """The daily attempt whose game is `game_id`, with the hints asked for in it and whether
@@ -138,10 +146,7 @@ class StatsStore:
                    daily_attempts.c.shared)
             .select_from(daily_attempts.join(games, games.c.id == daily_attempts.c.game_id))
             .where(daily_attempts.c.game_id == game_id))
-        if row is None:
-            return None
-        *attempt, shared = row
-        return DailyAttempt(*attempt, shared=bool(shared))
+        return _attempt(row) if row else None
 
     async def mark_shared(self, game_id: int) -> bool:
         """Note that the result of the daily played in game `game_id` was shared: True the first
@@ -188,7 +193,7 @@ class StatsStore:
         """The attempts still in play at the dailies of the days before `day`, oldest first."""
         rows = await self.db.fetch_all(_attempts().where(daily_attempts.c.day < day, games.c.status == "playing")
                                        .order_by(daily_attempts.c.day, daily_attempts.c.game_id))
-        return [DailyAttempt(*row) for row in rows]
+        return [_attempt(row) for row in rows]
 
     async def daily_in_play_here(self, user_id: int, channel_id: int | None) -> DailyAttempt | None:
         """The player's daily attempt in play in this channel (None: outside any channel), the
@@ -197,7 +202,7 @@ class StatsStore:
         row = await self.db.fetch_one(_attempts().where(daily_attempts.c.user_id == user_id, where,
                                                         games.c.status == "playing")
                                       .order_by(daily_attempts.c.day.desc(), daily_attempts.c.game_id.desc()).limit(1))
-        return DailyAttempt(*row) if row else None
+        return _attempt(row) if row else None
 
     async def daily_results(self, game: str, guild_id: int | None, first_day: str | None,
                             last_day: str) -> list[DailyResult]:
@@ -208,8 +213,8 @@ class StatsStore:
         name = _name(daily_attempts.c.user_id)
         moves = _move_count(games.c.moves)
         seconds = games.c.finished_at - games.c.created_at
-        query = (select(daily_attempts.c.day, daily_attempts.c.user_id, name, games.c.status, games.c.score,
-                        games.c.finished_at, moves, seconds)
+        query = (select(daily_attempts.c.day, daily_attempts.c.user_id, name.label("name"), games.c.status,
+                        games.c.score, games.c.finished_at, moves.label("moves"), seconds.label("seconds"))
                  .select_from(daily_attempts.join(games, games.c.id == daily_attempts.c.game_id)
                               .outerjoin(players, players.c.user_id == daily_attempts.c.user_id))
                  .where(daily_attempts.c.game == game, daily_attempts.c.day <= last_day))
@@ -219,14 +224,15 @@ class StatsStore:
         rows = await self.db.fetch_all(query.order_by(
             case((games.c.status == "playing", 1), else_=0), games.c.score.desc(), moves, seconds,
             games.c.finished_at, func.lower(name), daily_attempts.c.user_id))
-        return [DailyResult(*row) for row in rows]
+        return [DailyResult(day=row.day, user_id=row.user_id, name=row.name, status=row.status, score=row.score,
+                            finished_at=row.finished_at, moves=row.moves, seconds=row.seconds) for row in rows]
 
     async def daily_days(self, *, guild_id: int | None = None, user_id: int | None = None) -> list[DailyDay]:
         """Every day each player made a daily attempt, of each game, and whether they won it, by
         player, day and game: for the players with an attempt on this server (None: anywhere), or
         for one player. A player's days are all theirs, on any server: a streak is personal."""
-        query = (select(daily_attempts.c.user_id, _name(daily_attempts.c.user_id), daily_attempts.c.day,
-                        daily_attempts.c.game, games.c.status == "won")
+        query = (select(daily_attempts.c.user_id, _name(daily_attempts.c.user_id).label("name"), daily_attempts.c.day,
+                        daily_attempts.c.game, (games.c.status == "won").label("won"))
                  .select_from(daily_attempts.join(games, games.c.id == daily_attempts.c.game_id)
                               .outerjoin(players, players.c.user_id == daily_attempts.c.user_id))
                  .order_by(daily_attempts.c.user_id, daily_attempts.c.day, daily_attempts.c.game))
@@ -236,7 +242,8 @@ class StatsStore:
             on_guild = select(daily_attempts.c.user_id).where(daily_attempts.c.guild_id == guild_id)
             query = query.where(daily_attempts.c.user_id.in_(on_guild.scalar_subquery()))
         rows = await self.db.fetch_all(query)
-        return [DailyDay(user_id=row[0], name=row[1], day=row[2], won=bool(row[4]), game=row[3]) for row in rows]
+        return [DailyDay(user_id=row.user_id, name=row.name, day=row.day, won=bool(row.won), game=row.game)
+                for row in rows]
 
     # --- leaderboards and stats -------------------------------------------------------------
 
@@ -256,13 +263,16 @@ class StatsStore:
         wins = func.coalesce(finished.c.wins, 0).label("wins")
         points = func.coalesce(finished.c.points, 0).label("points")
         rows = await self.db.fetch_all(
-            select(everyone.c.user_id, _name(everyone.c.user_id).label("name"), func.coalesce(finished.c.games, 0),
-                   wins, points, func.coalesce(won_matches.c.matches, 0), func.coalesce(finished.c.clean, 0))
+            select(everyone.c.user_id, _name(everyone.c.user_id).label("name"),
+                   func.coalesce(finished.c.games, 0).label("games"), wins, points,
+                   func.coalesce(won_matches.c.matches, 0).label("matches_won"),
+                   func.coalesce(finished.c.clean, 0).label("clean_wins"))
             .select_from(everyone.outerjoin(finished, finished.c.user_id == everyone.c.user_id)
                          .outerjoin(won_matches, won_matches.c.user_id == everyone.c.user_id)
                          .outerjoin(players, players.c.user_id == everyone.c.user_id))
             .order_by(points.desc(), wins.desc(), func.lower(_name(everyone.c.user_id)), everyone.c.user_id))
-        return [PlayerStanding(*row) for row in rows]
+        return [PlayerStanding(user_id=row.user_id, name=row.name, games=row.games, wins=row.wins, points=row.points,
+                               matches_won=row.matches_won, clean_wins=row.clean_wins) for row in rows]
 
     async def team_standings(self, guild_id: int | None, since: float | None) -> list[TeamStanding]:
         """The server's teams (None: every server's) with their match points and matches won
@@ -288,17 +298,19 @@ class StatsStore:
                               .outerjoin(team_wins, team_wins.c.team_id == teams.c.id))
                  .order_by(won.desc(), points.desc(), func.lower(teams.c.name), teams.c.id))
         rows = await self.db.fetch_all(_on_server(query, teams.c.guild_id, guild_id))
-        return [TeamStanding(*row) for row in rows]
+        return [TeamStanding(team_id=row.id, name=row.name, matches_won=row.won, points=row.points) for row in rows]
 
     async def player_totals(self, user_id: int, guild_id: int | None) -> PlayerTotals:
         """A player's finished games, and the matches they played (that started) and won (they, or
         their team), on this server (None: all servers)."""
         results, match_wins = _results(), _match_wins()
-        games_count, wins, best, average, clean = await self.db.fetch_one(_on_server(
-            select(func.count(), func.coalesce(total(results.c.won), 0), func.max(results.c.score),
-                   mean(results.c.score), func.coalesce(total(results.c.clean), 0))
+        finished = await self.db.fetch_one(_on_server(
+            select(func.count().label("games"), func.coalesce(total(results.c.won), 0).label("wins"),
+                   func.max(results.c.score).label("best"), mean(results.c.score).label("average"),
+                   func.coalesce(total(results.c.clean), 0).label("clean"))
             .where(results.c.user_id == user_id),
-            results.c.guild_id, guild_id)) or (0, 0, None, None, 0)
+            results.c.guild_id, guild_id))
+        assert finished is not None  # an aggregate without GROUP BY: one row, always
         played = await self.db.fetch_value(_on_server(
             select(func.count()).select_from(match_players.join(matches, matches.c.id == match_players.c.match_id))
             .where(match_players.c.user_id == user_id, matches.c.started_at.is_not(None)),
@@ -307,9 +319,10 @@ class StatsStore:
             select(func.count()).select_from(match_wins).where(match_wins.c.user_id == user_id),
             match_wins.c.guild_id, guild_id)) or 0
         name = await self.db.fetch_value(select(players.c.name).where(players.c.user_id == user_id))
-        return PlayerTotals(user_id=user_id, name=name, games=games_count, wins=wins, best_score=best,
-                            average_score=None if average is None else float(average),
-                            matches_played=played, matches_won=won, clean_wins=clean)
+        return PlayerTotals(user_id=user_id, name=name, games=finished.games, wins=finished.wins,
+                            best_score=finished.best,
+                            average_score=None if finished.average is None else float(finished.average),
+                            matches_played=played, matches_won=won, clean_wins=finished.clean)
 
     async def game_records(self, user_id: int, guild_id: int | None) -> list[GameRecord]:
         """A player's results on this server (None: all servers), game by game (race hands as
@@ -320,17 +333,21 @@ class StatsStore:
         verdict = analyses.c.verdict
         cards = results.c.foundation_cards
         played = func.count().label("played")
-        query = (select(results.c.game, played, total(results.c.won), total(results.c.clean),
-                        func.max(results.c.score), mean(cards), func.count(cards), func.coalesce(total(cards), 0),
-                        total(case((lost & verdict.in_(("lost", "never")), 1), else_=0)),
-                        total(case((lost & (verdict == "lost"), 1), else_=0)))
+        query = (select(results.c.game, played, total(results.c.won).label("wins"),
+                        total(results.c.clean).label("clean_wins"), func.max(results.c.score).label("best_score"),
+                        mean(cards).label("average_cards"), func.count(cards).label("counted_cards"),
+                        func.coalesce(total(cards), 0).label("cards"),
+                        total(case((lost & verdict.in_(("lost", "never")), 1), else_=0)).label("lost_analysed"),
+                        total(case((lost & (verdict == "lost"), 1), else_=0)).label("lost_winnable"))
                  .select_from(results.outerjoin(analyses, analyses.c.game_id == results.c.game_id))
                  .where(results.c.user_id == user_id)
                  .group_by(results.c.game).order_by(played.desc(), results.c.game))
         rows = await self.db.fetch_all(_on_server(query, results.c.guild_id, guild_id))
-        return [GameRecord(game=row[0], played=row[1], wins=row[2], clean_wins=row[3], best_score=row[4],
-                           average_cards=None if row[5] is None else float(row[5]), counted_cards=row[6],
-                           cards=row[7], lost_analysed=row[8], lost_winnable=row[9]) for row in rows]
+        return [GameRecord(game=row.game, played=row.played, wins=row.wins, clean_wins=row.clean_wins,
+                           best_score=row.best_score,
+                           average_cards=None if row.average_cards is None else float(row.average_cards),
+                           counted_cards=row.counted_cards, cards=row.cards, lost_analysed=row.lost_analysed,
+                           lost_winnable=row.lost_winnable) for row in rows]
 
     async def casino_standings(self, game_names: tuple[str, ...], guild_id: int | None,
                                since: float | None) -> list[CasinoStanding]:
@@ -339,13 +356,14 @@ class StatsStore:
         cards added up, counted as `game_records` counts them: by player id."""
         results = _results()
         cards = results.c.foundation_cards
-        query = (select(results.c.user_id, _name(results.c.user_id), func.count(), total(cards))
+        query = (select(results.c.user_id, _name(results.c.user_id).label("name"), func.count().label("games"),
+                        total(cards).label("cards"))
                  .select_from(results.outerjoin(players, players.c.user_id == results.c.user_id))
                  .where(results.c.game.in_(game_names), cards.is_not(None))
                  .group_by(results.c.user_id, players.c.name).order_by(results.c.user_id))
         rows = await self.db.fetch_all(_since(_on_server(query, results.c.guild_id, guild_id),
                                               results.c.finished_at, since))
-        return [CasinoStanding(*row) for row in rows]
+        return [CasinoStanding(user_id=row.user_id, name=row.name, games=row.games, cards=row.cards) for row in rows]
 
     # --- server settings ---------------------------------------------------------------
 
@@ -362,7 +380,7 @@ class StatsStore:
         """A server's settings."""
         rows = await self.db.fetch_all(select(guild_settings.c.key, guild_settings.c.value)
                                        .where(guild_settings.c.guild_id == guild_id))
-        return {key: value for key, value in rows}
+        return {row.key: row.value for row in rows}
 
     async def set_setting(self, guild_id: int, key: str, value: str) -> None:
         """Change one of a server's settings."""
