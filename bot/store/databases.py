@@ -40,6 +40,7 @@ from sqlalchemy import (
     Engine,
     Executable,
     Insert,
+    Select,
     Table,
     cast,
     event,
@@ -57,6 +58,7 @@ from bot.store.base import StoreError
 from bot.store.migrate import sqlalchemy_url, upgrade
 
 Row: TypeAlias = "SqlRow[*tuple[Any, ...]]"  # a row of any columns, read by name (`row.name`) or position
+AnySelect: TypeAlias = "Select[*tuple[Any, ...]]"  # a SELECT of any columns
 Parameters = Mapping[str, Any]
 
 DEFAULT_POOL_SIZE = 10  # connections a process may hold; processes × this must stay below the server's max_connections

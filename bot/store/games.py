@@ -6,10 +6,10 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Select, bindparam, func, select, update
+from sqlalchemy import bindparam, func, select, update
 
 from bot.store.base import STATUSES, DealUse, NewGame, StoredAnalysis, StoredGame, StoreError, VersionConflict
-from bot.store.databases import Database, Row
+from bot.store.databases import AnySelect, Database, Row
 from bot.store.tables import analyses, daily_attempts, games, matches, players
 
 OPEN_MATCHES = ("lobby", "running")  # a match whose rounds anyone may still be dealt
@@ -33,7 +33,7 @@ _SAVE_GAME = {  # by whether the game has ended (its finished_at set once), else
     for ended in (False, True)}
 
 
-def _running(*columns: Any, in_dm: bool, of_kind: bool) -> Select[Any]:
+def _running(*columns: Any, in_dm: bool, of_kind: bool) -> AnySelect:
     """The player's game in play in a channel (none in a DM), of one kind or any, that moved last."""
     query = select(*columns).where(
         games.c.user_id == bindparam("user_id"),

@@ -8,7 +8,6 @@ from typing import Any
 from sqlalchemy import (
     CTE,
     ColumnElement,
-    Select,
     Text,
     case,
     cast,
@@ -34,7 +33,7 @@ from bot.store.base import (
     PlayerTotals,
     TeamStanding,
 )
-from bot.store.databases import Database, Row, mean, total
+from bot.store.databases import AnySelect, Database, Row, mean, total
 from bot.store.tables import (
     analyses,
     daily_attempts,
@@ -50,7 +49,7 @@ from bot.store.tables import (
 )
 
 
-def _attempts() -> Select[Any]:
+def _attempts() -> AnySelect:
     """Daily attempts with their games' state, the fields of DailyAttempt in order."""
     return (select(daily_attempts.c.day, daily_attempts.c.game, daily_attempts.c.user_id, daily_attempts.c.guild_id,
                    daily_attempts.c.game_id, games.c.status, games.c.score, games.c.finished_at)
@@ -92,12 +91,12 @@ def _match_wins() -> CTE:
             .cte("match_wins"))
 
 
-def _on_server(query: Select[Any], column: ColumnElement[Any], guild_id: int | None) -> Select[Any]:
+def _on_server(query: AnySelect, column: ColumnElement[Any], guild_id: int | None) -> AnySelect:
     """`query` kept to the rows whose `column` is `guild_id` (None: every server)."""
     return query if guild_id is None else query.where(column == guild_id)
 
 
-def _since(query: Select[Any], column: ColumnElement[Any], since: float | None) -> Select[Any]:
+def _since(query: AnySelect, column: ColumnElement[Any], since: float | None) -> AnySelect:
     """`query` kept to the rows whose `column`, a time, is `since` or later (None: ever)."""
     return query if since is None else query.where(column >= since)
 
