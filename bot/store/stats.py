@@ -103,10 +103,11 @@ def _since(query: AnySelect, column: ColumnElement[Any], since: float | None) ->
 
 def _attempt(row: Row) -> DailyAttempt:
     """An attempt from its row: `_attempts()`'s columns, and `hints` and `shared` where it has them."""
-    found = row._mapping
-    return DailyAttempt(day=row.day, game=row.game, user_id=row.user_id, guild_id=row.guild_id, game_id=row.game_id,
-                        status=row.status, score=row.score, finished_at=row.finished_at,
-                        hints=found.get("hints", 0), shared=bool(found.get("shared", False)))
+    attempt = row._mapping  # by name, and cheaply (Statements.fetch_mappings)
+    return DailyAttempt(day=attempt["day"], game=attempt["game"], user_id=attempt["user_id"],
+                        guild_id=attempt["guild_id"], game_id=attempt["game_id"], status=attempt["status"],
+                        score=attempt["score"], finished_at=attempt["finished_at"], hints=attempt.get("hints", 0),
+                        shared=bool(attempt.get("shared", False)))
 
 
 def _name(user_id: ColumnElement[Any]) -> ColumnElement[str]:
@@ -220,11 +221,12 @@ class StatsStore:
         query = _on_server(query, daily_attempts.c.guild_id, guild_id)
         if first_day is not None:
             query = query.where(daily_attempts.c.day >= first_day)
-        rows = await self.db.fetch_all(query.order_by(
+        rows = await self.db.fetch_mappings(query.order_by(
             case((games.c.status == "playing", 1), else_=0), games.c.score.desc(), moves, seconds,
             games.c.finished_at, func.lower(name), daily_attempts.c.user_id))
-        return [DailyResult(day=row.day, user_id=row.user_id, name=row.name, status=row.status, score=row.score,
-                            finished_at=row.finished_at, moves=row.moves, seconds=row.seconds) for row in rows]
+        return [DailyResult(day=row["day"], user_id=row["user_id"], name=row["name"], status=row["status"],
+                            score=row["score"], finished_at=row["finished_at"], moves=row["moves"],
+                            seconds=row["seconds"]) for row in rows]
 
     async def daily_days(self, *, guild_id: int | None = None, user_id: int | None = None) -> list[DailyDay]:
         """Every day each player made a daily attempt, of each game, and whether they won it, by
@@ -240,9 +242,9 @@ class StatsStore:
         if guild_id is not None:
             on_guild = select(daily_attempts.c.user_id).where(daily_attempts.c.guild_id == guild_id)
             query = query.where(daily_attempts.c.user_id.in_(on_guild.scalar_subquery()))
-        rows = await self.db.fetch_all(query)
-        return [DailyDay(user_id=row.user_id, name=row.name, day=row.day, won=bool(row.won), game=row.game)
-                for row in rows]
+        rows = await self.db.fetch_mappings(query)
+        return [DailyDay(user_id=row["user_id"], name=row["name"], day=row["day"], won=bool(row["won"]),
+                         game=row["game"]) for row in rows]
 
     # --- leaderboards and stats -------------------------------------------------------------
 
@@ -261,7 +263,7 @@ class StatsStore:
         everyone = union(select(finished.c.user_id), select(won_matches.c.user_id)).cte("everyone")
         wins = func.coalesce(finished.c.wins, 0).label("wins")
         points = func.coalesce(finished.c.points, 0).label("points")
-        rows = await self.db.fetch_all(
+        rows = await self.db.fetch_mappings(
             select(everyone.c.user_id, _name(everyone.c.user_id).label("name"),
                    func.coalesce(finished.c.games, 0).label("games"), wins, points,
                    func.coalesce(won_matches.c.matches, 0).label("matches_won"),
@@ -270,8 +272,9 @@ class StatsStore:
                          .outerjoin(won_matches, won_matches.c.user_id == everyone.c.user_id)
                          .outerjoin(players, players.c.user_id == everyone.c.user_id))
             .order_by(points.desc(), wins.desc(), func.lower(_name(everyone.c.user_id)), everyone.c.user_id))
-        return [PlayerStanding(user_id=row.user_id, name=row.name, games=row.games, wins=row.wins, points=row.points,
-                               matches_won=row.matches_won, clean_wins=row.clean_wins) for row in rows]
+        return [PlayerStanding(user_id=row["user_id"], name=row["name"], games=row["games"], wins=row["wins"],
+                               points=row["points"], matches_won=row["matches_won"], clean_wins=row["clean_wins"])
+                for row in rows]
 
     async def team_standings(self, guild_id: int | None, since: float | None) -> list[TeamStanding]:
         """The server's teams (None: every server's) with their match points and matches won
@@ -296,8 +299,9 @@ class StatsStore:
                  .select_from(teams.outerjoin(team_points, team_points.c.team_id == teams.c.id)
                               .outerjoin(team_wins, team_wins.c.team_id == teams.c.id))
                  .order_by(won.desc(), points.desc(), func.lower(teams.c.name), teams.c.id))
-        rows = await self.db.fetch_all(_on_server(query, teams.c.guild_id, guild_id))
-        return [TeamStanding(team_id=row.id, name=row.name, matches_won=row.won, points=row.points) for row in rows]
+        rows = await self.db.fetch_mappings(_on_server(query, teams.c.guild_id, guild_id))
+        return [TeamStanding(team_id=row["id"], name=row["name"], matches_won=row["won"], points=row["points"])
+                for row in rows]
 
     async def player_totals(self, user_id: int, guild_id: int | None) -> PlayerTotals:
         """A player's finished games, and the matches they played (that started) and won (they, or
@@ -341,12 +345,12 @@ class StatsStore:
                  .select_from(results.outerjoin(analyses, analyses.c.game_id == results.c.game_id))
                  .where(results.c.user_id == user_id)
                  .group_by(results.c.game).order_by(played.desc(), results.c.game))
-        rows = await self.db.fetch_all(_on_server(query, results.c.guild_id, guild_id))
-        return [GameRecord(game=row.game, played=row.played, wins=row.wins, clean_wins=row.clean_wins,
-                           best_score=row.best_score,
-                           average_cards=None if row.average_cards is None else float(row.average_cards),
-                           counted_cards=row.counted_cards, cards=row.cards, lost_analysed=row.lost_analysed,
-                           lost_winnable=row.lost_winnable) for row in rows]
+        rows = await self.db.fetch_mappings(_on_server(query, results.c.guild_id, guild_id))
+        return [GameRecord(game=row["game"], played=row["played"], wins=row["wins"], clean_wins=row["clean_wins"],
+                           best_score=row["best_score"],
+                           average_cards=None if row["average_cards"] is None else float(row["average_cards"]),
+                           counted_cards=row["counted_cards"], cards=row["cards"], lost_analysed=row["lost_analysed"],
+                           lost_winnable=row["lost_winnable"]) for row in rows]
 
     async def casino_standings(self, game_names: tuple[str, ...], guild_id: int | None,
                                since: float | None) -> list[CasinoStanding]:
@@ -360,9 +364,10 @@ class StatsStore:
                  .select_from(results.outerjoin(players, players.c.user_id == results.c.user_id))
                  .where(results.c.game.in_(game_names), cards.is_not(None))
                  .group_by(results.c.user_id, players.c.name).order_by(results.c.user_id))
-        rows = await self.db.fetch_all(_since(_on_server(query, results.c.guild_id, guild_id),
-                                              results.c.finished_at, since))
-        return [CasinoStanding(user_id=row.user_id, name=row.name, games=row.games, cards=row.cards) for row in rows]
+        rows = await self.db.fetch_mappings(_since(_on_server(query, results.c.guild_id, guild_id),
+                                                   results.c.finished_at, since))
+        return [CasinoStanding(user_id=row["user_id"], name=row["name"], games=row["games"], cards=row["cards"])
+                for row in rows]
 
     # --- server settings ---------------------------------------------------------------
 
@@ -377,9 +382,9 @@ class StatsStore:
 
     async def get_settings(self, guild_id: int) -> dict[str, str]:
         """A server's settings."""
-        rows = await self.db.fetch_all(select(guild_settings.c.key, guild_settings.c.value)
-                                       .where(guild_settings.c.guild_id == guild_id))
-        return {row.key: row.value for row in rows}
+        rows = await self.db.fetch_mappings(select(guild_settings.c.key, guild_settings.c.value)
+                                            .where(guild_settings.c.guild_id == guild_id))
+        return {row["key"]: row["value"] for row in rows}
 
     async def set_setting(self, guild_id: int, key: str, value: str) -> None:
         """Change one of a server's settings."""
