@@ -4,15 +4,17 @@ stats reads), each run many times on a database filled with players, games and d
 
 CPU is the whole process's (time.process_time: the event loop and the SQLite driver's thread),
 so a statement's trip to that thread counts; wall is time.perf_counter. Each operation is timed
-`--rounds` times, the rounds taking turns across the operations; the table gives each operation's
-least time per call of its rounds, the one a busy machine disturbed least (other processes on
-the same cores slow even the CPU time of a call down, by as much as half).
+`--rounds` times, the rounds taking turns across the operations; the table gives each
+operation's median round, per call.
 
 Run from the project root:
     .venv/bin/python -m benchmarks.queries [--players 200] [--calls 400] [--rounds 5]
-                                           [--against CHECKOUT [--pairs 3]]
-`--against` compares with another checkout's code (before: say, main's), run `--pairs` times
-each in processes taking turns, so that both meet the same load: both tables, and the difference.
+                                           [--against CHECKOUT]
+`--against` compares with another checkout's code (before: say, main's). The two run side by side
+in two processes, each on a database of its own filled alike, and take turns operation by
+operation (the first of each pair alternating), so that both meet the same load on a busy
+machine: the table gives both medians and the median of the rounds' differences (after
+against before, each round's pair measured seconds apart).
 """
 
 from __future__ import annotations
@@ -24,13 +26,15 @@ import itertools
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bot.store import Store, open_store
 from bot.store.base import NewGame
@@ -115,69 +119,137 @@ def operations(store: Store, players: int, playing: list[int]) -> dict[str, tupl
     }
 
 
+class Runner:
+    """The store filled with players and games, and the operations timed on it."""
+
+    def __init__(self, store: Store, players: int, playing: list[int], calls: int) -> None:
+        self.store = store
+        self.timed = operations(store, players, playing)
+        self.calls = {name: calls // share for name, (share, _) in self.timed.items()}
+
+    @classmethod
+    async def filled(cls, folder: str, players: int, calls: int) -> Runner:
+        """A new SQLite file in `folder`, filled, with every operation run once (every statement's
+        shape compiled)."""
+        random.seed(1)
+        store = await open_store(str(Path(folder) / "bench.sqlite3"))
+        runner = cls(store, players, await fill(store, players), calls)
+        for _, call in runner.timed.values():
+            await call()
+        return runner
+
+    async def time(self, name: str) -> tuple[float, float]:
+        """Run an operation's calls: the CPU and wall time per call, in microseconds."""
+        calls, (_, call) = self.calls[name], self.timed[name]
+        gc.collect()
+        cpu, wall = time.process_time(), time.perf_counter()
+        for _ in range(calls):
+            await call()
+        return (time.process_time() - cpu) / calls * 1e6, (time.perf_counter() - wall) / calls * 1e6
+
+
 async def measure(players: int, calls: int, rounds: int) -> dict[str, Timing]:
     """Fill a SQLite file, then time each operation, the rounds taking turns across them."""
-    random.seed(1)
     with tempfile.TemporaryDirectory() as folder:
-        store = await open_store(str(Path(folder) / "bench.sqlite3"))
+        runner = await Runner.filled(folder, players, calls)
         try:
-            playing = await fill(store, players)
-            timed = operations(store, players, playing)
-            found = {name: Timing(calls // share, [], []) for name, (share, _) in timed.items()}
-            for _, call in timed.values():  # a warm-up: every statement's shape compiled once
-                await call()
+            found = {name: Timing(count, [], []) for name, count in runner.calls.items()}
             for _ in range(rounds):
-                for name, (_, call) in timed.items():
-                    timing = found[name]
-                    gc.collect()
-                    cpu, wall = time.process_time(), time.perf_counter()
-                    for _ in range(timing.calls):
-                        await call()
-                    timing.cpu.append((time.process_time() - cpu) / timing.calls * 1e6)
-                    timing.wall.append((time.perf_counter() - wall) / timing.calls * 1e6)
+                for name, timing in found.items():
+                    cpu, wall = await runner.time(name)
+                    timing.cpu.append(cpu)
+                    timing.wall.append(wall)
         finally:
-            await store.close()
+            await runner.store.close()
     return found
 
 
-def run_in(checkout: Path, players: int, calls: int, rounds: int) -> dict[str, Timing]:
-    """This benchmark run in another process on the code of `checkout` (a project root): its timings."""
-    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--json", "--players", str(players),
-                          "--calls", str(calls), "--rounds", str(rounds)],
-                         env={**os.environ, "PYTHONPATH": str(checkout)}, check=True, capture_output=True, text=True)
-    return {name: Timing(**timing) for name, timing in json.loads(out.stdout).items()}
+async def serve(players: int, calls: int) -> None:
+    """For --against: fill a store, say so, then time each operation named on stdin (one a line)
+    and answer on stdout with its CPU and wall time per call, until stdin ends."""
+    with tempfile.TemporaryDirectory() as folder:
+        runner = await Runner.filled(folder, players, calls)
+        try:
+            print(json.dumps(runner.calls), flush=True)
+            while name := sys.stdin.readline().strip():  # blocks the loop, between timings only
+                print(json.dumps(await runner.time(name)), flush=True)
+        finally:
+            await runner.store.close()
 
 
-def merged(runs: list[dict[str, Timing]]) -> dict[str, Timing]:
-    """The rounds of several runs together, by operation."""
-    return {name: Timing(timing.calls, [cpu for run in runs for cpu in run[name].cpu],
-                         [wall for run in runs for wall in run[name].wall]) for name, timing in runs[0].items()}
+class Side:
+    """A process serving the timings of one checkout's code."""
+
+    def __init__(self, checkout: Path, players: int, calls: int) -> None:
+        command = [sys.executable, str(Path(__file__).resolve()), "--serve", "--players", str(players),
+                   "--calls", str(calls)]
+        self.process = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(checkout)}, text=True,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def answer(self) -> Any:
+        """The next line it writes, read as JSON."""
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the benchmark process ended ({self.process.wait()})")
+        return json.loads(line)
+
+    def time(self, name: str) -> tuple[float, float]:
+        """Its CPU and wall time per call of an operation."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(name + "\n")
+        self.process.stdin.flush()
+        cpu, wall = self.answer()
+        return cpu, wall
+
+    def close(self) -> None:
+        """Let it end."""
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
 
 
-def percent(after: float, before: float) -> str:
-    """`after` against `before`, in percent."""
-    return f"{(after / before - 1) * 100:+.1f}%"
+def against(before_checkout: Path, players: int, calls: int, rounds: int) -> None:
+    """Time this checkout's code against another's, side by side, and print both and the difference."""
+    here = Path(__file__).resolve().parent.parent
+    before, after = Side(before_checkout, players, calls), Side(here, players, calls)
+    try:
+        counts = before.answer()
+        assert after.answer() == counts
+        found = {name: (Timing(count, [], []), Timing(count, [], [])) for name, count in counts.items()}
+        for turn in range(rounds):
+            for index, (name, (then, now)) in enumerate(found.items()):
+                pair = [(before, then), (after, now)]
+                for side, timing in pair if (turn + index) % 2 == 0 else reversed(pair):
+                    cpu, wall = side.time(name)
+                    timing.cpu.append(cpu)
+                    timing.wall.append(wall)
+    finally:
+        before.close()
+        after.close()
+    print(f"before: {before_checkout}, after: {here}; medians of {rounds} rounds, microseconds per call; "
+          "the difference: the median of the rounds' own")
+    print(f"{'operation':<26} {'calls':>6} {'CPU before':>10} {'CPU after':>10} {'CPU':>8}   {'wall before':>11} "
+          f"{'wall after':>10} {'wall':>8}")
+    for name, (then, now) in found.items():
+        cpu = statistics.median(b / a - 1 for a, b in zip(then.cpu, now.cpu, strict=True)) * 100
+        wall = statistics.median(b / a - 1 for a, b in zip(then.wall, now.wall, strict=True)) * 100
+        print(f"{name:<26} {then.calls:>6} {statistics.median(then.cpu):>10.0f} {statistics.median(now.cpu):>10.0f} "
+              f"{cpu:>+7.1f}%   {statistics.median(then.wall):>11.0f} {statistics.median(now.wall):>10.0f} "
+              f"{wall:>+7.1f}%")
+    every = [sum(timing.cpu[turn] for timing, _ in found.values()) for turn in range(rounds)]
+    every_after = [sum(timing.cpu[turn] for _, timing in found.values()) for turn in range(rounds)]
+    change = statistics.median(b / a - 1 for a, b in zip(every, every_after, strict=True)) * 100
+    print(f"{'every operation, one call':<26} {'':>6} {statistics.median(every):>10.0f} "
+          f"{statistics.median(every_after):>10.0f} {change:>+7.1f}%")
 
 
 def report(found: dict[str, Timing]) -> None:
-    """Print the table: each operation's least CPU and wall time per call, of its rounds."""
+    """Print the table: each operation's median CPU and wall time per call, of its rounds."""
     print(f"{'operation':<26} {'calls':>6} {'CPU us':>9} {'wall us':>9}")
     for name, timing in found.items():
-        print(f"{name:<26} {timing.calls:>6} {min(timing.cpu):>9.0f} {min(timing.wall):>9.0f}")
-
-
-def compare(before: dict[str, Timing], after: dict[str, Timing]) -> None:
-    """Print both tables side by side, each operation's least CPU and wall time per call, and the difference."""
-    print(f"{'operation':<26} {'CPU before':>10} {'CPU after':>10} {'CPU':>8}   {'wall before':>11} "
-          f"{'wall after':>10} {'wall':>8}")
-    for name, then in before.items():
-        now = after[name]
-        print(f"{name:<26} {min(then.cpu):>10.0f} {min(now.cpu):>10.0f} {percent(min(now.cpu), min(then.cpu)):>8}   "
-              f"{min(then.wall):>11.0f} {min(now.wall):>10.0f} {percent(min(now.wall), min(then.wall)):>8}")
-    cpu_before = sum(min(timing.cpu) for timing in before.values())
-    cpu_after = sum(min(timing.cpu) for timing in after.values())
-    total = percent(cpu_after, cpu_before)
-    print(f"{'every operation, one call':<26} {cpu_before:>10.0f} {cpu_after:>10.0f} {total:>8}")
+        print(f"{name:<26} {timing.calls:>6} {statistics.median(timing.cpu):>9.0f} "
+              f"{statistics.median(timing.wall):>9.0f}")
 
 
 def main() -> None:
@@ -185,28 +257,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=200, help="players, each with 7 games (default 200)")
     parser.add_argument("--calls", type=int, default=400, help="calls of each operation a round (default 400)")
-    parser.add_argument("--rounds", type=int, default=5, help="rounds of every operation a run (default 5)")
-    parser.add_argument("--against", type=Path, metavar="CHECKOUT",
-                        help="compare with the code of this checkout (before), in runs taking turns with this one's")
-    parser.add_argument("--pairs", type=int, default=3, help="with --against: runs of each (default 3)")
-    parser.add_argument("--json", action="store_true", help="print the timings of every round as JSON")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of every operation (default 5)")
+    parser.add_argument("--against", type=Path, metavar="CHECKOUT", help="compare with the code of this checkout")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # one side of --against
     args = parser.parse_args()
-    if args.against is None:
-        found = asyncio.run(measure(args.players, args.calls, args.rounds))
-        if args.json:
-            print(json.dumps({name: asdict(timing) for name, timing in found.items()}))
-        else:
-            report(found)
-        return
-    here = Path(__file__).resolve().parent.parent
-    before: list[dict[str, Timing]] = []
-    after: list[dict[str, Timing]] = []
-    for _ in range(args.pairs):
-        before.append(run_in(args.against.resolve(), args.players, args.calls, args.rounds))
-        after.append(run_in(here, args.players, args.calls, args.rounds))
-    print(f"before: {args.against}, after: {here}; each the least of {args.pairs * args.rounds} rounds, "
-          "in microseconds per call")
-    compare(merged(before), merged(after))
+    if args.serve:
+        asyncio.run(serve(args.players, args.calls))
+    elif args.against:
+        against(args.against.resolve(), args.players, args.calls, args.rounds)
+    else:
+        report(asyncio.run(measure(args.players, args.calls, args.rounds)))
 
 
 if __name__ == "__main__":
