@@ -51,6 +51,18 @@ async def test_a_sqlite_file_is_created_in_wal_mode(tmp_path) -> None:
     assert {"games", "players", "guild_settings", "alembic_version"} <= tables
 
 
+async def test_a_sqlite_store_runs_on_one_daemon_thread_that_ends_when_it_closes(tmp_path) -> None:
+    before = set(threading.enumerate())
+    store = await open_store(str(tmp_path / "pe.sqlite3"))
+    await store.games.create_game(new())
+    started = set(threading.enumerate()) - before
+    assert len(started) == 1 and all(thread.daemon for thread in started)  # aiosqlite's: the bot may exit
+    await store.close()
+    for thread in started:
+        thread.join(5)
+    assert not any(thread.is_alive() for thread in started)
+
+
 async def test_games_are_stored_and_versions_guard_every_change(database_url) -> None:
     store = await open_store(database_url)
     game = await store.games.create_game(new())
