@@ -93,9 +93,10 @@ class Statements:
         """Every row (`parameters`: the values of the statement's `bindparam`s by name, if it has any)."""
         return (await self.run(statement, parameters)).rows
 
-    async def fetch_mappings(self, statement: Executable, parameters: Parameters | None = None) -> list[RowMapping]:
-        """Every row as a mapping of its columns by name: the cheap way to read many rows by name
-        (a column read from a Row's mapping costs a quarter of one read as the Row's attribute)."""
+    async def fetch_mappings(self, statement: Executable, parameters: Parameters | None = None
+                             ) -> list[RowMapping]:
+        """Every row as a mapping of its columns by name: the cheap way to read a row's columns by
+        name (a Row's mapping takes some 0.8 us to make, then 0.05 a column; its attribute, 0.6)."""
         return [row._mapping for row in (await self.run(statement, parameters)).rows]
 
     async def fetch_one(self, statement: Executable, parameters: Parameters | None = None) -> Row | None:
