@@ -88,6 +88,8 @@ async def test_an_upload_discord_refuses_is_answered_in_words(fake: FakeDiscord,
         interaction = await fake.slash_command("alice", "replay", {"public": public})
         fake.attachment_size_limit = 1000
         message = await interaction.wait_response(REPLAY_WAIT)
+        if message.deleted:  # a public "thinking…" sent meanwhile is taken away, then the words follow privately
+            message = (await interaction.wait_for(lambda sent: sent.followup_ids, REPLAY_WAIT)).latest
         assert message.ephemeral and not message.attachments
         assert said(message).startswith("Discord refused this answer's image (") and "error 413" in said(message)
         assert not interaction.failed
