@@ -11,10 +11,11 @@ Run from the project root:
     .venv/bin/python -m benchmarks.queries [--players 200] [--calls 400] [--rounds 5]
                                            [--against CHECKOUT]
 `--against` compares with another checkout's code (before: say, main's). The two run side by side
-in two processes, each on a database of its own filled alike, and take turns operation by
-operation (the first of each pair alternating), so that both meet the same load on a busy
-machine: the table gives both medians and the median of the rounds' differences (after
-against before, each round's pair measured seconds apart).
+in two processes on the same core (where the system lets a process choose), each on a database
+of its own filled alike, and take turns operation by operation (the first of each pair
+alternating), so that both meet the same load on a busy machine: the table gives both medians
+and the median of the rounds' differences (after against before, each round's pair measured
+seconds apart).
 """
 
 from __future__ import annotations
@@ -212,6 +213,8 @@ class Side:
 def against(before_checkout: Path, players: int, calls: int, rounds: int) -> None:
     """Time this checkout's code against another's, side by side, and print both and the difference."""
     here = Path(__file__).resolve().parent.parent
+    if hasattr(os, "sched_setaffinity"):  # both sides (they inherit it) on one core: they meet the same load
+        os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
     before, after = Side(before_checkout, players, calls), Side(here, players, calls)
     try:
         counts = before.answer()
