@@ -9,12 +9,15 @@ operation's median round, per call.
 
 Run from the project root:
     .venv/bin/python -m benchmarks.queries [--players 200] [--calls 400] [--rounds 5]
-                                           [--against CHECKOUT]
+                                           [--against CHECKOUT [--pairs 3]]
 `--against` compares with another checkout's code (before: say, main's). The two run side by side
-in two processes, each on a database of its own filled alike, and take turns operation by
-operation (the first of each pair alternating), so that both meet the same load on a busy
-machine: the table gives both medians and the median of the rounds' differences (after
-against before, each round's pair measured seconds apart).
+in two processes on the same core (where the system lets a process choose), each on a database
+of its own filled alike, and take turns operation by operation (the first of each pair
+alternating), so that both meet the same load on a busy machine: the table gives both medians
+and the median of the rounds' differences (after against before, each round's pair measured
+seconds apart). As the same work costs one process up to 40% more CPU than another, for the
+whole of its life (the heavy reads most: a run against the same code shows it), `--pairs` pairs
+of processes run one after the other, and the medians are over all their rounds.
 """
 
 from __future__ import annotations
@@ -209,24 +212,31 @@ class Side:
         self.process.wait()
 
 
-def against(before_checkout: Path, players: int, calls: int, rounds: int) -> None:
-    """Time this checkout's code against another's, side by side, and print both and the difference."""
+def against(before_checkout: Path, players: int, calls: int, rounds: int, pairs: int) -> None:
+    """Time this checkout's code against another's, side by side (`pairs` pairs of processes in
+    turn, `rounds` rounds each), and print both and the difference."""
     here = Path(__file__).resolve().parent.parent
-    before, after = Side(before_checkout, players, calls), Side(here, players, calls)
-    try:
-        counts = before.answer()
-        assert after.answer() == counts
-        found = {name: (Timing(count, [], []), Timing(count, [], [])) for name, count in counts.items()}
-        for turn in range(rounds):
-            for index, (name, (then, now)) in enumerate(found.items()):
-                pair = [(before, then), (after, now)]
-                for side, timing in pair if (turn + index) % 2 == 0 else reversed(pair):
-                    cpu, wall = side.time(name)
-                    timing.cpu.append(cpu)
-                    timing.wall.append(wall)
-    finally:
-        before.close()
-        after.close()
+    if hasattr(os, "sched_setaffinity"):  # both sides (they inherit it) on one core: they meet the same load
+        os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
+    found: dict[str, tuple[Timing, Timing]] = {}
+    for _ in range(pairs):
+        before, after = Side(before_checkout, players, calls), Side(here, players, calls)
+        try:
+            counts = before.answer()
+            assert after.answer() == counts
+            for name, count in counts.items():
+                found.setdefault(name, (Timing(count, [], []), Timing(count, [], [])))
+            for turn in range(rounds):
+                for index, (name, (then, now)) in enumerate(found.items()):
+                    pair = [(before, then), (after, now)]
+                    for side, timing in pair if (turn + index) % 2 == 0 else reversed(pair):
+                        cpu, wall = side.time(name)
+                        timing.cpu.append(cpu)
+                        timing.wall.append(wall)
+        finally:
+            before.close()
+            after.close()
+    rounds *= pairs
     print(f"before: {before_checkout}, after: {here}; medians of {rounds} rounds, microseconds per call; "
           "the difference: the median of the rounds' own")
     print(f"{'operation':<26} {'calls':>6} {'CPU before':>10} {'CPU after':>10} {'CPU':>8}   {'wall before':>11} "
@@ -259,12 +269,15 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=400, help="calls of each operation a round (default 400)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of every operation (default 5)")
     parser.add_argument("--against", type=Path, metavar="CHECKOUT", help="compare with the code of this checkout")
+    parser.add_argument("--pairs", type=int, default=3,
+                        help="with --against: pairs of processes, one after the other, each running every round "
+                             "(a process's CPU for the same work varies by up to 40%% from the next's; default 3)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # one side of --against
     args = parser.parse_args()
     if args.serve:
         asyncio.run(serve(args.players, args.calls))
     elif args.against:
-        against(args.against.resolve(), args.players, args.calls, args.rounds)
+        against(args.against.resolve(), args.players, args.calls, args.rounds, args.pairs)
     else:
         report(asyncio.run(measure(args.players, args.calls, args.rounds)))
 
