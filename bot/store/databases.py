@@ -290,6 +290,11 @@ class SqliteDatabase(Database):
         """Open the file (creating its folder) in WAL mode."""
         if str(self.path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            # A file that cannot be opened is said here, before aiosqlite's thread starts: after a
+            # failed connect that thread answers its stop on a loop that may have closed already
+            # (the bot exits at once), and prints a traceback instead of the bot's one line. (Once, at
+            # the start, before the bot serves anyone: a file opened and closed, no thread of its own.)
+            _can_open(self.path)
         engine = create_async_engine(f"sqlite+aiosqlite:///{self.path}", poolclass=StaticPool,
                                      isolation_level="AUTOCOMMIT", pool_reset_on_return=None)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
@@ -406,6 +411,16 @@ class PostgresDatabase(Database):
     def __init__(self, url: str) -> None:
         url, connections = pool_size(url)
         super().__init__(url, "postgresql", connections)
+
+
+def _can_open(path: Path) -> None:
+    """Open the SQLite file at `path` (creating it) and read its header: sqlite3's error if it cannot
+    be opened or is not a database."""
+    connection = sqlite3.connect(path)
+    try:
+        connection.execute("PRAGMA schema_version")
+    finally:
+        connection.close()
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
