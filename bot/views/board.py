@@ -19,7 +19,7 @@ from bot.game import GAMES, Move
 from bot.play import Player, Reply
 from bot.play.events import Analysing, Moved
 from bot.play.secrecy import Secrecy, Sight
-from bot.views.respond import ERROR_LIMIT, Answer, answer, as_button, bot_of, chosen, fit_to_show, voice_of
+from bot.views.respond import ERROR_LIMIT, Answer, answer, as_button, bot_of, fit_to_show, voice_of
 from bot.words import DISCORD, Voice, board_alt_text, board_captions, board_status, kept_private_text, reply_text
 from bot.words.solo import pick_first_text, picked_text, stale_text
 from render import render, workers
@@ -278,7 +278,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLA
         bot = bot_of(interaction)
         player, voice = player_of(interaction.user), await voice_of(interaction)
         reply = await bot.solo.board(self.game_id, player)
-        values = chosen(interaction)
+        values = self.item.values  # discord.py sets them from the interaction before the callback
         if reply.version != self.version:
             return await board_answer(reply, player, voice, message=stale_text(voice))
         try:

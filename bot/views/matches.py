@@ -11,7 +11,7 @@ import discord
 from bot.play.matches import Scoreboard
 from bot.views.board import ID, board_answer, player_of
 from bot.views.layout import layout_view
-from bot.views.respond import Answer, answer, as_button, bot_of, chosen, voice_of
+from bot.views.respond import Answer, answer, as_button, bot_of, voice_of
 from bot.words import DISCORD, Voice
 from bot.words.matches import (
     cancelled_text,
@@ -122,7 +122,7 @@ class TeamSelect(discord.ui.DynamicItem[discord.ui.Select], template=TEAM_TEMPLA
 
     async def _work(self, interaction: discord.Interaction) -> Answer:
         bot = bot_of(interaction)
-        values = chosen(interaction)
+        values = self.item.values  # discord.py sets them from the interaction before the callback
         name = values[0] if values else ""
         await bot.matches.check_place(self.match_id, interaction.guild_id, interaction.channel_id)
         await bot.matches.join(self.match_id, player_of(interaction.user), team_name=name)

@@ -277,12 +277,6 @@ def as_button(item: discord.ui.Item[Any]) -> discord.ui.Button[Any]:
     return item
 
 
-def chosen(interaction: discord.Interaction) -> list[str]:
-    """The values a member chose in the select menu an interaction came from."""
-    data = cast("dict[str, Any]", interaction.data or {})
-    return [str(value) for value in data.get("values", [])]
-
-
 def _posts(interaction: discord.Interaction) -> Posts:
     """The bot's count of its members' public posts."""
     return bot_of(interaction).posts

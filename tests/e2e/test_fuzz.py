@@ -920,6 +920,7 @@ class Bench:
             else:
                 base = discord.ui.Button(label="·", custom_id=click.custom_id)
             item = await item_class.from_custom_id(inter, base, matched)
+            item._refresh_state(inter, data)  # as discord.py's dispatch does: a menu's values are set
             await item.callback(inter)
         return inter.said
 
