@@ -24,6 +24,7 @@ from zoneinfo import ZoneInfo
 
 from bot.play.daily import streak
 from bot.play.days import DAY_SECONDS, attempt_deadline, day_start, utc_day
+from bot.play.errors import BadSetting
 from bot.play.settings import ServerSettings, read_settings
 from bot.store import Store
 from bot.store.base import DailyDay, DailyResult
@@ -273,9 +274,13 @@ class Ritual:
 
     # --- reminders --------------------------------------------------------------------------------
 
-    async def set_reminder(self, user_id: int, on: bool, guild_id: int | None) -> None:
-        """Turn a member's streak reminder on or off; a server's time zone is the one it speaks in."""
-        await self.store.ritual.set_reminder(user_id, on, guild_id)
+    async def set_reminder(self, user_id: int, state: str, guild_id: int | None) -> bool:
+        """Turn a member's streak reminder "on" or "off" (BadSetting for anything else), where they
+        are: that server's time zone is the one it speaks in. Whether it is on now."""
+        if state not in ("on", "off"):
+            raise BadSetting("remind", state)
+        await self.store.ritual.set_reminder(user_id, state == "on", guild_id)
+        return state == "on"
 
     async def reminders_due(self) -> list[Reminder]:
         """The reminders due now that this process has claimed (each member's once a UTC day):

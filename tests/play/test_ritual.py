@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.play import Player, SoloPlay
+from bot.play.errors import BadSetting
 from bot.play.ritual import (
     CLAIM_STALE,
     EDIT_EVERY,
@@ -167,10 +168,12 @@ async def test_a_reminder_goes_once_a_day_to_whoever_asked_with_a_streak_to_save
             for player in (ALICE, BOB, CAROL):
                 await lose_daily(store, solo, player, day)
         await lose_daily(store, solo, CAROL, "2026-11-27")  # carol played today already
-        await ritual.set_reminder(ALICE.id, True, GUILD)
-        await ritual.set_reminder(CAROL.id, True, None)
-        await ritual.set_reminder(BOB.id, True, GUILD)
-        await ritual.set_reminder(BOB.id, False, GUILD)  # bob changed his mind
+        assert await ritual.set_reminder(ALICE.id, "on", GUILD)
+        await ritual.set_reminder(CAROL.id, "on", None)
+        await ritual.set_reminder(BOB.id, "on", GUILD)
+        assert not await ritual.set_reminder(BOB.id, "off", GUILD)  # bob changed his mind
+        with pytest.raises(BadSetting):
+            await ritual.set_reminder(BOB.id, "sometimes", GUILD)
         assert await ritual.reminders_due() == []  # 07:30 UTC: too early
         clock.set("2026-11-27 20:30")
         [reminder] = await ritual.reminders_due()
