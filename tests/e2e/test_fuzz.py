@@ -81,6 +81,7 @@ from bot.views.leaderboards import PageButton
 from bot.views.matches import MatchButton, TeamSelect
 from bot.views.race import LobbyButton, RaceBoardButton
 from bot.views.respond import fit_to_show
+from bot.views.ritual import PlayDailyButton
 from bot.views.share import ShareButton
 from bot.views.solution import SolutionPageButton
 from bot.views.watch import RefreshButton
@@ -97,7 +98,7 @@ CONCURRENCY = 8
 ERROR_LIMIT = 300  # characters of an error answer
 DISCORD_LIMIT = 2_000  # characters of a message's content
 ITEMS = (BoardButton, PickSelect, MatchButton, TeamSelect, PageButton, LobbyButton, RaceBoardButton, RefreshButton,
-         ShareButton, SolutionPageButton)
+         ShareButton, SolutionPageButton, PlayDailyButton)
 TABLES = ("games", "matches", "match_players", "races", "race_players", "teams", "team_members")
 MARKERS = ("Traceback", "Exception", "Error(", "NoneType", "object at 0x", "<bot.", "<discord.", "{", "}")
 NONE_WORD = re.compile(r"\bNone\b")
@@ -376,6 +377,8 @@ def well_formed(rng: Random, world: World) -> list[str]:
                 rng.choice(("0", "1", "2", "3", "9999")), rng.choice(STEPS)]
     if kind < 0.75:
         return ["sol", an_id(rng, world.ids("game")), rng.choice(("0", "1", "3", "9999")), rng.choice(STEPS)]
+    if kind < 0.765:  # a daily post's Play
+        return ["pd", "play", rng.choice(("canfield", "patriarchs", "chess", "canfield_", "x" * 40))]
     race = an_id(rng, world.ids("race"))
     if rng.random() < 0.4:
         return ["pr", race, rng.choice(RACE_ACTIONS)]
@@ -442,7 +445,7 @@ def template_of(custom_id: str) -> tuple[type, re.Match[str]] | None:
 def owners_of(click: Click, world: World) -> list[int]:
     """The players whose game, match or race a custom_id names (empty if none)."""
     taken = template_of(click.custom_id)
-    if taken is None or taken[0] is PageButton:
+    if taken is None or taken[0] in (PageButton, PlayDailyButton):
         return []
     item, found = taken
     if item in (BoardButton, PickSelect, RefreshButton, ShareButton, SolutionPageButton):
@@ -464,6 +467,8 @@ def inert_click(click: Click, world: World, user: int, manage: bool) -> bool:
     # Share marks only the daily shared; a solution's page shows a line and stores nothing.
     if item in (PickSelect, PageButton, RefreshButton, ShareButton, SolutionPageButton):
         return True
+    if item is PlayDailyButton:  # starts the presser's daily of a game there is
+        return found["game"] not in GAMES
     if item is BoardButton:
         game = world.games.get(int(found["game"]))
         # A hint changes no game, but may count one more hint in its player's (the share card, clean wins tell).
@@ -723,6 +728,10 @@ class Bench:
         self.last = snapshot(self.db)
         return self.last
 
+    def shared_dailies(self) -> set[int]:
+        """The games of the dailies whose result card was posted."""
+        return {row[0] for row in self.db.execute("SELECT game_id FROM daily_attempts WHERE shared = 1")}
+
     async def build(self) -> None:
         """Games, matches, teams and races in every state, owned by different players."""
         solo, matches, races, teams = self.client.solo, self.client.matches, self.client.races, self.client.teams
@@ -933,9 +942,13 @@ class Bench:
         click = random_click(rng, world, real_ids, real_share=0.05)  # fewer boards to draw here
         what = f"{'pick' if click.is_select else 'click'} {click.custom_id!r} {list(click.values)} by {who.name}"
         found: list[str] = []
+        shared = self.shared_dailies()
         try:
             said = await self.press(who, click, manage=manage)
-            found += judge(said, click.custom_id + "".join(click.values) + "".join(world_names(self.db)))
+            # A daily started by a post's Play and then ended may be shared: its card is a public answer.
+            posted = self.shared_dailies() > shared
+            found += judge(said, click.custom_id + "".join(click.values) + "".join(world_names(self.db)),
+                           error=False if posted else None)
         except Exception as error:  # nothing may escape a handler
             found.append(f"raised {error!r}")
         after = self.after()
