@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import zoneinfo
 from typing import TYPE_CHECKING, TypeVar
 
 import discord
@@ -26,6 +28,17 @@ async def game_choices(interaction: discord.Interaction, current: str) -> list[a
     typed = current.lower()
     return [app_commands.Choice(name=f"{TITLES[name]} ({name})", value=name)
             for name in GAMES if typed in name or typed in TITLES[name].lower()][:25]
+
+
+@functools.cache
+def _time_zones() -> tuple[str, ...]:
+    return tuple(sorted(zoneinfo.available_timezones()))
+
+
+async def timezone_choices(_interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The IANA time zones whose name holds what is typed so far (/settings timezone)."""
+    typed = current.lower().replace(" ", "_")
+    return [app_commands.Choice(name=zone, value=zone) for zone in _time_zones() if typed in zone.lower()][:25]
 
 
 def anywhere(command: T) -> T:

@@ -13,13 +13,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.checks import check_channel, game_choices, server_app_only
+from bot.cogs.checks import check_channel, game_choices, server_app_only, timezone_choices
 from bot.cogs.coalesce import CoalescedEdits
 from bot.cogs.expiry import ExpiryRound
 from bot.languages import LANGUAGE_NAMES
 from bot.play.errors import ManageServerNeeded
 from bot.play.matches import MatchListener, Scoreboard
-from bot.play.settings import change_settings, load_settings
+from bot.play.settings import SEASONS, change_settings, load_settings
 from bot.views.board import player_of
 from bot.views.matches import scoreboard_layout
 from bot.views.mentions import pinging
@@ -36,6 +36,8 @@ COALESCE_SECONDS = 1.0
 DIE_CHOICES = [app_commands.Choice(name=name, value=name) for name in ("off", "game", "pass")]
 # /settings language: each language named as its speakers name it.
 LANGUAGE_CHOICES = [app_commands.Choice(name=kept(name), value=code) for code, name in LANGUAGE_NAMES.items()]
+SEASON_CHOICES = [app_commands.Choice(name=name, value=name) for name in SEASONS]
+DAILY_POST_CHOICES = [app_commands.Choice(name=name, value=name) for name in ("on", "off", "quiet")]
 
 
 class ScoreboardMessages(MatchListener):
@@ -180,33 +182,51 @@ class MatchesCog(commands.Cog):
 
     # --- settings ----------------------------------------------------------------------------
 
-    @app_commands.command(name="settings", description="This server's match defaults, play channels and language")
+    @app_commands.command(name="settings",
+                          description="This server's match defaults, play channels, language, time zone and daily post")
     @app_commands.describe(target="default match target", team_target="default team target (default: twice)",
                            die="default Die of Justice", undo="allow undo in matches",
                            channel="a channel to allow play in (or disallow, with allow: False)",
                            allow="allow (default) or disallow play in that channel",
-                           language="the language for members whose Discord language the bot does not speak")
-    @app_commands.choices(die=DIE_CHOICES, language=LANGUAGE_CHOICES)
+                           language="the language for members whose Discord language the bot does not speak",
+                           timezone="this server's time zone, such as Europe/Paris (default UTC)",
+                           season="how long a season of the leaderboards lasts (default a month)",
+                           daily_channel="post the daily there every day",
+                           daily_hour="the hour of the daily post, 0 to 23, in the server's time zone",
+                           daily_game="which game's daily is posted (default canfield)",
+                           daily_role="a role the daily post mentions (default: nobody)",
+                           daily_post="turn the daily post on or off, or stop mentioning a role (quiet)")
+    @app_commands.choices(die=DIE_CHOICES, language=LANGUAGE_CHOICES, season=SEASON_CHOICES,
+                          daily_post=DAILY_POST_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings(self, interaction: discord.Interaction,
                        target: app_commands.Range[int, 1, 100_000] | None = None,
                        team_target: app_commands.Range[int, 1, 100_000] | None = None, die: str | None = None,
                        undo: bool | None = None, channel: discord.TextChannel | None = None,
-                       allow: bool | None = None, language: str | None = None) -> None:
+                       allow: bool | None = None, language: str | None = None, timezone: str | None = None,
+                       season: str | None = None, daily_channel: discord.TextChannel | None = None,
+                       daily_hour: app_commands.Range[int, 0, 23] | None = None, daily_game: str | None = None,
+                       daily_role: discord.Role | None = None, daily_post: str | None = None) -> None:
         """Show or change the settings (Manage Server only)."""
         async def work() -> Answer:
             guild_id = interaction.guild_id or 0
-            changing = any(v is not None for v in (target, team_target, die, undo, channel, language))
-            if not changing:
+            given = (target, team_target, die, undo, channel, language, timezone, season, daily_channel, daily_hour,
+                     daily_game, daily_role, daily_post)
+            if all(value is None for value in given):
                 voice = await voice_of(interaction)
                 return Answer(settings_text(await load_settings(self.bot.store, guild_id), voice))
             if not (interaction.permissions and interaction.permissions.manage_guild):
                 raise ManageServerNeeded("settings")
-            new = await change_settings(self.bot.store, guild_id, target=target, team_target=team_target, die=die,
-                                        match_undo=undo, channel=channel.id if channel else None, allow=allow,
-                                        language=language)
+            new = await change_settings(
+                self.bot.store, guild_id, target=target, team_target=team_target, die=die, match_undo=undo,
+                channel=channel.id if channel else None, allow=allow, language=language, timezone=timezone,
+                season=season, daily_channel=daily_channel.id if daily_channel else None, daily_hour=daily_hour,
+                daily_game=daily_game, daily_role=daily_role.id if daily_role else None, daily_post=daily_post)
             voice = await voice_of(interaction)  # in the new language, when the member's is not shipped
             return Answer(voice.gettext("Settings changed.") + " " + settings_text(new, voice))
 
         await answer(interaction, work())
+
+    settings.autocomplete("daily_game")(game_choices)
+    settings.autocomplete("timezone")(timezone_choices)

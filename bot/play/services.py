@@ -17,6 +17,7 @@ from bot.play.posts import Posts
 from bot.play.race import RacePlay
 from bot.play.ratings import Ratings
 from bot.play.review import ReviewPlay
+from bot.play.ritual import Ritual
 from bot.play.solo import SoloPlay
 from bot.play.solution import SOLUTION_LIMIT, SolutionPlay
 from bot.play.watch import WatchPlay
@@ -41,6 +42,7 @@ class Play:
     posts: Posts
     bulk: BulkDrawing
     ratings: Ratings
+    ritual: Ritual
 
 
 def build_play(store: Store, *, clock: Callable[[], float] = time.time, limits: RateLimiter | None = None,
@@ -72,4 +74,5 @@ def build_play(store: Store, *, clock: Callable[[], float] = time.time, limits: 
         posts=Posts(solo.limits),
         bulk=bulk or BulkDrawing(preload=("render", "bot.game")),
         ratings=ratings,
+        ritual=Ritual(store, clock),
     )

@@ -1,11 +1,17 @@
-"""A server's settings: match defaults and where play is allowed."""
+"""A server's settings: match defaults, where play is allowed, the server's time zone and seasons,
+and its daily post (bot/play/ritual.py)."""
 
 from __future__ import annotations
 
+import functools
 import time
+import zoneinfo
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 from weakref import WeakKeyDictionary
 
+from bot.game import GAMES
 from bot.game.rules import Die
 from bot.languages import LANGUAGE_CHOICES
 from bot.play.errors import BadSetting, NotAPlayChannel
@@ -20,6 +26,9 @@ PREFIX_LENGTH = 5  # the most characters of a prefix for typed moves
 # interactions all reach the process running its shard, so only around a resharding) within this.
 SETTINGS_KEPT = 60.0
 SERVERS_KEPT = 10_000  # the most servers whose settings are kept
+SEASONS = ("month", "week", "quarter")  # how long a season lasts (bot/play/seasons.py)
+DEFAULT_DAILY_HOUR = 9  # the hour of the daily post, in the server's time zone, until one is set
+TIMEZONE_LENGTH = 64  # the longest IANA time zone name taken (the longest real one has 30 characters)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +42,23 @@ class ServerSettings:
     play_channels: frozenset[int] = field(default_factory=frozenset)
     prefix: str | None = None  # for typed moves; None: the bot's COMMAND_PREFIX
     language: str | None = None  # the server's default language (bot.languages); None: English
+    timezone: str = "UTC"  # an IANA name: the hour of the daily post and reminders, the edges of seasons
+    season: str = "month"  # one of SEASONS
+    daily_channel: int | None = None  # where the daily is posted every day; None: nowhere
+    daily_hour: int = DEFAULT_DAILY_HOUR  # 0-23, in the server's time zone
+    daily_game: str = "canfield"  # the game whose daily is posted
+    daily_role: int | None = None  # a role the post mentions; None: nobody is pinged
+    daily_on: bool = True  # False: the post is turned off (the channel is kept for when it is on again)
+
+    @property
+    def posts_daily(self) -> bool:
+        """Whether the daily is posted every day."""
+        return self.daily_channel is not None and self.daily_on
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        """The server's time zone."""
+        return time_zone(self.timezone)
 
     @property
     def team_target_or_default(self) -> int:
@@ -75,7 +101,7 @@ async def load_settings(store: Store, guild_id: int | None) -> ServerSettings:
     read_at, settings = kept.servers.get(guild_id, (-SETTINGS_KEPT, None))
     if settings is not None and now - read_at < SETTINGS_KEPT:
         return settings
-    settings = _read_settings(await store.stats.get_settings(guild_id))
+    settings = read_settings(await store.stats.get_settings(guild_id))
     if kept.changes == changes:
         kept.servers.pop(guild_id, None)
         kept.servers[guild_id] = (now, settings)
@@ -92,7 +118,7 @@ def forget_settings(store: Store, guild_id: int) -> None:
     kept.changes += 1
 
 
-def _read_settings(raw: dict[str, str]) -> ServerSettings:
+def read_settings(raw: dict[str, str]) -> ServerSettings:
     """Settings from the store's values; the defaults when one does not read."""
     try:
         return ServerSettings(
@@ -103,9 +129,38 @@ def _read_settings(raw: dict[str, str]) -> ServerSettings:
             play_channels=frozenset(int(c) for c in raw.get("play_channels", "").split(",") if c.strip()),
             prefix=raw.get("prefix") or None,
             language=raw.get("language") if raw.get("language") in LANGUAGE_CHOICES else None,
+            timezone=raw["timezone"] if is_time_zone(raw.get("timezone", "")) else "UTC",
+            season=raw["season"] if raw.get("season") in SEASONS else "month",
+            daily_channel=int(raw["daily_channel"]) if raw.get("daily_channel") else None,
+            daily_hour=int(raw["daily_hour"]) if raw.get("daily_hour", "") in _HOURS else DEFAULT_DAILY_HOUR,
+            daily_game=raw["daily_game"] if raw.get("daily_game") in GAMES else "canfield",
+            daily_role=int(raw["daily_role"]) if raw.get("daily_role") else None,
+            daily_on=raw.get("daily_on", "1") == "1",
         )
     except ValueError:  # a damaged value: the defaults hold until an admin sets it again
         return ServerSettings()
+
+
+_HOURS = {str(hour) for hour in range(24)}
+
+
+@functools.lru_cache(maxsize=64)
+def time_zone(name: str) -> zoneinfo.ZoneInfo:
+    """The time zone of an IANA name (the system's zone data, else the tzdata package's);
+    UTC for a name that is not one (a damaged setting)."""
+    return zoneinfo.ZoneInfo(name) if is_time_zone(name) else zoneinfo.ZoneInfo("UTC")
+
+
+@functools.lru_cache(maxsize=256)
+def is_time_zone(name: str) -> bool:
+    """Whether `name` is an IANA time zone name, such as Europe/Paris or UTC."""
+    if not name or len(name) > TIMEZONE_LENGTH or name != name.strip():
+        return False
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (ValueError, zoneinfo.ZoneInfoNotFoundError):  # a malformed name, or none such
+        return False
+    return True
 
 
 async def check_play_channel(store: Store, guild_id: int | None, channel_id: int | None) -> None:
@@ -118,33 +173,39 @@ async def check_play_channel(store: Store, guild_id: int | None, channel_id: int
 async def change_settings(store: Store, guild_id: int, *, target: int | None = None, team_target: int | None = None,
                           die: str | None = None, match_undo: bool | None = None, channel: int | None = None,
                           allow: bool | None = None, prefix: str | None = None,
-                          language: str | None = None) -> ServerSettings:
-    """Change some settings; BadSetting for a value out of range."""
-    forget_settings(store, guild_id)
-    current = await load_settings(store, guild_id)
-    if target is not None:
-        if not 1 <= target <= MAX_TARGET:
-            raise BadSetting("target", target)
-        await store.stats.set_setting(guild_id, "target", str(target))
-    if team_target is not None:
-        if not 1 <= team_target <= MAX_TARGET:
-            raise BadSetting("team_target", team_target)
-        await store.stats.set_setting(guild_id, "team_target", str(team_target))
-    if die is not None:
-        if die not in {d.value for d in Die}:
-            raise BadSetting("die", die)
-        await store.stats.set_setting(guild_id, "die", die)
+                          language: str | None = None, timezone: str | None = None, season: str | None = None,
+                          daily_channel: int | None = None, daily_hour: int | None = None,
+                          daily_game: str | None = None, daily_role: int | None = None,
+                          daily_post: str | None = None) -> ServerSettings:
+    """Change some settings; BadSetting for a value out of range (and nothing is changed).
+    `daily_post`: "on", "off" (the channel is kept) or "quiet" (no role mentioned); setting a
+    `daily_channel` turns the post on. A `daily_role` must not be the server's @everyone role,
+    whose id is the server's."""
     if prefix is not None:
         prefix = prefix.strip()
-        if not 1 <= len(prefix) <= PREFIX_LENGTH or any(c.isspace() for c in prefix):
-            raise BadSetting("prefix", prefix)
-        await store.stats.set_setting(guild_id, "prefix", prefix)
-    if language is not None:
-        if language not in LANGUAGE_CHOICES:
-            raise BadSetting("language", language)
-        await store.stats.set_setting(guild_id, "language", language)
-    if match_undo is not None:
-        await store.stats.set_setting(guild_id, "match_undo", "1" if match_undo else "0")
+    checks: tuple[tuple[object, str, Callable[[Any], bool]], ...] = (
+        (target, "target", range(1, MAX_TARGET + 1).__contains__),
+        (team_target, "team_target", range(1, MAX_TARGET + 1).__contains__),
+        (die, "die", {d.value for d in Die}.__contains__),
+        (prefix, "prefix", lambda p: 1 <= len(p) <= PREFIX_LENGTH and not any(c.isspace() for c in p)),
+        (language, "language", LANGUAGE_CHOICES.__contains__),
+        (timezone, "timezone", is_time_zone), (season, "season", SEASONS.__contains__),
+        (daily_hour, "daily_hour", range(24).__contains__), (daily_game, "daily_game", GAMES.__contains__),
+        (daily_post, "daily_post", ("on", "off", "quiet").__contains__),
+        (daily_role, "daily_role", lambda role: role != guild_id))
+    for value, name, good in checks:  # every value first: a bad one changes nothing
+        if value is not None and not good(value):
+            raise BadSetting(name, value)
+    forget_settings(store, guild_id)
+    current = await load_settings(store, guild_id)
+    changes = {"target": target, "team_target": team_target, "die": die, "prefix": prefix, "language": language,
+               "match_undo": None if match_undo is None else int(match_undo),
+               "timezone": timezone, "season": season, "daily_game": daily_game, "daily_hour": daily_hour,
+               "daily_channel": daily_channel, "daily_role": "" if daily_post == "quiet" else daily_role,
+               "daily_on": 0 if daily_post == "off" else 1 if daily_post or daily_channel else None}
+    for key, value in changes.items():
+        if value is not None:
+            await store.stats.set_setting(guild_id, key, str(value))
     if channel is not None:
         channels = set(current.play_channels)
         if allow is False:

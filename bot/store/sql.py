@@ -13,14 +13,15 @@ from bot.store.games import GameStore
 from bot.store.matches import MatchStore
 from bot.store.races import RaceStore
 from bot.store.ratings import RatingStore
+from bot.store.ritual import RitualStore
 from bot.store.stats import StatsStore
 
 
 class Store:
     """One SQL database (SQLite or PostgreSQL: bot/store/databases.py tells them apart), opened and
     closed here, and a store per aggregate on it: `games` (games and players' names), `matches`
-    (teams and matches), `races`, `stats` (dailies, leaderboards, stats and server settings) and `ratings` (players'
-    ratings)."""
+    (teams and matches), `races`, `stats` (dailies, leaderboards, stats and server settings),
+    `ritual` (the daily posts and reminders) and `ratings` (players' ratings)."""
 
     def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
         self.db = db
@@ -28,6 +29,7 @@ class Store:
         self.matches = MatchStore(db, clock)
         self.races = RaceStore(db, clock)
         self.stats = StatsStore(db, clock)
+        self.ritual = RitualStore(db, clock)
         self.ratings = RatingStore(db, clock)
 
     @property

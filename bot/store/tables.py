@@ -208,6 +208,34 @@ secrets = Table(
     Column("created_at", Time, nullable=False),
 )
 
+# The daily ritual's posts (bot/play/ritual.py), each made once whichever process comes first: a
+# server's daily post of a day (kind 'daily', key: the server's local date, YYYY-MM-DD) and the
+# standings of a season that ended (kind 'season', key: the season's name, its edges kept).
+ritual_posts = Table(
+    "ritual_posts", metadata,
+    Column("guild_id", BigInteger, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("key", Text, nullable=False),
+    Column("channel_id", BigInteger, nullable=False),
+    Column("message_id", BigInteger),  # NULL until posted
+    Column("claimed_at", Time, nullable=False),  # when a process took it on (another may after a while)
+    Column("shown", Text, nullable=False, server_default=text("''")),  # what the post last showed (edits)
+    Column("starts", Time),  # a season's edges
+    Column("ends", Time),
+    PrimaryKeyConstraint("guild_id", "kind", "key"),
+    CheckConstraint("kind IN ('daily', 'season')"),
+)
+
+# Members' daily streak reminders (`/remind daily`): on or off, and the last UTC day one was sent.
+reminders = Table(
+    "reminders", metadata,
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("daily", BigInteger, nullable=False, server_default=text("0")),  # 1: on
+    Column("guild_id", BigInteger),  # where it was turned on: whose time zone the reminder speaks in
+    Column("last_day", Text),  # the UTC day of the last reminder sent (or tried)
+)
+Index("reminders_on", reminders.c.daily, reminders.c.last_day)
+
 # Ratings (bot/play/ratings.py). Every finished match and race hand the ratings have taken in, once
 # each, whether it was rated or not (fewer than two sides: not), numbered in the order taken in.
 rated_events = Table(

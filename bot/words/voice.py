@@ -87,6 +87,11 @@ class Voice:
         one is written; whether it pings is the message's allowed mentions, bot.views.mentions)."""
         return self.gettext(self.mention_format, user=user_id)
 
+    def role(self, role_id: int) -> str:
+        """A server's role as the front end shows it (in Discord, a mention: whether it pings is
+        the message's allowed mentions)."""
+        return f"<@&{role_id}>" if self.markdown else f"@{role_id}"
+
     def name(self, name: str) -> str:
         """A name a member chose (a display name, a team's) as the front end writes it in its text:
         in markdown, shown as it is and doing nothing (`inert_name`); elsewhere as it is."""

@@ -8,7 +8,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0012_ratings"
-down_revision = "0010_secrecy"  # TODO: 0011_ritual once main has it
+down_revision = "0011_ritual"
 branch_labels = None
 depends_on = None
 
