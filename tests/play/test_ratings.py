@@ -93,10 +93,11 @@ class World:
         assert await self.store.races.finish_race(race.id, demon_user_id=None, scores=[scores[p] for p in seated])
         return race.id
 
-    async def shown(self, player: Player) -> int | None:
-        """The player's rating as shown, or None."""
+    async def shown(self, player: Player) -> int:
+        """The player's rating as shown (they have one)."""
         rating = await player_rating(self.store, player.id)
-        return None if rating is None else rating.rating
+        assert rating is not None
+        return rating.rating
 
 
 @pytest.fixture
@@ -213,7 +214,7 @@ async def test_cancelled_and_lone_matches_are_not_rated(world: World) -> None:
     await world.match(DAVE)  # won alone
     assert await stored_ratings(world.store) == {}
     assert await world.store.db.fetch_value(select(func.count()).select_from(rated_events)) == 1  # the lone win
-    assert await world.shown(DAVE) is None
+    assert await player_rating(world.store, DAVE.id) is None
 
 
 async def test_a_team_match_rates_members_through_their_team(world: World) -> None:
@@ -343,12 +344,12 @@ async def test_a_rating_is_provisional_until_five_rated_games_and_stats_show_it(
     assert stats.rating is None
     for number in range(PROVISIONAL_GAMES):
         world.clock.advance(60)
-        before = await world.shown(ALICE)
+        before = await world.shown(ALICE) if number else 1000
         await world.stored_race({ALICE: 10, BOB: 0})
         await world.ratings.catch_up()
         rating = (await world.boards.stats(ALICE.id, GUILD)).rating
         assert rating is not None and rating.games == number + 1
         assert rating.provisional == (number + 1 < PROVISIONAL_GAMES)
-        assert rating.change == rating.rating - (before or 1000) and rating.change > 0
+        assert rating.change == rating.rating - before and rating.change > 0
     rows = (await world.boards.page("rating", "all", None)).rows
     assert [(row[1], row[4]) for row in rows] == [("alice", False), ("bob", False)]
