@@ -192,9 +192,10 @@ def reminder_streak(days_played: Iterable[str], today: str) -> int | None:
     return going if going >= REMIND_STREAK else None
 
 
-def _shown(count: DayCount, at: float) -> str:
-    """What a post shows, as the store keeps it to tell a change: the day's counts and when."""
-    return json.dumps({"day": count.day, "players": count.players, "wins": count.wins, "at": at})
+def _shown(post: DailyPost, at: float) -> str:
+    """What a post shows, as the store keeps it to tell a change: its day's daily and counts, and when."""
+    return json.dumps({"day": post.today.day, "game": post.game, "players": post.today.players,
+                       "wins": post.today.wins, "at": at})
 
 
 # --- the ritual over the store -----------------------------------------------------------------------
@@ -223,7 +224,7 @@ class Ritual:
                 continue  # sent, or being sent
             post = await self._post(guild_id, settings, settings.daily_channel, key, now)
             if await self.store.ritual.claim_post(guild_id, "daily", key, settings.daily_channel,
-                                                  stale_after=CLAIM_STALE, shown=_shown(post.today, now)):
+                                                  stale_after=CLAIM_STALE, shown=_shown(post, now)):
                 claimed.append(post)
         return claimed
 
@@ -240,31 +241,33 @@ class Ritual:
         attempts may still be played, each claimed by this process: edit each."""
         now = self.clock()
         edits = []
-        for sent in await self.store.ritual.posts_claimed_since(now - 2 * DAY_SECONDS):
-            if sent.kind != "daily" or not sent.message_id:
-                continue
+        recent = [sent for sent in await self.store.ritual.posts_claimed_since(now - 2 * DAY_SECONDS)
+                  if sent.kind == "daily" and sent.message_id]
+        shown = {}
+        for sent in recent:
             try:
-                shown = json.loads(sent.shown)
-                day, at = str(shown["day"]), float(shown["at"])
+                last = json.loads(sent.shown)
+                shown[sent] = (str(last["day"]), str(last["game"]), float(last["at"]), (last["players"], last["wins"]))
             except (ValueError, KeyError, TypeError):
                 continue
+        counts = await self.store.ritual.daily_counts(sorted({day for day, *_rest in shown.values()}))
+        for sent, (day, game, at, count) in shown.items():
             if now - at < EDIT_EVERY or now >= attempt_deadline(day):
                 continue
-            settings = read_settings(await self.store.stats.get_settings(sent.guild_id))
-            results = await self.store.stats.daily_results(settings.daily_game, sent.guild_id, day, day)
-            count = day_count(day, results)
-            if (count.players, count.wins) == (shown.get("players"), shown.get("wins")):
+            if counts.get((sent.guild_id, day, game), (0, 0)) == tuple(count):
                 continue
-            if await self.store.ritual.claim_edit(sent, _shown(count, now)):
-                post = await self._post(sent.guild_id, settings, sent.channel_id, sent.key, now, day=day)
+            settings = read_settings(await self.store.stats.get_settings(sent.guild_id))
+            post = await self._post(sent.guild_id, settings, sent.channel_id, sent.key, now, day=day, game=game)
+            if await self.store.ritual.claim_edit(sent, _shown(post, now)):
                 edits.append(PostEdit(sent.message_id, post))
         return edits
 
     async def _post(self, guild_id: int, settings: ServerSettings, channel_id: int, key: str, now: float, *,
-                    day: str | None = None) -> DailyPost:
-        """A server's daily post of local day `key`, as of `now`: of the UTC day `day` (default: now's)."""
+                    day: str | None = None, game: str | None = None) -> DailyPost:
+        """A server's daily post of local day `key`, as of `now`: of the UTC day `day` and `game`
+        (default: now's, and the server's daily game)."""
         day = day or utc_day(now)
-        game = settings.daily_game
+        game = game or settings.daily_game
         yesterday = previous_day(day)
         results = await self.store.stats.daily_results(game, guild_id, yesterday, day)
         days = await self.store.stats.daily_days(guild_id=guild_id)

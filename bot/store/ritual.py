@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import case, func, or_, select, update
 
-from bot.store.databases import Database, Row
-from bot.store.tables import guild_settings, reminders, ritual_posts
+from bot.store.databases import Database, Row, total
+from bot.store.tables import daily_attempts, games, guild_settings, reminders, ritual_posts
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +90,20 @@ class RitualStore:
             ritual_posts.c.guild_id == post.guild_id, ritual_posts.c.kind == post.kind,
             ritual_posts.c.key == post.key, ritual_posts.c.shown == post.shown).values(shown=shown))
         return changed == 1
+
+    async def daily_counts(self, days: list[str]) -> dict[tuple[int, str, str], tuple[int, int]]:
+        """(players, wins) at each server's dailies of these days, by (server, day, game): one
+        statement for every server."""
+        if not days:
+            return {}
+        won = total(case((games.c.status == "won", 1), else_=0))
+        rows = await self.db.fetch_all(
+            select(daily_attempts.c.guild_id, daily_attempts.c.day, daily_attempts.c.game,
+                   func.count(daily_attempts.c.user_id).label("players"), won.label("wins"))
+            .select_from(daily_attempts.join(games, games.c.id == daily_attempts.c.game_id))
+            .where(daily_attempts.c.day.in_(days), daily_attempts.c.guild_id.is_not(None))
+            .group_by(daily_attempts.c.guild_id, daily_attempts.c.day, daily_attempts.c.game))
+        return {(row.guild_id, row.day, row.game): (row.players, row.wins or 0) for row in rows}
 
     # --- reminders ------------------------------------------------------------------------------
 
