@@ -35,6 +35,7 @@ from bot.play.errors import ServerLacksApp
 from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
 from bot.play.race import RacePlay
+from bot.play.ratings import Ratings
 from bot.play.review import ReviewPlay
 from bot.play.ritual import Ritual
 from bot.play.services import Play, build_play
@@ -89,6 +90,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
     bulk: BulkDrawing
     solutions: SolutionPlay
     watching: WatchPlay
+    ratings: Ratings
     ritual: Ritual
 
     def __init__(self, config: Config) -> None:
@@ -109,6 +111,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
                                                                       play.teams, play.daily)
         self.review, self.bulk, self.races, self.leaderboards = play.review, play.bulk, play.races, play.leaderboards
         self.solutions, self.watching, self.posts, self.ritual = play.solutions, play.watching, play.posts, play.ritual
+        self.ratings = play.ratings
 
     @property
     def runs_shard_zero(self) -> bool:
@@ -136,6 +139,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
         workers.use_processes(self.config.render_processes)
         self.store = await open_store(self.config.database_url)
         self.use_play(build_play(self.store))
+        await self._rate_what_finished()
         for cog in cog_classes():
             await self.add_cog(cog(self))
         self.add_dynamic_items(*dynamic_items())
@@ -162,6 +166,17 @@ class PatientExorcismBot(commands.AutoShardedBot):
             return
         synced = await self.tree.sync(guild=guild)
         log.info("synced %d commands%s", len(synced), f" to server {guild.id}" if guild else " globally")
+
+    async def _rate_what_finished(self) -> None:
+        """Rate the matches and races that finished unrated: those that ended while no process
+        rated them, and in a database from before ratings, every one stored."""
+        try:
+            changes = await self.ratings.catch_up()
+        except Exception:  # the next match or race to end rates them
+            log.exception("could not rate the finished matches and races")
+            return
+        if changes:
+            log.info("rated %d results of finished matches and races", len(changes))
 
     async def _warm_daily(self) -> None:
         """Find today's winnable daily deal in the background, so the first /daily is quick."""

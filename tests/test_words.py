@@ -257,7 +257,7 @@ def test_rounds_of_matches_and_dailies() -> None:
     (NotAPlayChannel((11, 12)), "Games are played in <#11>, <#12> on this server."),
     (NotADay("2024-02-30"), "'2024-02-30' is not a day: write it YYYY-MM-DD."),
     (UnknownRanking("scores", RANKINGS), "Unknown leaderboard 'scores'; leaderboards: players, teams, daily, "
-                                         "streaks, clean, casino."),
+                                         "streaks, clean, casino, rating."),
     (UnknownPeriod("month", PERIODS), "Unknown period 'month'; periods: all, week, today."),
     (NoSuchDaily("klondike"), f"There is no daily of 'klondike'. Games: {', '.join(GAMES)}."),
     (DailyPlayed("canfield", "resigned", -12, 12 * 3600),

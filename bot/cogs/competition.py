@@ -47,8 +47,9 @@ class CompetitionCog(commands.Cog):
         """Start or resume today's daily game."""
         await answer(interaction, daily_answer(interaction, game))
 
-    @app_commands.command(name="leaderboard",
-                          description="Players, teams, today's daily, streaks, clean wins or the casino bankroll")
+    @app_commands.command(
+        name="leaderboard",
+        description="Players, teams, today's daily, streaks, clean wins, the casino bankroll or ratings")
     @app_commands.describe(board="which leaderboard (players: as /stats counts; clean: wins with no undo and no hint)",
                            period="all time, this week or today",
                            scope="this server or every server")

@@ -15,6 +15,11 @@ Records worth chasing: a clean win is a game of patience won with no move taken 
 a casino game (bot.game.rules.CASINO_GAMES) costs its player $52 and pays $5 a card it put on the
 foundations, and their bankroll carries over from game to game; `casino` ranks it. The boards and
 a player's stats count these the same way too.
+
+Ratings (bot.play.ratings): `rating` ranks players by their rating, one across every server. Over
+`all`, each player's rating now; over `week` or `today`, the players with a rated game in the
+period, each by their rating after their last rated game in it. On a server, the players with a
+rated game there.
 """
 
 from __future__ import annotations
@@ -33,10 +38,11 @@ from bot.game.rules import CASINO_GAMES, casino_money
 from bot.play.daily import Streaks, streaks
 from bot.play.days import today, utc_day
 from bot.play.errors import UnknownGame, UnknownPeriod, UnknownRanking
+from bot.play.ratings import PROVISIONAL_GAMES, PlayerRating, player_rating, shown_rating
 from bot.store import Store
-from bot.store.base import DailyDay, DailyResult, GameRecord
+from bot.store.base import DailyDay, DailyResult, GameRecord, RatingStanding, Skill
 
-RANKINGS = ("players", "teams", "daily", "streaks", "clean", "casino")
+RANKINGS = ("players", "teams", "daily", "streaks", "clean", "casino", "rating")
 PERIODS = ("all", "week", "today")
 # A ranking's columns (after the rank) and unranked rows, best first.
 RankedRows = tuple[tuple[str, ...], list[tuple[Any, ...]]]
@@ -47,8 +53,8 @@ class LeaderboardPage:
     """One page of leaderboard `ranking` over `period` on server `guild_id` (None: all servers);
     the daily leaderboard is of `game`, and today's is of `day`. `columns` name what each row
     holds (rank, player, games, wins, win_rate, points, matches_won, clean_wins, bankroll, team, result, score,
-    moves, time, days, best, streak, best_streak, win_streak, best_win_streak); each row starts with the
-    rank and the name. A time is in whole seconds."""
+    moves, time, days, best, streak, best_streak, win_streak, best_win_streak, rating, provisional); each row
+    starts with the rank and the name. A time is in whole seconds."""
 
     ranking: str
     period: str
@@ -108,6 +114,7 @@ class PlayerStats:
     streaks: Streaks
     clean_wins: int = 0
     games_played: tuple[GameStats, ...] = ()  # the most played first
+    rating: PlayerRating | None = None  # None: no rated game yet (a rating counts every server)
 
     @property
     def win_rate(self) -> float:
@@ -125,7 +132,7 @@ class Leaderboards:
     async def page(self, ranking: str, period: str, guild_id: int | None, page: int = 0, per_page: int = 10, *,
                    game: str = "canfield") -> LeaderboardPage:
         """One page (from 0; clamped to the pages there are) of leaderboard `ranking` (players,
-        teams, daily, streaks, clean or casino) over `period` (all, week or today) on this server (None: all
+        teams, daily, streaks, clean, casino or rating) over `period` (all, week or today) on this server (None: all
         servers). `game` is the daily leaderboard's game. UnknownRanking, UnknownPeriod or
         UnknownGame for a name there is not; ValueError for a `per_page` below 1 (a caller's bug)."""
         if ranking not in RANKINGS:
@@ -138,7 +145,8 @@ class Leaderboards:
             raise ValueError(f"per_page must be at least 1, not {per_page!r}")
         makers: dict[str, Callable[[str, int | None], Awaitable[RankedRows]]] = {
             "players": self._players, "teams": self._teams, "streaks": self._streaks, "clean": self._clean,
-            "casino": self._casino, "daily": lambda period, guild: self._daily(period, guild, game),
+            "casino": self._casino, "rating": self._rating,
+            "daily": lambda period, guild: self._daily(period, guild, game),
         }
         columns, rows = await makers[ranking](period, guild_id)
         total = len(rows)
@@ -167,7 +175,7 @@ class Leaderboards:
             wins=totals.wins, best_score=totals.best_score, average_score=totals.average_score,
             matches_played=totals.matches_played, matches_won=totals.matches_won,
             streaks=streaks(((d.day, d.won) for d in days), as_of), clean_wins=totals.clean_wins,
-            games_played=games_played,
+            games_played=games_played, rating=await player_rating(self.store, user_id),
         )
 
     # --- the rankings -----------------------------------------------------------------------
@@ -200,6 +208,10 @@ class Leaderboards:
         rows.sort(key=lambda row: (-row[1], row[2], row[0].lower()))
         return ("player", "bankroll", "games"), rows
 
+    async def _rating(self, period: str, guild_id: int | None) -> RankedRows:
+        standings = await self.store.ratings.standings(guild_id, self.since(period), None)
+        return ("player", "rating", "games", "provisional"), rating_rows(standings)
+
     async def _teams(self, period: str, guild_id: int | None) -> RankedRows:
         standings = await self.store.stats.team_standings(guild_id, self.since(period))
         rows = [(s.name, s.matches_won, s.points) for s in standings]
@@ -228,6 +240,14 @@ class Leaderboards:
                                      line[0].lower()))
         rows = [(name, s.played, s.best_played, s.won, s.best_won) for name, s in lines]
         return ("player", "streak", "best_streak", "win_streak", "best_win_streak"), rows
+
+
+def rating_rows(standings: list[RatingStanding]) -> list[tuple[Any, ...]]:
+    """The rating board's rows (player, rating as shown, rated games in the period, whether
+    provisional), by rating, then more games, then name."""
+    rows = [(s.name, shown_rating(Skill(s.mu, s.sigma)), s.games, s.rated_games < PROVISIONAL_GAMES)
+            for s in standings]
+    return sorted(rows, key=lambda row: (-row[1], -row[2], row[0].lower()))
 
 
 def _daily_totals(results: list[DailyResult]) -> list[tuple[Any, ...]]:

@@ -16,9 +16,10 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Protocol, TypeVar
 
 from bot.game import GAMES, game_rules, option_names
 from bot.play.errors import (
@@ -105,6 +106,28 @@ class Scoreboard:
     def leader(self) -> Standing | None:
         """Whoever has the most points (None before anyone has scored)."""
         return self.standings[0] if self.standings and self.standings[0].rounds else None
+
+
+class InTeam(Protocol):
+    """A match's player who may be in a team."""
+
+    @property
+    def team_id(self) -> int | None:
+        """Their team's id in a team match (None: in none)."""
+        ...
+
+
+Member = TypeVar("Member", bound=InTeam)
+
+
+def by_team(players: Iterable[Member]) -> dict[int, list[Member]]:
+    """A team match's players by team, each team's in the order given (a player in no team left
+    out): a team stands by the points of its members together."""
+    teams: dict[int, list[Member]] = {}
+    for player in players:
+        if player.team_id is not None:
+            teams.setdefault(player.team_id, []).append(player)
+    return teams
 
 
 class MatchListener:
@@ -367,12 +390,8 @@ class MatchPlay:
             lines = [Standing(p.user_id, p.name + (" (left)" if p.left else ""), p.points, p.rounds)
                      for p in players]
         else:
-            by_team: dict[int, list[MatchPlayer]] = {}
-            for p in players:
-                if p.team_id is not None:
-                    by_team.setdefault(p.team_id, []).append(p)
             lines = []
-            for team_id, members in by_team.items():
+            for team_id, members in by_team(players).items():
                 team = await self.store.matches.get_team(team_id)
                 lines.append(Standing(team_id, team.name if team else f"team {team_id}",
                                       sum(m.points for m in members), sum(m.rounds for m in members),

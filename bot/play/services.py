@@ -15,6 +15,7 @@ from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
 from bot.play.posts import Posts
 from bot.play.race import RacePlay
+from bot.play.ratings import Ratings
 from bot.play.review import ReviewPlay
 from bot.play.ritual import Ritual
 from bot.play.solo import SoloPlay
@@ -40,6 +41,7 @@ class Play:
     watching: WatchPlay
     posts: Posts
     bulk: BulkDrawing
+    ratings: Ratings
     ritual: Ritual
 
 
@@ -53,18 +55,24 @@ def build_play(store: Store, *, clock: Callable[[], float] = time.time, limits: 
     seeds and races' decks (the system's unless given); `bulk`: replays' drawing place (a new
     one, its process started with render and the engine imported, unless given)."""
     solo = SoloPlay(store, limits=limits, clock=clock)
+    matches = MatchPlay(store, solo, match_clock or clock, rng=rng)
+    races = RacePlay(store, clock, rng=rng, work=solo.work, limits=solo.limits)
+    ratings = Ratings(store)
+    matches.listeners.append(ratings)  # first: a match's end is rated before it is announced
+    races.listeners.append(ratings)
     return Play(
         store=store,
         solo=solo,
-        matches=MatchPlay(store, solo, match_clock or clock, rng=rng),
+        matches=matches,
         teams=TeamPlay(store),
         daily=DailyPlay(store, solo, clock),
         review=ReviewPlay(store, solo, clock=clock),
-        races=RacePlay(store, clock, rng=rng, work=solo.work, limits=solo.limits),
+        races=races,
         leaderboards=Leaderboards(store, clock),
         solutions=SolutionPlay(store, solo, clock=clock, limit=solution_limit),
         watching=WatchPlay(store, solo, clock),
         posts=Posts(solo.limits),
         bulk=bulk or BulkDrawing(preload=("render", "bot.game")),
+        ratings=ratings,
         ritual=Ritual(store, clock),
     )

@@ -327,3 +327,64 @@ class CasinoStanding:
     name: str
     games: int
     cards: int
+
+
+# --- ratings: what bot/store/ratings.py takes and returns ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A player of a finished match or race hand, as the ratings take them in: their final points
+    (a match's) or score (a race's), and their team in a team match (None otherwise)."""
+
+    user_id: int
+    points: int
+    team_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Contest:
+    """A finished match (`kind` 'match') or race hand ('race') not yet taken in by the ratings,
+    with the players who played in it."""
+
+    kind: str
+    event_id: int
+    guild_id: int | None
+    finished_at: float
+    teams: bool  # a team match: its players stand by their teams
+    entrants: tuple[Entrant, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    """A player's rating as OpenSkill keeps it (mu and sigma), with their rated games."""
+
+    mu: float
+    sigma: float
+    games: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """A player's rating before and after a rated match or race hand."""
+
+    kind: str
+    event_id: int
+    user_id: int
+    guild_id: int | None
+    rated_at: float  # when the event finished
+    before: Skill
+    after: Skill  # with the rated games counted up to this one
+
+
+@dataclass(frozen=True, slots=True)
+class RatingStanding:
+    """A player's line on the rating board: their rating after their last rated game of the
+    period (`games` of them in it), and their rated games up to then (`rated_games`)."""
+
+    user_id: int
+    name: str
+    mu: float
+    sigma: float
+    games: int
+    rated_games: int

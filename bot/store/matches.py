@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy import ColumnElement, Text, cast, delete, exists, func, select, update
 
@@ -15,6 +16,13 @@ _MATCH_COLUMNS = (matches.c.id, matches.c.guild_id, matches.c.channel_id, matche
                   matches.c.options, matches.c.target, matches.c.teams, matches.c.undo, matches.c.seed,
                   matches.c.status, matches.c.message_id, matches.c.winner_user_id, matches.c.winner_team_id,
                   matches.c.created_at, matches.c.started_at, matches.c.finished_at, matches.c.last_activity)
+
+
+def scored_rounds(match_id: ColumnElement[Any], user_id: ColumnElement[Any]) -> tuple[ColumnElement[bool], ...]:
+    """What picks a player's rounds that count in a match (its points and rounds): the games of
+    that match and player that ended, except those its end closed."""
+    return (games.c.match_id == match_id, games.c.user_id == user_id, games.c.status != "playing",
+            games.c.closed == 0)
 
 
 def _idle(before: float) -> ColumnElement[bool]:
@@ -147,7 +155,7 @@ class MatchStore:
     async def match_players(self, match_id: int) -> list[MatchPlayer]:
         """The match's players with the points and rounds of their finished rounds."""
         theirs = (games.c.match_id == match_players.c.match_id, games.c.user_id == match_players.c.user_id)
-        scored = (*theirs, games.c.status != "playing", games.c.closed == 0)
+        scored = scored_rounds(match_players.c.match_id, match_players.c.user_id)
         rows = await self.db.fetch_mappings(
             select(match_players.c.user_id,
                    func.coalesce(players.c.name, cast(match_players.c.user_id, Text)).label("name"),

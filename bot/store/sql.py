@@ -12,6 +12,7 @@ from bot.store.databases import Database, PostgresDatabase, SqliteDatabase
 from bot.store.games import GameStore
 from bot.store.matches import MatchStore
 from bot.store.races import RaceStore
+from bot.store.ratings import RatingStore
 from bot.store.ritual import RitualStore
 from bot.store.stats import StatsStore
 
@@ -19,8 +20,8 @@ from bot.store.stats import StatsStore
 class Store:
     """One SQL database (SQLite or PostgreSQL: bot/store/databases.py tells them apart), opened and
     closed here, and a store per aggregate on it: `games` (games and players' names), `matches`
-    (teams and matches), `races`, `stats` (dailies, leaderboards, stats and server settings) and
-    `ritual` (the daily posts and reminders)."""
+    (teams and matches), `races`, `stats` (dailies, leaderboards, stats and server settings),
+    `ritual` (the daily posts and reminders) and `ratings` (players' ratings)."""
 
     def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
         self.db = db
@@ -29,6 +30,7 @@ class Store:
         self.races = RaceStore(db, clock)
         self.stats = StatsStore(db, clock)
         self.ritual = RitualStore(db, clock)
+        self.ratings = RatingStore(db, clock)
 
     @property
     def dialect(self) -> str:

@@ -235,3 +235,36 @@ reminders = Table(
     Column("last_day", Text),  # the UTC day of the last reminder sent (or tried)
 )
 Index("reminders_on", reminders.c.daily, reminders.c.last_day)
+
+# Ratings (bot/play/ratings.py). Every finished match and race hand the ratings have taken in, once
+# each, whether it was rated or not (fewer than two sides: not), numbered in the order taken in.
+rated_events = Table(
+    "rated_events", metadata,
+    Column("kind", Text, nullable=False),  # 'match' or 'race'
+    Column("event_id", Id, nullable=False),  # the match's or the race's id
+    Column("seq", BigInteger, nullable=False),  # its place in the order taken in: 1, 2, ...
+    Column("rated", BigInteger, nullable=False),  # 1: its players' ratings changed
+    PrimaryKeyConstraint("kind", "event_id"),
+    UniqueConstraint("seq"),
+    CheckConstraint("kind IN ('match', 'race')"),
+)
+
+# Each change of a player's rating (OpenSkill's mu and sigma before and after), one per player of
+# a rated event: a player's rating is their latest change (by seq), their rated games the count of them.
+rating_changes = Table(
+    "rating_changes", metadata,
+    Column("kind", Text, nullable=False),
+    Column("event_id", Id, nullable=False),
+    Column("user_id", BigInteger, nullable=False),
+    Column("guild_id", BigInteger),  # the event's server (NULL outside one)
+    Column("rated_at", Time, nullable=False),  # when the event finished
+    Column("seq", BigInteger, nullable=False),  # the event's (rated_events.seq)
+    Column("mu_before", Double, nullable=False),
+    Column("sigma_before", Double, nullable=False),
+    Column("mu", Double, nullable=False),
+    Column("sigma", Double, nullable=False),
+    PrimaryKeyConstraint("kind", "event_id", "user_id"),
+    CheckConstraint("kind IN ('match', 'race')"),
+)
+Index("rating_changes_by_user", rating_changes.c.user_id, rating_changes.c.seq)
+Index("rating_changes_by_time", rating_changes.c.rated_at)

@@ -14,7 +14,7 @@ from bot.words import DISCORD, Voice
 from bot.words.leaderboards import all_stats_text, page_text, stats_notes
 
 PAGE_TEMPLATE = re.compile(
-    r"pl:(?P<ranking>players|teams|daily|streaks|clean|casino):(?P<period>all|week|today):(?P<scope>server|all):(?P<page>[0-9]{1,4})"
+    r"pl:(?P<ranking>players|teams|daily|streaks|clean|casino|rating):(?P<period>all|week|today):(?P<scope>server|all):(?P<page>[0-9]{1,4})"
     r":(?P<step>prev|next)")
 
 

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from babel.numbers import format_decimal
+
 from bot.game import TITLES
 from bot.game.rules import CASINO_GAMES
 from bot.i18n import N_
 from bot.play.errors import PlayError, UnknownPeriod, UnknownRanking
 from bot.play.leaderboards import GameStats, LeaderboardPage, PlayerStats
+from bot.play.ratings import PROVISIONAL_GAMES, PlayerRating
 from bot.words.voice import Voice
 from render.captions import shorten
 
@@ -22,7 +25,7 @@ HEADINGS = {"rank": "#", "player": N_("Player"), "team": N_("Team"), "games": N_
             "result": N_("Result"), "score": N_("Score"), "moves": N_("Moves"), "time": N_("Time"),
             "days": N_("Days"), "best": N_("Best"), "streak": N_("Streak"), "best_streak": N_("Best"),
             "win_streak": N_("Win streak"), "best_win_streak": N_("Best won"), "clean_wins": N_("Clean wins"),
-            "bankroll": N_("Bankroll")}
+            "bankroll": N_("Bankroll"), "rating": N_("Rating"), "provisional": N_("Provisional")}
 
 # How the players' board and /stats count, in one sentence (the store's _RESULTS and _MATCH_WINS).
 COUNTING = N_("Games: finished games of patience (solo, match rounds, dailies) and race hands. Wins: games won "
@@ -55,7 +58,8 @@ def page_title(page: LeaderboardPage, voice: Voice) -> str:
                         period=page.day if page.period == "today" else period),
              "streaks": _("Daily streaks (days)"), "clean": _("Clean wins · {period}", period=period),
              "casino": _("Casino bankroll · {title} · {period}", title=", ".join(TITLES[name] for name in CASINO_GAMES),
-                         period=period)}[page.ranking]
+                         period=period),
+             "rating": _("Ratings · {period}", period=period)}[page.ranking]
     where = _("this server") if page.guild_id is not None else _("all servers")
     return f"{title} · {where}"
 
@@ -67,13 +71,15 @@ def page_text(page: LeaderboardPage, voice: Voice) -> str:
     if not page.rows:
         return title + "\n" + voice.gettext("No one here yet.")
     headings = [voice.gettext(HEADINGS[column]) if column != "rank" else "#" for column in page.columns]
-    shown = [[FORMATS.get(column, _same)(value) for column, value in zip(page.columns, row, strict=True)]
+    formats = {**FORMATS, "rating": lambda rating: number(rating, voice),
+               "provisional": lambda provisional: voice.gettext("yes") if provisional else ""}
+    shown = [[formats.get(column, _same)(value) for column, value in zip(page.columns, row, strict=True)]
              for row in page.rows]
     cells = [[_cell(value, NAME_WIDTH if i == 1 else None) for i, value in enumerate(row)] for row in shown]
     widths = [max(len(heading), *(len(line[i]) for line in cells)) for i, heading in enumerate(headings)]
     # Numbers line up on the right, words (names, results) on the left.
-    numeric = [all(isinstance(row[i], int | float) or row[i] is None for row in page.rows)
-               for i in range(len(headings))]
+    numeric = [all((isinstance(row[i], int | float) and not isinstance(row[i], bool)) or row[i] is None
+                   for row in page.rows) for i in range(len(headings))]
 
     def line(values: list[str]) -> str:
         return "  ".join(value.rjust(width) if right else value.ljust(width)
@@ -97,6 +103,25 @@ def _same(value: object) -> object:
 def dollars(amount: int | None) -> str | None:
     """An amount of money, such as "$35" or "-$127"."""
     return None if amount is None else f"-${-amount}" if amount < 0 else f"${amount}"
+
+
+def number(value: int, voice: Voice) -> str:
+    """A whole number as the voice's language writes it, such as "1,083" in English."""
+    return format_decimal(value, locale=voice.language)
+
+
+def rating_text(rating: PlayerRating | None, voice: Voice) -> str:
+    """A player's rating as /stats says it, such as "1,083 (+24 in the last game)", with how far
+    a provisional one is from counting fully."""
+    if rating is None:
+        return voice.gettext("no rated game yet")
+    sign = "+" if rating.change >= 0 else "-"
+    values = {"rating": number(rating.rating, voice), "change": sign + number(abs(rating.change), voice)}
+    if not rating.provisional:
+        return voice.gettext("{rating} ({change} in the last game)", **values)
+    return voice.ngettext("{rating} ({change} in the last game), provisional: {games} of {count} rated game",
+                          "{rating} ({change} in the last game), provisional: {games} of {count} rated games",
+                          PROVISIONAL_GAMES, games=rating.games, **values)
 
 
 def clock_time(seconds: int | None) -> str | None:
@@ -127,6 +152,7 @@ def stats_text(stats: PlayerStats, voice: Voice) -> str:
         (_("Daily wins"), _("{days} in a row (best {best})", days=_days(days.won, voice),
                             best=_days(days.best_won, voice))),
         (_("Clean wins"), str(stats.clean_wins)),
+        (_("Rating"), rating_text(stats.rating, voice)),
     ]
     width = max(len(label) for label, _value in lines) + 2
     return "\n".join([_("Stats of {name} ({where})", name=_cell(stats.name, NAME_WIDTH), where=where),
@@ -173,8 +199,11 @@ def all_stats_text(stats: PlayerStats, voice: Voice) -> str:
 
 
 def stats_notes(voice: Voice) -> str:
-    """What the players' board and the stats count, and what a clean win and the casino are."""
-    return f"{voice.gettext(COUNTING)} {voice.gettext(RECORDS)}"
+    """What the players' board and the stats count, what a clean win and the casino are, and a rating."""
+    ratings = voice.ngettext("Rating: from won matches and finished races, on every server; provisional until "
+                             "{count} rated game.", "Rating: from won matches and finished races, on every server; "
+                             "provisional until {count} rated games.", PROVISIONAL_GAMES)
+    return f"{voice.gettext(COUNTING)} {voice.gettext(RECORDS)} {ratings}"
 
 
 def _cell(value: object, width: int | None = None) -> str:

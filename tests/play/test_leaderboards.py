@@ -209,7 +209,7 @@ async def test_unknown_rankings_periods_and_games_are_refused_with_the_choices(w
     with pytest.raises(UnknownRanking) as ranking:
         await world.boards.page("scores", "all", 5)
     assert (ranking.value.ranking, ranking.value.choices) == (
-        "scores", ("players", "teams", "daily", "streaks", "clean", "casino"))
+        "scores", ("players", "teams", "daily", "streaks", "clean", "casino", "rating"))
     with pytest.raises(UnknownPeriod) as period:
         await world.boards.page("players", "month", 5)
     assert (period.value.period, period.value.choices) == ("month", ("all", "week", "today"))

@@ -6,9 +6,19 @@ from bot.game import GAMES
 from bot.languages import LANGUAGES
 from bot.play.daily import Streaks
 from bot.play.leaderboards import GameStats, LeaderboardPage, PlayerStats
+from bot.play.ratings import PlayerRating
 from bot.views.leaderboards import PAGE_TEMPLATE, code_block, stats_answer
 from bot.words import DISCORD
-from bot.words.leaderboards import NAME_WIDTH, TEXT_LIMIT, game_stats_text, page_text, page_title, stats_text
+from bot.words.leaderboards import (
+    NAME_WIDTH,
+    TEXT_LIMIT,
+    game_stats_text,
+    page_text,
+    page_title,
+    rating_text,
+    stats_notes,
+    stats_text,
+)
 from tests.test_words import HOSTILE_NAMES
 
 
@@ -53,10 +63,38 @@ def test_a_players_stats_in_aligned_lines() -> None:
         "Daily streak  2 days (best 2 days)",
         "Daily wins    1 day in a row (best 1 day)",
         "Clean wins    0",
+        "Rating        no rated game yet",
     ]
     nobody = PlayerStats(user_id=99, name="user 99", guild_id=None, games=0, wins=0, best_score=None,
                          average_score=None, matches_played=0, matches_won=0, streaks=Streaks())
     assert "Scores        -" in stats_text(nobody, DISCORD) and "(all servers)" in stats_text(nobody, DISCORD)
+
+
+def test_a_rating_has_a_line_of_its_own_in_the_stats_with_its_last_change() -> None:
+    stats = PlayerStats(user_id=1, name="alice", guild_id=5, games=5, wins=3, best_score=352, average_score=206.4,
+                        matches_played=3, matches_won=2, streaks=Streaks(),
+                        rating=PlayerRating(rating=1083, games=7, change=24))
+    assert stats_text(stats, DISCORD).splitlines()[-1] == "Rating        1,083 (+24 in the last game)"
+    assert rating_text(PlayerRating(rating=987, games=3, change=-13), DISCORD) == \
+        "987 (-13 in the last game), provisional: 3 of 5 rated games"
+    assert rating_text(PlayerRating(rating=1000, games=4, change=0), DISCORD).startswith("1,000 (+0 in the last game)")
+    assert rating_text(None, DISCORD) == "no rated game yet"
+    assert "provisional until 5 rated games" in stats_notes(DISCORD)
+    assert rating_text(PlayerRating(rating=1083, games=7, change=1024), DISCORD.speaking("de")) == \
+        "1.083 (+1.024 im letzten Spiel)"
+
+
+def test_the_rating_board_shows_ratings_and_which_are_provisional() -> None:
+    page = a_page("rating", ("rank", "player", "rating", "games", "provisional"),
+                  [(1, "alice", 1083, 7, False), (2, "bob", 1012, 2, True)], period="week")
+    assert page_text(page, DISCORD).splitlines() == [
+        "Ratings · this week · this server",
+        "#  Player  Rating  Games  Provisional",
+        "-" * 37,
+        "1  alice    1,083      7",
+        "2  bob      1,012      2  yes",
+        "Page 1 of 1 · 2 in all"]
+    assert PAGE_TEMPLATE.fullmatch("pl:rating:today:all:0:next")
 
 
 def test_the_records_boards_show_money_and_times_as_people_write_them() -> None:
