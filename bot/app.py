@@ -36,6 +36,7 @@ from bot.play.leaderboards import Leaderboards
 from bot.play.matches import MatchPlay, TeamPlay
 from bot.play.race import RacePlay
 from bot.play.review import ReviewPlay
+from bot.play.ritual import Ritual
 from bot.play.services import Play, build_play
 from bot.play.solo import VERDICT_LIMIT
 from bot.play.solution import SolutionPlay
@@ -88,6 +89,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
     bulk: BulkDrawing
     solutions: SolutionPlay
     watching: WatchPlay
+    ritual: Ritual
 
     def __init__(self, config: Config) -> None:
         intents = discord.Intents.default()
@@ -106,7 +108,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
         self.store, self.solo, self.matches, self.teams, self.daily = (play.store, play.solo, play.matches,
                                                                       play.teams, play.daily)
         self.review, self.bulk, self.races, self.leaderboards = play.review, play.bulk, play.races, play.leaderboards
-        self.solutions, self.watching, self.posts = play.solutions, play.watching, play.posts
+        self.solutions, self.watching, self.posts, self.ritual = play.solutions, play.watching, play.posts, play.ritual
 
     @property
     def runs_shard_zero(self) -> bool:

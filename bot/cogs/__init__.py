@@ -11,7 +11,8 @@ def cog_classes() -> tuple[type[commands.Cog], ...]:
     from bot.cogs.matches import MatchesCog
     from bot.cogs.race import RaceCog
     from bot.cogs.review import ReviewCog
+    from bot.cogs.ritual import RitualCog
     from bot.cogs.solo import SoloCog
     from bot.cogs.solution import SolutionCog
 
-    return SoloCog, MatchesCog, CompetitionCog, RaceCog, ReviewCog, SolutionCog
+    return SoloCog, MatchesCog, CompetitionCog, RaceCog, ReviewCog, SolutionCog, RitualCog

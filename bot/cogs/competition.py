@@ -8,12 +8,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.checks import anywhere, check_channel, game_choices, server_command
+from bot.cogs.checks import anywhere, game_choices, server_command
 from bot.cogs.expiry import ExpiryRound
 from bot.play.leaderboards import PERIODS, RANKINGS
-from bot.views.board import board_answer, player_of
 from bot.views.leaderboards import leaderboard_answer, stats_answer
 from bot.views.respond import Answer, answer, bot_of, voice_of
+from bot.views.ritual import daily_answer
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -56,15 +56,7 @@ class CompetitionCog(commands.Cog):
     @anywhere
     async def daily(self, interaction: discord.Interaction, game: str = "canfield") -> None:
         """Start or resume today's daily game."""
-        async def work() -> Answer:
-            voice = await voice_of(interaction)
-            await check_channel(self.bot, interaction)
-            player = player_of(interaction.user)
-            reply = await self.bot.daily.start(player, guild_id=interaction.guild_id,
-                                               channel_id=interaction.channel_id, game=game)
-            return await board_answer(reply, player, voice)
-
-        await answer(interaction, work())
+        await answer(interaction, daily_answer(interaction, game))
 
     @app_commands.command(name="leaderboard",
                           description="Players, teams, today's daily, streaks, clean wins or the casino bankroll")

@@ -485,7 +485,8 @@ class NothingToWatch(PlayError):
 
 @dataclass(eq=False)
 class BadSetting(PlayError):
-    """A setting's value out of range: `name` (target, team_target, die, prefix or language) and `value`."""
+    """A setting's value out of range: `name` (target, team_target, die, prefix, language, timezone, season,
+    daily_hour, daily_game, daily_post, daily_role or remind) and `value`."""
 
     name: str
     value: object

@@ -16,6 +16,7 @@ from bot.play.matches import MatchPlay, TeamPlay
 from bot.play.posts import Posts
 from bot.play.race import RacePlay
 from bot.play.review import ReviewPlay
+from bot.play.ritual import Ritual
 from bot.play.solo import SoloPlay
 from bot.play.solution import SOLUTION_LIMIT, SolutionPlay
 from bot.play.watch import WatchPlay
@@ -39,6 +40,7 @@ class Play:
     watching: WatchPlay
     posts: Posts
     bulk: BulkDrawing
+    ritual: Ritual
 
 
 def build_play(store: Store, *, clock: Callable[[], float] = time.time, limits: RateLimiter | None = None,
@@ -64,4 +66,5 @@ def build_play(store: Store, *, clock: Callable[[], float] = time.time, limits: 
         watching=WatchPlay(store, solo, clock),
         posts=Posts(solo.limits),
         bulk=bulk or BulkDrawing(preload=("render", "bot.game")),
+        ritual=Ritual(store, clock),
     )

@@ -101,7 +101,7 @@ async def load_settings(store: Store, guild_id: int | None) -> ServerSettings:
     read_at, settings = kept.servers.get(guild_id, (-SETTINGS_KEPT, None))
     if settings is not None and now - read_at < SETTINGS_KEPT:
         return settings
-    settings = _read_settings(await store.stats.get_settings(guild_id))
+    settings = read_settings(await store.stats.get_settings(guild_id))
     if kept.changes == changes:
         kept.servers.pop(guild_id, None)
         kept.servers[guild_id] = (now, settings)
@@ -118,7 +118,7 @@ def forget_settings(store: Store, guild_id: int) -> None:
     kept.changes += 1
 
 
-def _read_settings(raw: dict[str, str]) -> ServerSettings:
+def read_settings(raw: dict[str, str]) -> ServerSettings:
     """Settings from the store's values; the defaults when one does not read."""
     try:
         return ServerSettings(

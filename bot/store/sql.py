@@ -12,13 +12,15 @@ from bot.store.databases import Database, PostgresDatabase, SqliteDatabase
 from bot.store.games import GameStore
 from bot.store.matches import MatchStore
 from bot.store.races import RaceStore
+from bot.store.ritual import RitualStore
 from bot.store.stats import StatsStore
 
 
 class Store:
     """One SQL database (SQLite or PostgreSQL: bot/store/databases.py tells them apart), opened and
     closed here, and a store per aggregate on it: `games` (games and players' names), `matches`
-    (teams and matches), `races`, and `stats` (dailies, leaderboards, stats and server settings)."""
+    (teams and matches), `races`, `stats` (dailies, leaderboards, stats and server settings) and
+    `ritual` (the daily posts and reminders)."""
 
     def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
         self.db = db
@@ -26,6 +28,7 @@ class Store:
         self.matches = MatchStore(db, clock)
         self.races = RaceStore(db, clock)
         self.stats = StatsStore(db, clock)
+        self.ritual = RitualStore(db, clock)
 
     @property
     def dialect(self) -> str:

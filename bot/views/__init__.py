@@ -14,12 +14,13 @@ def dynamic_items() -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
     from bot.views.leaderboards import PageButton
     from bot.views.matches import MatchButton, TeamSelect
     from bot.views.race import LobbyButton, RaceBoardButton
+    from bot.views.ritual import PlayDailyButton
     from bot.views.share import ShareButton
     from bot.views.solution import SolutionPageButton
     from bot.views.watch import RefreshButton
 
     return (BoardButton, PickSelect, MatchButton, TeamSelect, PageButton, LobbyButton, RaceBoardButton,
-            RefreshButton, ShareButton, SolutionPageButton)
+            RefreshButton, ShareButton, SolutionPageButton, PlayDailyButton)
 
 
 def answers_custom_id(custom_id: str) -> bool:

@@ -72,6 +72,8 @@ def settings_error_text(error: PlayError, voice: Voice) -> str:
             return _("Unknown game {value}.", value=repr(shorten(str(value), 40)))
         case BadSetting(name="daily_post", value=value):
             return _("The daily post is on, off or quiet, not {value}.", value=repr(value))
+        case BadSetting(name="remind", value=value):
+            return _("A reminder is on or off, not {value}.", value=repr(shorten(str(value), 40)))
         case BadSetting(name="daily_role"):
             return _("The daily post mentions a role members chose to take, not @everyone.")
         case ManageServerNeeded(what="prefix"):

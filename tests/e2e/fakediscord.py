@@ -1173,6 +1173,7 @@ class FakeDiscord:
         self.locales: dict[int, str] = {}  # user id -> the Discord language of their client (default en-US)
         self.guild_locale = "en-US"  # the server's "primary language" (Community servers set it)
         self.user_installs: set[int] = set()  # users who installed the app to their own account
+        self.closed_dms: set[int] = set()  # users who take no private messages from the bot (50007)
         self.alice = self.add_user("alice", 1_200_000_000_000_000_001)
         self.bob = self.add_user("bob", 1_200_000_000_000_000_002)
         self.channels: dict[int, FakeChannel] = {
@@ -1807,6 +1808,13 @@ class FakeDiscord:
                 member = user.member_payload(self.joined_at, with_user=False)
                 resolved.setdefault("members", {})[str(user.id)] = member
             return str(user.id)
+        elif otype == 8:  # a role: any id the test names, resolved as a plain mentionable role
+            role_id = int(value)
+            resolved.setdefault("roles", {})[str(role_id)] = {
+                "id": str(role_id), "name": "everyone" if role_id in self.guilds else f"role {role_id}", "color": 0,
+                "hoist": False, "position": 0 if role_id in self.guilds else 1, "permissions": "0",
+                "managed": False, "mentionable": True, "flags": 0}
+            return str(role_id)
         elif otype == 7:
             channel = self.channels[int(value)]
             resolved.setdefault("channels", {})[str(channel.id)] = {**channel.payload(), "permissions": ALL_PERMISSIONS}
@@ -2508,6 +2516,8 @@ class FakeDiscord:
 
     async def _post_channel_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
+        if channel.type == 1 and channel.recipient is not None and channel.recipient.id in self.closed_dms:
+            raise _ApiError(403, 50007, "Cannot send messages to this user")
         payload, files = await self._read_body(request)
         self._check_message(payload, files, creating=True)
         flags = int(payload.get("flags") or 0) & (
