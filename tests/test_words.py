@@ -84,6 +84,7 @@ from bot.play.errors import (
     UnknownLayout,
     UnknownPeriod,
     UnknownRanking,
+    UnknownSeason,
 )
 from bot.play.events import (
     AlreadyPlaying,
@@ -258,7 +259,9 @@ def test_rounds_of_matches_and_dailies() -> None:
     (NotADay("2024-02-30"), "'2024-02-30' is not a day: write it YYYY-MM-DD."),
     (UnknownRanking("scores", RANKINGS), "Unknown leaderboard 'scores'; leaderboards: players, teams, daily, "
                                          "streaks, clean, casino, rating."),
-    (UnknownPeriod("month", PERIODS), "Unknown period 'month'; periods: all, week, today."),
+    (UnknownPeriod("month", PERIODS), "Unknown period 'month'; periods: all, week, today, season."),
+    (UnknownSeason("2026-13"), "There is no season '2026-13': a season is named like 2026-11 (a month), 2026-W48 (a "
+                               "week) or 2026-Q4 (a quarter)."),
     (NoSuchDaily("klondike"), f"There is no daily of 'klondike'. Games: {', '.join(GAMES)}."),
     (DailyPlayed("canfield", "resigned", -12, 12 * 3600),
      "You have played today's Canfield daily already: resigned, score -12. The next one comes in 12 h 00 min "

@@ -527,3 +527,10 @@ class UnknownPeriod(PlayError):
 
     period: str
     choices: tuple[str, ...]
+
+
+@dataclass(eq=False)
+class UnknownSeason(PlayError):
+    """`name` is no season's name (such as 2026-11, 2026-W48 or 2026-Q4; bot.play.seasons)."""
+
+    name: str

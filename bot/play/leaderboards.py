@@ -1,14 +1,16 @@
 """Leaderboards (players, teams, dailies, streaks) and a player's stats, as pages of rows: data,
 which a presenter lays out (in Discord, an aligned table in a code block).
 
-Periods: `all`; `week`, since Monday 00:00 UTC of the current ISO week; `today`, since 00:00 UTC.
-The players' and teams' boards count what finished in the period. The players' board and a
+Periods: `all`; `week`, since Monday 00:00 UTC of the current ISO week; `today`, since 00:00 UTC;
+`season`, the server's current season (bot.play.seasons: a month, week or quarter in its time zone,
+by its settings; a month in UTC over all servers), or a season named, past or current. The
+players' and teams' boards count what finished in the period. The players' board and a
 player's stats count alike (bot.store.stats): games are finished games of patience (solo, match
 rounds, dailies) and race hands; a win is a game won or a race hand gone out; a match is won by
 its winner, or by every player of the winning team. The daily board counts
 attempts by the day they began: `today` lists today's results one by one, ties broken by fewer
-moves, then less time; `week` and `all` add up each player's dailies of the period. Streaks are
-over all time, whatever the period.
+moves, then less time; the other periods add up each player's dailies of the period's days (a
+season's: the dailies of the dates it spans). Streaks are over all time, whatever the period.
 
 Records worth chasing: a clean win is a game of patience won with no move taken back and no hint
 (a race hand is never one); `clean` ranks them. Casino Canfield (docs/games.md): every finished game of
@@ -17,9 +19,9 @@ foundations, and their bankroll carries over from game to game; `casino` ranks i
 a player's stats count these the same way too.
 
 Ratings (bot.play.ratings): `rating` ranks players by their rating, one across every server. Over
-`all`, each player's rating now; over `week` or `today`, the players with a rated game in the
-period, each by their rating after their last rated game in it. On a server, the players with a
-rated game there.
+`all`, each player's rating now; over another period (a season among them), the players with a
+rated game in the period, each by their rating after their last rated game in it. On a server, the
+players with a rated game there.
 """
 
 from __future__ import annotations
@@ -39,11 +41,16 @@ from bot.play.daily import Streaks, streaks
 from bot.play.days import today, utc_day
 from bot.play.errors import UnknownGame, UnknownPeriod, UnknownRanking
 from bot.play.ratings import PROVISIONAL_GAMES, PlayerRating, player_rating, shown_rating
+from bot.play.seasons import Season, first_day, last_day, parse_season, recent, season_of
+from bot.play.settings import load_settings
 from bot.store import Store
 from bot.store.base import DailyDay, DailyResult, GameRecord, RatingStanding, Skill
 
 RANKINGS = ("players", "teams", "daily", "streaks", "clean", "casino", "rating")
-PERIODS = ("all", "week", "today")
+PERIODS = ("all", "week", "today", "season")
+# The boards of a season's final standings (SeasonStandings), in order.
+STANDINGS = ("players", "teams", "rating", "daily")
+STANDINGS_GAME = "canfield"  # the daily board's game in them
 # A ranking's columns (after the rank) and unranked rows, best first.
 RankedRows = tuple[tuple[str, ...], list[tuple[Any, ...]]]
 
@@ -66,6 +73,28 @@ class LeaderboardPage:
     page: int  # from 0
     pages: int
     total: int  # rows on every page together
+    season: Season | None = None  # the season shown (period `season`)
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonStandings:
+    """The final standings of `season` on server `guild_id` (None: all servers): the top rows of
+    each board of STANDINGS, in that order (a team that scored nothing in it left out)."""
+
+    season: Season
+    guild_id: int | None
+    boards: tuple[LeaderboardPage, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """What a board counts: results finished from `since` (None: ever) until before `until`
+    (None: now), and dailies of the days `first_day` (None: the first ever) to `last_day`."""
+
+    since: float | None
+    until: float | None
+    first_day: str | None
+    last_day: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,11 +159,13 @@ class Leaderboards:
         self.clock = clock
 
     async def page(self, ranking: str, period: str, guild_id: int | None, page: int = 0, per_page: int = 10, *,
-                   game: str = "canfield") -> LeaderboardPage:
+                   game: str = "canfield", season: Season | str | None = None) -> LeaderboardPage:
         """One page (from 0; clamped to the pages there are) of leaderboard `ranking` (players,
-        teams, daily, streaks, clean, casino or rating) over `period` (all, week or today) on this server (None: all
-        servers). `game` is the daily leaderboard's game. UnknownRanking, UnknownPeriod or
-        UnknownGame for a name there is not; ValueError for a `per_page` below 1 (a caller's bug)."""
+        teams, daily, streaks, clean, casino or rating) over `period` (all, week, today or season: the
+        current season) on this server (None: all servers); a `season` (one, or its name) shows
+        that season, whatever the period. `game` is the daily leaderboard's game. UnknownRanking,
+        UnknownPeriod, UnknownGame or UnknownSeason for a name there is not; ValueError for a
+        `per_page` below 1 (a caller's bug)."""
         if ranking not in RANKINGS:
             raise UnknownRanking(ranking, RANKINGS)
         if period not in PERIODS:
@@ -143,19 +174,62 @@ class Leaderboards:
             raise UnknownGame(game)
         if per_page < 1:
             raise ValueError(f"per_page must be at least 1, not {per_page!r}")
-        makers: dict[str, Callable[[str, int | None], Awaitable[RankedRows]]] = {
-            "players": self._players, "teams": self._teams, "streaks": self._streaks, "clean": self._clean,
-            "casino": self._casino, "rating": self._rating,
-            "daily": lambda period, guild: self._daily(period, guild, game),
-        }
-        columns, rows = await makers[ranking](period, guild_id)
+        shown = None
+        if season is not None or period == "season":
+            period = "season"
+            shown = season if isinstance(season, Season) else await self.season(guild_id, season)
+        columns, rows = await self._rows(ranking, period, self.window(period, shown), guild_id, game)
+        return self._page(ranking, period, guild_id, game, shown, columns, rows, page, per_page)
+
+    async def season(self, guild_id: int | None, name: str | None = None) -> Season:
+        """The season called `name` (a month, week or quarter by its form, in the server's time
+        zone; UnknownSeason for a name there is not), or without one the server's current season
+        (its kind and time zone by its settings); over all servers (None), in UTC, and by the month."""
+        settings = await load_settings(self.store, guild_id)
+        if name is not None:
+            return parse_season(name, settings.zone)
+        return season_of(self.clock(), settings.season, settings.zone)
+
+    async def recent_seasons(self, guild_id: int | None, count: int = 12) -> list[Season]:
+        """The server's current season and the ones before it, `count` in all, the latest first."""
+        settings = await load_settings(self.store, guild_id)
+        return recent(self.clock(), settings.season, settings.zone, count)
+
+    async def season_standings(self, guild_id: int | None, season: Season | str, top: int = 5) -> SeasonStandings:
+        """The standings of a season (one, or its name: UnknownSeason for a name there is not) on
+        this server (None: all servers): the first `top` rows of each board of STANDINGS, the
+        daily one of STANDINGS_GAME, as `page` shows them."""
+        shown = season if isinstance(season, Season) else await self.season(guild_id, season)
+        window = self.window("season", shown)
+        boards = []
+        for ranking in STANDINGS:
+            columns, rows = await self._rows(ranking, "season", window, guild_id, STANDINGS_GAME)
+            if ranking == "teams":  # every team of the server is on its board: those that played only
+                rows = [row for row in rows if row[1] or row[2]]
+            boards.append(self._page(ranking, "season", guild_id, STANDINGS_GAME, shown, columns, rows, 0, top))
+        return SeasonStandings(season=shown, guild_id=guild_id, boards=tuple(boards))
+
+    def _page(self, ranking: str, period: str, guild_id: int | None, game: str, season: Season | None,
+              columns: tuple[str, ...], rows: list[tuple[Any, ...]], page: int, per_page: int) -> LeaderboardPage:
+        """Page `page` (clamped to the pages there are) of a board's rows, `per_page` a page, ranked."""
         total = len(rows)
         pages = max(1, math.ceil(total / per_page))
         page = min(max(page, 0), pages - 1)
         first = page * per_page
         ranked = [(first + i + 1, *row) for i, row in enumerate(rows[first:first + per_page])]
         return LeaderboardPage(ranking=ranking, period=period, guild_id=guild_id, game=game, day=today(self.clock),
-                               columns=("rank", *columns), rows=ranked, page=page, pages=pages, total=total)
+                               columns=("rank", *columns), rows=ranked, page=page, pages=pages, total=total,
+                               season=season)
+
+    async def _rows(self, ranking: str, period: str, window: Window, guild_id: int | None,
+                    game: str) -> RankedRows:
+        """The columns and rows of board `ranking` over `period` and its `window` (`game`: the daily board's)."""
+        makers: dict[str, Callable[[Window, int | None], Awaitable[RankedRows]]] = {
+            "players": self._players, "teams": self._teams, "streaks": self._streaks, "clean": self._clean,
+            "casino": self._casino, "rating": self._rating,
+            "daily": lambda window, guild: self._daily(window, guild, game, daily_today=period == "today"),
+        }
+        return await makers[ranking](window, guild_id)
 
     async def stats(self, user_id: int, guild_id: int | None, game: str | None = None) -> PlayerStats:
         """A player's stats: finished games and matches on this server (None: all servers), and
@@ -181,7 +255,7 @@ class Leaderboards:
     # --- the rankings -----------------------------------------------------------------------
 
     def since(self, period: str) -> float | None:
-        """The Unix time the period starts at (None for all time)."""
+        """The Unix time a period other than a season starts at (None for all time)."""
         now = self.clock()
         if period == "all":
             return None
@@ -190,46 +264,53 @@ class Leaderboards:
             midnight -= timedelta(days=midnight.weekday())
         return midnight.timestamp()
 
-    async def _players(self, period: str, guild_id: int | None) -> RankedRows:
-        standings = await self.store.stats.player_standings(guild_id, self.since(period))
+    def window(self, period: str, season: Season | None = None) -> Window:
+        """What a board over `period` counts: a season's results and dailies (`season`, for the
+        period `season`), or the period's since it began."""
+        if season is not None:
+            return Window(since=season.starts, until=season.ends, first_day=first_day(season).isoformat(),
+                          last_day=last_day(season).isoformat())
+        since = self.since(period)
+        return Window(since=since, until=None, first_day=utc_day(since) if since is not None else None,
+                      last_day=today(self.clock))
+
+    async def _players(self, window: Window, guild_id: int | None) -> RankedRows:
+        standings = await self.store.stats.player_standings(guild_id, window.since, window.until)
         rows = [(s.name, s.games, s.wins, round(100 * s.wins / s.games) if s.games else None, s.points,
                  s.matches_won) for s in standings]
         return ("player", "games", "wins", "win_rate", "points", "matches_won"), rows
 
-    async def _clean(self, period: str, guild_id: int | None) -> RankedRows:
-        standings = await self.store.stats.player_standings(guild_id, self.since(period))
+    async def _clean(self, window: Window, guild_id: int | None) -> RankedRows:
+        standings = await self.store.stats.player_standings(guild_id, window.since, window.until)
         rows = [(s.name, s.clean_wins, s.wins, s.games) for s in sorted(
             (s for s in standings if s.clean_wins), key=lambda s: (-s.clean_wins, -s.wins, s.name.lower()))]
         return ("player", "clean_wins", "wins", "games"), rows
 
-    async def _casino(self, period: str, guild_id: int | None) -> RankedRows:
-        standings = await self.store.stats.casino_standings(CASINO_GAMES, guild_id, self.since(period))
+    async def _casino(self, window: Window, guild_id: int | None) -> RankedRows:
+        standings = await self.store.stats.casino_standings(CASINO_GAMES, guild_id, window.since, window.until)
         rows = [(s.name, casino_money(s.games, s.cards), s.games) for s in standings]
         rows.sort(key=lambda row: (-row[1], row[2], row[0].lower()))
         return ("player", "bankroll", "games"), rows
 
-    async def _rating(self, period: str, guild_id: int | None) -> RankedRows:
-        standings = await self.store.ratings.standings(guild_id, self.since(period), None)
+    async def _rating(self, window: Window, guild_id: int | None) -> RankedRows:
+        standings = await self.store.ratings.standings(guild_id, window.since, window.until)
         return ("player", "rating", "games", "provisional"), rating_rows(standings)
 
-    async def _teams(self, period: str, guild_id: int | None) -> RankedRows:
-        standings = await self.store.stats.team_standings(guild_id, self.since(period))
+    async def _teams(self, window: Window, guild_id: int | None) -> RankedRows:
+        standings = await self.store.stats.team_standings(guild_id, window.since, window.until)
         rows = [(s.name, s.matches_won, s.points) for s in standings]
         return ("team", "matches_won", "points"), rows
 
-    async def _daily(self, period: str, guild_id: int | None, game: str) -> RankedRows:
-        day = today(self.clock)
-        if period == "today":
-            results = await self.store.stats.daily_results(game, guild_id, day, day)
+    async def _daily(self, window: Window, guild_id: int | None, game: str, *, daily_today: bool) -> RankedRows:
+        if daily_today:
+            results = await self.store.stats.daily_results(game, guild_id, window.last_day, window.last_day)
             rows = [(r.name, r.status, r.score, r.moves if r.status != "playing" else None,
                      None if r.seconds is None else round(r.seconds)) for r in results]
             return ("player", "result", "score", "moves", "time"), rows
-        since = self.since(period)
-        first_day = utc_day(since) if since is not None else None
-        rows = _daily_totals(await self.store.stats.daily_results(game, guild_id, first_day, day))
+        rows = _daily_totals(await self.store.stats.daily_results(game, guild_id, window.first_day, window.last_day))
         return ("player", "days", "wins", "points", "best"), rows
 
-    async def _streaks(self, period: str, guild_id: int | None) -> RankedRows:
+    async def _streaks(self, _window: Window, guild_id: int | None) -> RankedRows:
         as_of = today(self.clock)
         days = await self.store.stats.daily_days(guild_id=guild_id)
         lines = []

@@ -97,9 +97,12 @@ def _on_server(query: AnySelect, column: ColumnElement[Any], guild_id: int | Non
     return query if guild_id is None else query.where(column == guild_id)
 
 
-def _since(query: AnySelect, column: ColumnElement[Any], since: float | None) -> AnySelect:
-    """`query` kept to the rows whose `column`, a time, is `since` or later (None: ever)."""
-    return query if since is None else query.where(column >= since)
+def _window(query: AnySelect, column: ColumnElement[Any], since: float | None, until: float | None) -> AnySelect:
+    """`query` kept to the rows whose `column`, a time, is `since` or later (None: ever) and
+    before `until` (None: until now)."""
+    if since is not None:
+        query = query.where(column >= since)
+    return query if until is None else query.where(column < until)
 
 
 def _attempt(row: Row) -> DailyAttempt:
@@ -261,18 +264,19 @@ class StatsStore:
 
     # --- leaderboards and stats -------------------------------------------------------------
 
-    async def player_standings(self, guild_id: int | None, since: float | None) -> list[PlayerStanding]:
+    async def player_standings(self, guild_id: int | None, since: float | None,
+                               until: float | None = None) -> list[PlayerStanding]:
         """Every player with a game finished, or a match won, on this server (None: all) since
-        `since` (None: ever): by points, then wins, then name."""
+        `since` (None: ever) and before `until` (None: until now): by points, then wins, then name."""
         results, match_wins = _results(), _match_wins()
         finished_query = select(results.c.user_id, func.count().label("games"), total(results.c.won).label("wins"),
                                 total(results.c.score).label("points"), total(results.c.clean).label("clean")
                                 ).group_by(results.c.user_id)
-        finished = _since(_on_server(finished_query, results.c.guild_id, guild_id), results.c.finished_at, since
-                          ).cte("finished")
+        finished = _window(_on_server(finished_query, results.c.guild_id, guild_id), results.c.finished_at, since,
+                           until).cte("finished")
         won_query = select(match_wins.c.user_id, func.count().label("matches")).group_by(match_wins.c.user_id)
-        won_matches = _since(_on_server(won_query, match_wins.c.guild_id, guild_id), match_wins.c.finished_at, since
-                             ).cte("won_matches")
+        won_matches = _window(_on_server(won_query, match_wins.c.guild_id, guild_id), match_wins.c.finished_at,
+                              since, until).cte("won_matches")
         everyone = union(select(finished.c.user_id), select(won_matches.c.user_id)).cte("everyone")
         wins = func.coalesce(finished.c.wins, 0).label("wins")
         points = func.coalesce(finished.c.points, 0).label("points")
@@ -289,9 +293,11 @@ class StatsStore:
                                points=row["points"], matches_won=row["matches_won"], clean_wins=row["clean_wins"])
                 for row in rows]
 
-    async def team_standings(self, guild_id: int | None, since: float | None) -> list[TeamStanding]:
+    async def team_standings(self, guild_id: int | None, since: float | None,
+                             until: float | None = None) -> list[TeamStanding]:
         """The server's teams (None: every server's) with their match points and matches won
-        since `since` (None: ever): by matches won, then points, then name."""
+        since `since` (None: ever) and before `until` (None: until now): by matches won, then
+        points, then name."""
         # A round's points go to the team its player was in for that match (match_players),
         # whatever team they are in now.
         points_query = (
@@ -304,8 +310,8 @@ class StatsStore:
             .group_by(match_players.c.team_id))
         wins_query = (select(matches.c.winner_team_id.label("team_id"), func.count().label("won"))
                       .where(matches.c.winner_team_id.is_not(None)).group_by(matches.c.winner_team_id))
-        team_points = _since(points_query, games.c.finished_at, since).cte("points")
-        team_wins = _since(wins_query, matches.c.finished_at, since).cte("wins")
+        team_points = _window(points_query, games.c.finished_at, since, until).cte("points")
+        team_wins = _window(wins_query, matches.c.finished_at, since, until).cte("wins")
         won = func.coalesce(team_wins.c.won, 0).label("won")
         points = func.coalesce(team_points.c.points, 0).label("points")
         query = (select(teams.c.id, teams.c.name, won, points)
@@ -365,11 +371,12 @@ class StatsStore:
                            counted_cards=row["counted_cards"], cards=row["cards"], lost_analysed=row["lost_analysed"],
                            lost_winnable=row["lost_winnable"]) for row in rows]
 
-    async def casino_standings(self, game_names: tuple[str, ...], guild_id: int | None,
-                               since: float | None) -> list[CasinoStanding]:
+    async def casino_standings(self, game_names: tuple[str, ...], guild_id: int | None, since: float | None,
+                               until: float | None = None) -> list[CasinoStanding]:
         """Each player's finished games of `game_names` (the casino games) whose cards on the
-        foundations are known, on this server (None: all) since `since` (None: ever), with those
-        cards added up, counted as `game_records` counts them: by player id."""
+        foundations are known, on this server (None: all) since `since` (None: ever) and before
+        `until` (None: until now), with those cards added up, counted as `game_records` counts
+        them: by player id."""
         results = _results()
         cards = results.c.foundation_cards
         query = (select(results.c.user_id, _name(results.c.user_id).label("name"), func.count().label("games"),
@@ -377,8 +384,8 @@ class StatsStore:
                  .select_from(results.outerjoin(players, players.c.user_id == results.c.user_id))
                  .where(results.c.game.in_(game_names), cards.is_not(None))
                  .group_by(results.c.user_id, players.c.name).order_by(results.c.user_id))
-        rows = await self.db.fetch_mappings(_since(_on_server(query, results.c.guild_id, guild_id),
-                                                   results.c.finished_at, since))
+        rows = await self.db.fetch_mappings(_window(_on_server(query, results.c.guild_id, guild_id),
+                                                    results.c.finished_at, since, until))
         return [CasinoStanding(user_id=row["user_id"], name=row["name"], games=row["games"], cards=row["cards"])
                 for row in rows]
 

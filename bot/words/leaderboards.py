@@ -1,23 +1,25 @@
 """What a player reads of leaderboards and stats: a page as an aligned monospace table, a player's
-stats game by game, what they count, and the refusals. (A front end sets the tables in a code
-block: Discord's `bot.views.leaderboards`.)"""
+stats game by game, what they count, a season's final standings, and the refusals. (A front end
+sets the tables in a code block: Discord's `bot.views.leaderboards`.)"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from babel.numbers import format_decimal
 
 from bot.game import TITLES
 from bot.game.rules import CASINO_GAMES
 from bot.i18n import N_
-from bot.play.errors import PlayError, UnknownPeriod, UnknownRanking
-from bot.play.leaderboards import GameStats, LeaderboardPage, PlayerStats
+from bot.play.errors import PlayError, UnknownPeriod, UnknownRanking, UnknownSeason
+from bot.play.leaderboards import GameStats, LeaderboardPage, PlayerStats, SeasonStandings
 from bot.play.ratings import PROVISIONAL_GAMES, PlayerRating
 from bot.words.voice import Voice
 from render.captions import shorten
 
 TEXT_LIMIT = 1900  # what a table may take of a 2,000-character message, code block fences aside
+MESSAGE_LIMIT = 2000  # a Discord message's characters
 NAME_WIDTH = 20
 PERIOD_TITLES = {"all": N_("all time"), "week": N_("this week"), "today": N_("today")}
 HEADINGS = {"rank": "#", "player": N_("Player"), "team": N_("Team"), "games": N_("Games"), "wins": N_("Wins"),
@@ -46,13 +48,19 @@ def leaderboard_error_text(error: PlayError, voice: Voice) -> str:
                      choices=", ".join(choices))
         case UnknownPeriod(period=period, choices=choices):
             return _("Unknown period {period}; periods: {choices}.", period=repr(period), choices=", ".join(choices))
+        case UnknownSeason(name=name):
+            return _("There is no season {name}: a season is named like 2026-11 (a month), 2026-W48 (a week) or "
+                     "2026-Q4 (a quarter).", name=voice.name(repr(name)))
     return ""
 
 
 def page_title(page: LeaderboardPage, voice: Voice) -> str:
     """A page's title: the board, its period (or day) and where, such as "Players · all time · this server"."""
     _ = voice.gettext
-    period = _(PERIOD_TITLES[page.period])
+    if page.season is not None:
+        period = _("season {season}", season=page.season.name)
+    else:
+        period = _(PERIOD_TITLES.get(page.period, page.period))
     title = {"players": _("Players · {period}", period=period), "teams": _("Teams · {period}", period=period),
              "daily": _("Daily {title} · {period}", title=TITLES.get(page.game, page.game),
                         period=page.day if page.period == "today" else period),
@@ -62,6 +70,57 @@ def page_title(page: LeaderboardPage, voice: Voice) -> str:
              "rating": _("Ratings · {period}", period=period)}[page.ranking]
     where = _("this server") if page.guild_id is not None else _("all servers")
     return f"{title} · {where}"
+
+
+def season_standings_text(standings: SeasonStandings, voice: Voice) -> str:
+    """A season's final standings as a short message (at most MESSAGE_LIMIT characters): a heading
+    naming the season, then each board's top rows, or that nobody played; where they would not
+    fit, the last rows of the longest boards are left off."""
+    _ = voice.gettext
+    heading = voice.bold(_("Season {season} is over: the final standings", season=standings.season.name))
+    blocks = []
+    for board in standings.boards:
+        rows = [_("{rank}. {name}: {details}", rank=row[0], name=voice.name(str(row[1])),
+                  details=_row_details(board, row, voice)) for row in board.rows]
+        blocks.append([voice.bold(_board_name(board, voice)), *(rows or [_("Nobody played.")])])
+
+    def text() -> str:
+        return "\n\n".join([heading, *("\n".join(block) for block in blocks)])
+
+    while len(text()) > MESSAGE_LIMIT:
+        longest = max(blocks, key=len)
+        del longest[-2 if longest[-1] == "…" else -1]
+        if longest[-1] != "…":
+            longest.append("…")
+    return text()
+
+
+def _board_name(page: LeaderboardPage, voice: Voice) -> str:
+    """A board's name in a season's standings, such as "Players" or "Daily Canfield"."""
+    _ = voice.gettext
+    names = {"players": _("Players"), "teams": _("Teams"), "rating": _("Rating"),
+             "daily": _("Daily {title}", title=TITLES.get(page.game, page.game))}
+    return names.get(page.ranking, page.ranking)
+
+
+def _row_details(page: LeaderboardPage, row: tuple[object, ...], voice: Voice) -> str:
+    """What a row of a season's standings says after the name, such as "352 points, 1 win"; a
+    board without wording of its own says its values after the name."""
+    values: dict[str, Any] = dict(zip(page.columns, row, strict=True))
+    points = voice.ngettext("{count} point", "{count} points", values.get("points") or 0)
+    match page.ranking:
+        case "players":
+            return ", ".join([points, voice.ngettext("{count} win", "{count} wins", values["wins"])])
+        case "teams":
+            return ", ".join([voice.ngettext("{count} match won", "{count} matches won", values["matches_won"]),
+                              points])
+        case "daily":
+            return ", ".join([points, _days(values["days"], voice)])
+        case "rating":
+            rated = voice.ngettext("{count} rated game", "{count} rated games", values["games"])
+            shown = number(values["rating"], voice)
+            return f"{shown}, {rated}" + (", " + voice.gettext("provisional") if values["provisional"] else "")
+    return ", ".join(_cell(FORMATS.get(column, _same)(value)) for column, value in list(values.items())[2:])
 
 
 def page_text(page: LeaderboardPage, voice: Voice) -> str:

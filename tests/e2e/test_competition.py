@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .fakediscord import FakeDiscord
@@ -67,3 +68,30 @@ async def test_stats_count_a_lost_game_that_could_have_been_won_once_it_is_analy
     stats = await (await fake.slash_command("alice", "stats", {"game": "canfield"})).wait_response()
     assert "Canfield: 1 played, 0 won (0%), 0 clean" in said(stats)
     assert "lost games that could have been won: 1 of 1 analysed (100%)" in said(stats)
+
+
+async def test_a_seasons_leaderboard_the_current_one_a_past_one_and_a_bad_name(fake: FakeDiscord, bots: BotRunner,
+                                                                              tmp_path: Path) -> None:
+    await start(bots, tmp_path)
+    for player in ("alice", "bob"):
+        board = await (await fake.slash_command(player, "play", {})).wait_response()
+        await (await fake.click(player, board, label="Resign")).wait_response(timeout=SOLVER_WAIT)
+    with sqlite3.connect(tmp_path / "pe.sqlite3") as db:  # Bob's game ended in January 2020 (UTC)
+        db.execute("UPDATE games SET finished_at = ? WHERE user_id = ?",
+                   (datetime(2020, 1, 31, 23, 59, tzinfo=UTC).timestamp(), fake.bob.id))
+    months = {datetime.now(UTC).strftime("%Y-%m")}  # the server's season: the month in UTC, by default
+    current = await (await fake.slash_command("bob", "leaderboard", {"period": "season"})).wait_response()
+    months.add(datetime.now(UTC).strftime("%Y-%m"))
+    assert not current.ephemeral and any(f"Players · season {month} · this server" in said(current)
+                                         for month in months)
+    assert "Alice" in said(current) and "Bob" not in said(current)
+    past = await (await fake.slash_command("alice", "leaderboard", {"season": "2020-01"})).wait_response()
+    assert "Players · season 2020-01 · this server" in said(past) and "Bob" in said(past)
+    assert "Alice" not in said(past) and [b.label for b in past.buttons] == ["◀ Prev", "Next ▶"]
+    offered = [choice["value"] for choice in await fake.autocomplete("alice", "leaderboard", {"season": ""},
+                                                                      "season")]
+    assert len(offered) == 12 and offered[0] in months
+    assert await fake.autocomplete("alice", "leaderboard", {"season": "2020"}, "season") == []
+    bad = await (await fake.slash_command("alice", "leaderboard", {"season": "2020-13"})).wait_response()
+    assert bad.ephemeral and said(bad) == ("There is no season '2020-13': a season is named like 2026-11 (a month), "
+                                           "2026-W48 (a week) or 2026-Q4 (a quarter).")

@@ -3,13 +3,17 @@ tests.samples.won_game, losses resigned), with a clock the tests move."""
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo
+
 import pytest
 
 from bot.play import Player, SoloPlay
 from bot.play.daily import DailyPlay, Streaks
 from bot.play.days import today
-from bot.play.errors import UnknownGame, UnknownPeriod, UnknownRanking
-from bot.play.leaderboards import Leaderboards
+from bot.play.errors import UnknownGame, UnknownPeriod, UnknownRanking, UnknownSeason
+from bot.play.leaderboards import STANDINGS, Leaderboards
+from bot.play.seasons import Season, parse_season
+from bot.play.settings import change_settings
 from bot.store import NewGame, Store, open_store
 from bot.store.base import NewMatch, NewRace
 from tests.play.test_daily import FakeClock, at, resign_daily, win_daily
@@ -212,7 +216,7 @@ async def test_unknown_rankings_periods_and_games_are_refused_with_the_choices(w
         "scores", ("players", "teams", "daily", "streaks", "clean", "casino", "rating"))
     with pytest.raises(UnknownPeriod) as period:
         await world.boards.page("players", "month", 5)
-    assert (period.value.period, period.value.choices) == ("month", ("all", "week", "today"))
+    assert (period.value.period, period.value.choices) == ("month", ("all", "week", "today", "season"))
     with pytest.raises(UnknownGame) as game:
         await world.boards.page("daily", "today", 5, game="klondike")
     assert game.value.name == "klondike"
@@ -271,3 +275,103 @@ async def test_stats_and_the_players_board_count_the_same_way(world: World) -> N
         assert (stats.games, stats.wins, stats.matches_won) == (games, wins, matches_won), player
     assert board["alice"][2:] == (4, 2, 50, 352 - 12 + 62 + 4, 1)
     assert board["bob"][2:] == (3, 2, 67, 352 + 3 + 62, 1)
+
+
+# --- seasons ---------------------------------------------------------------------------------
+
+ONE_PASS = "canfield-one-pass"  # a casino game
+PARIS_MAY = (at("2024-04-30 22:00"), at("2024-05-31 22:00"))  # May 2024 in Paris (+02:00), in UTC
+
+
+async def play_everything(world: World, player: Player, team_name: str) -> None:
+    """At the clock's time, `player` wins a game clean, loses a casino game, and wins a team
+    match for a team of their own with a round won."""
+    await world.win(player)
+    casino = await world.solo.create(player, guild_id=5, channel_id=10, name=ONE_PASS, deal=1, options={})
+    await world.solo.resign(casino.game_id, player)
+    team = await world.store.matches.create_team(5, team_name, player.id)
+    match_id = await world.match({player: team.id}, teams=True)
+    await world.win(player, match_id=match_id, round=1)
+    await world.finish(match_id, team_id=team.id)
+
+
+async def a_month_in_paris(world: World) -> None:
+    """Server 5 counts months in Paris; Alice plays everything a second before May, Bob as it
+    begins, Carol a second before it ends, Dave as it ends; then the clock is in mid-May."""
+    await change_settings(world.store, 5, timezone="Europe/Paris", season="month")
+    starts, ends = PARIS_MAY
+    for player, when in ((ALICE, starts - 1), (BOB, starts), (CAROL, ends - 1), (DAVE, ends)):
+        world.clock.now = when
+        await play_everything(world, player, f"{player.name}s")
+    world.clock.set("2024-05-15 12:00")
+
+
+async def test_a_season_counts_what_finished_from_its_start_to_before_its_end(world: World) -> None:
+    await a_month_in_paris(world)
+    for ranking in ("players", "clean", "casino"):
+        page = await world.boards.page(ranking, "season", 5)
+        assert [row[1] for row in page.rows] == ["bob", "carol"], ranking
+        assert (page.period, page.season) == ("season", parse_season("2024-05", ZoneInfo("Europe/Paris")))
+        assert page.season is not None and (page.season.starts, page.season.ends) == PARIS_MAY
+    teams = await world.boards.page("teams", "season", 5)
+    assert [row[1:3] for row in teams.rows] == [("bobs", 1), ("carols", 1), ("alices", 0), ("daves", 0)]
+    # A season named, past or current, whatever the period asked.
+    for name, names in (("2024-04", ["alice"]), ("2024-05", ["bob", "carol"]), ("2024-06", ["dave"])):
+        page = await world.boards.page("players", "all", 5, season=name)
+        assert ([row[1] for row in page.rows], page.period, page.season and page.season.name) == \
+            (names, "season", name)
+    # Its quarter (Alice's second before May is in it); and over all servers, a month in UTC (Bob's
+    # start of May is April there).
+    assert [row[1] for row in (await world.boards.page("players", "season", 5, season="2024-q2")).rows] == \
+        ["alice", "bob", "carol", "dave"]
+    everywhere = await world.boards.page("players", "season", None)
+    assert [row[1] for row in everywhere.rows] == ["carol", "dave"]
+    assert everywhere.season == Season("month", "2024-05", int(at("2024-05-01 00:00")), int(at("2024-06-01 00:00")))
+    # Streaks stay over all time; other periods show no season.
+    assert (await world.boards.page("streaks", "season", 5)).season is not None
+    assert (await world.boards.page("players", "all", 5)).season is None
+    with pytest.raises(UnknownSeason) as refused:
+        await world.boards.page("players", "season", 5, season="2024-13")
+    assert refused.value.name == "2024-13"
+
+
+async def test_the_daily_board_of_a_season_adds_up_the_dailies_of_its_dates(world: World) -> None:
+    await change_settings(world.store, 5, timezone="America/New_York", season="week")
+    # Alice's daily of Monday 6 May is played on the evening of Sunday 5 May in New York: it is
+    # the daily of the 6th, in week 19.
+    for when, player in (("2024-05-05 12:00", BOB), ("2024-05-06 02:00", ALICE), ("2024-05-12 12:00", CAROL),
+                         ("2024-05-13 12:00", DAVE)):
+        world.clock.set(when)
+        await resign_daily(world.daily, player)
+    world.clock.set("2024-05-08 12:00")
+    week = await world.boards.page("daily", "season", 5)
+    assert (week.season and week.season.name, week.columns) == ("2024-W19", ("rank", "player", "days", "wins",
+                                                                            "points", "best"))
+    assert [row[1] for row in week.rows] == ["alice", "carol"]
+    assert [row[1] for row in (await world.boards.page("daily", "season", 5, season="2024-W20")).rows] == ["dave"]
+    assert [s.name for s in await world.boards.recent_seasons(5, 3)] == ["2024-W19", "2024-W18", "2024-W17"]
+
+
+async def test_a_seasons_standings_are_the_top_of_its_players_teams_and_daily(world: World) -> None:
+    await a_month_in_paris(world)
+    world.clock.set("2024-05-20 12:00")
+    await resign_daily(world.daily, ERIN)
+    await world.store.matches.create_team(5, "Idle", ERIN.id)
+    frank = Player(6, "frank")
+    losers = await world.store.matches.create_team(5, "Losers", frank.id)  # below Idle, for all their round
+    match_id = await world.match({frank: losers.id}, teams=True)
+    await world.lose(frank, match_id=match_id, round=1)
+    standings = await world.boards.season_standings(5, "2024-05", top=3)
+    assert standings.season.name == "2024-05" and standings.guild_id == 5
+    assert [board.ranking for board in standings.boards] == list(STANDINGS) == ["players", "teams", "rating", "daily"]
+    players, teams, rating, daily = standings.boards
+    assert rating.rows == []  # no match of the month was won, no race run: nobody was rated
+    assert [row[:2] for row in players.rows] == [(1, "bob"), (2, "carol"), (3, "erin")] and players.total == 4
+    # The teams that played, Losers too: not Idle, nor the teams of the months before and after.
+    assert [row[:2] for row in teams.rows] == [(1, "bobs"), (2, "carols"), (3, "Losers")]
+    assert (daily.game, [row[:2] for row in daily.rows]) == ("canfield", [(1, "erin")])
+    assert [len(board.rows) for board in (await world.boards.season_standings(5, "2024-05", top=1)).boards] == \
+        [1, 1, 0, 1]
+    assert all(board.season == standings.season for board in standings.boards)
+    june = await world.boards.season_standings(5, parse_season("2024-06", ZoneInfo("Europe/Paris")))
+    assert [[row[1] for row in board.rows] for board in june.boards] == [["dave"], ["daves"], [], []]

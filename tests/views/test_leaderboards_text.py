@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.game import GAMES
 from bot.languages import LANGUAGES
 from bot.play.daily import Streaks
-from bot.play.leaderboards import GameStats, LeaderboardPage, PlayerStats
+from bot.play.leaderboards import GameStats, LeaderboardPage, PlayerStats, SeasonStandings
 from bot.play.ratings import PlayerRating
-from bot.views.leaderboards import PAGE_TEMPLATE, code_block, stats_answer
-from bot.words import DISCORD
+from bot.play.seasons import Season
+from bot.views.leaderboards import PAGE_TEMPLATE, PageButton, code_block, leaderboard_answer, stats_answer
+from bot.words import DISCORD, TERMINAL
 from bot.words.leaderboards import (
+    MESSAGE_LIMIT,
     NAME_WIDTH,
     TEXT_LIMIT,
     game_stats_text,
     page_text,
     page_title,
     rating_text,
+    season_standings_text,
     stats_notes,
     stats_text,
 )
-from tests.test_words import HOSTILE_NAMES
+from tests.test_words import HOSTILE_NAMES, left_raw
 
 
 def a_page(board: str, columns: tuple[str, ...], rows: list, *, period: str = "all", guild_id: int | None = 5,
@@ -161,3 +166,74 @@ def test_names_in_a_leaderboard_and_stats_stay_inside_their_code_block_as_they_a
                             matches_played=0, matches_won=0, streaks=Streaks())
         answer = stats_answer(stats, DISCORD).text
         assert answer.count("```") == 2 and f"Stats of {shown[:NAME_WIDTH - 1]}" in answer, answer
+
+
+# --- seasons ---------------------------------------------------------------------------------
+
+NOVEMBER = Season("month", "2026-11", 1_793_491_200, 1_796_083_200)
+
+
+def test_a_seasons_page_names_its_season_and_its_buttons_keep_to_it() -> None:
+    page = replace(a_page("players", ("rank", "player"), [(1, "bob")], period="season"), season=NOVEMBER)
+    assert page_title(page, DISCORD) == "Players · season 2026-11 · this server"
+    daily = replace(a_page("daily", (), [], period="season", guild_id=None), season=NOVEMBER)
+    assert page_title(daily, DISCORD) == "Daily Canfield · season 2026-11 · all servers"
+    assert page_title(page, DISCORD.speaking("fr")) == "Joueurs · saison 2026-11 · ce serveur"
+    view = leaderboard_answer(page, "server", DISCORD).view
+    assert view is not None
+    buttons = [item.custom_id for item in view.children if isinstance(item, PageButton)]
+    assert buttons == ["pl:players:season:server:0:prev:2026-11", "pl:players:season:server:0:next:2026-11"]
+    for custom_id in (*buttons, "pl:daily:season:all:3:next:2026-W48", "pl:teams:season:server:0:prev:2026-Q4",
+                      "pl:players:season:server:0:next"):
+        assert PAGE_TEMPLATE.fullmatch(custom_id), custom_id
+    for custom_id in ("pl:players:season:server:0:next:", "pl:players:season:server:0:next:2026-Q5",
+                      "pl:players:season:server:0:next:november"):
+        assert not PAGE_TEMPLATE.fullmatch(custom_id), custom_id
+
+
+def standings(*boards: LeaderboardPage) -> SeasonStandings:
+    return SeasonStandings(season=NOVEMBER, guild_id=5, boards=tuple(replace(board, period="season", season=NOVEMBER)
+                                                                     for board in boards))
+
+
+PLAYERS = ("rank", "player", "games", "wins", "win_rate", "points", "matches_won")
+TEAMS = ("rank", "team", "matches_won", "points")
+DAILY = ("rank", "player", "days", "wins", "points", "best")
+
+
+def test_a_seasons_final_standings_name_it_then_each_boards_top() -> None:
+    final = standings(a_page("players", PLAYERS, [(1, "bob", 3, 1, 33, 328, 1), (2, "alice", 1, 0, 0, -12, 0)]),
+                      a_page("teams", TEAMS, [(1, "Reds", 2, 340)]),
+                      a_page("daily", DAILY, []))
+    assert season_standings_text(final, DISCORD).split("\n") == [
+        "**Season 2026-11 is over: the final standings**", "",
+        "**Players**", "1. bob: 328 points, 1 win", "2. alice: -12 points, 0 wins", "",
+        "**Teams**", "1. Reds: 2 matches won, 340 points", "",
+        "**Daily Canfield**", "Nobody played."]
+    assert season_standings_text(final, TERMINAL).split("\n")[:4] == [
+        "Season 2026-11 is over: the final standings", "", "Players", "1. bob: 328 points, 1 win"]
+    german = season_standings_text(final, DISCORD.speaking("de"))
+    assert "**Die Saison 2026-11 ist vorbei: der Endstand**" in german
+    assert "1. Reds: 2 gewonnene Matches, 340 Punkte" in german and "Niemand hat gespielt." in german
+    one_day = standings(a_page("daily", DAILY, [(1, "erin", 1, 1, 352, 352)]))
+    assert season_standings_text(one_day, DISCORD).endswith("1. erin: 352 points, 1 day")
+    rated = standings(a_page("rating", ("rank", "player", "rating", "games", "provisional"),
+                             [(1, "bob", 1234, 7, False), (2, "carol", 1010, 2, True)]))
+    assert season_standings_text(rated, DISCORD).endswith(
+        "**Rating**\n1. bob: 1,234, 7 rated games\n2. carol: 1,010, 2 rated games, provisional")
+    # A board the words do not know says its values after the name.
+    other = standings(a_page("streaks", ("rank", "player", "streak", "best_streak"), [(1, "bob", 3, 7)]))
+    assert season_standings_text(other, DISCORD).endswith("**streaks**\n1. bob: 3, 7")
+
+
+def test_a_seasons_final_standings_fit_a_message_and_names_do_nothing() -> None:
+    for name in HOSTILE_NAMES:
+        text = season_standings_text(standings(a_page("teams", TEAMS, [(1, name, 1, 9)])), DISCORD)
+        assert DISCORD.name(name) in text and not left_raw(text, name, DISCORD), name
+    crowded = standings(*(a_page(board, columns, [(rank, "é" * 60, 99, 99, 99, 99_999_999, 99)[:len(columns)]
+                                                  for rank in range(1, 41)])
+                          for board, columns in (("players", PLAYERS), ("teams", TEAMS), ("daily", DAILY))))
+    for voice in (DISCORD, *(DISCORD.speaking(language) for language in LANGUAGES)):
+        text = season_standings_text(crowded, voice)
+        assert len(text) <= MESSAGE_LIMIT and text.count("\n…") == 3, voice.language
+        assert all(block.split("\n")[1].startswith("1. ") for block in text.split("\n\n")[1:])
