@@ -1,5 +1,6 @@
 """The daily ritual in Discord: every minute a round posts the daily in the servers whose hour has
-come, edits the posts whose counts changed, and sends the streak reminders due (bot/play/ritual.py
+come and the final standings of a season that ended, edits the posts whose counts changed, and
+sends the streak reminders due (bot/play/ritual.py
 decides what is due and which process does it); `/remind daily on|off`."""
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.expiry import ExpiryRound
-from bot.play.ritual import DailyPost, Reminder
+from bot.play.ritual import DailyPost, Reminder, SeasonPost
+from bot.views.mentions import NO_PINGS
 from bot.views.respond import Answer, answer, server_voice, voice_of
 from bot.views.ritual import daily_post_layout
+from bot.words.leaderboards import season_standings_text
 from bot.words.ritual import reminder_answer_text, reminder_text
 
 if TYPE_CHECKING:
@@ -53,7 +56,11 @@ class RitualCog(commands.Cog):
     async def ritual_round(self) -> None:
         """Send the posts due, edit the posts whose counts changed, send the reminders due."""
         for post in await self.bot.ritual.posts_due():
-            await self._send(post)
+            voice = await server_voice(self.bot, post.guild_id)
+            await self._send(post, view=daily_post_layout(post, voice), mentions=_mentions(post))
+        for season in await self.bot.ritual.season_posts_due():
+            voice = await server_voice(self.bot, season.guild_id)
+            await self._send(season, content=season_standings_text(season.standings, voice), mentions=NO_PINGS)
         for edit in await self.bot.ritual.edits_due():
             voice = await server_voice(self.bot, edit.post.guild_id)
             message = self.bot.get_partial_messageable(edit.post.channel_id).get_partial_message(edit.message_id)
@@ -64,21 +71,25 @@ class RitualCog(commands.Cog):
         for reminder in await self.bot.ritual.reminders_due():
             await self._remind(reminder)
 
-    async def _send(self, post: DailyPost) -> None:
-        voice = await server_voice(self.bot, post.guild_id)
+    async def _send(self, post: DailyPost | SeasonPost, *, view: discord.ui.LayoutView | None = None,
+                    content: str | None = None, mentions: discord.AllowedMentions) -> None:
+        """Send a post in its server's daily channel and say so to the ritual (or that it could not be)."""
         channel = self.bot.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
         try:
-            message = await channel.send(view=daily_post_layout(post, voice), allowed_mentions=_mentions(post))
+            if view is not None:
+                message = await channel.send(view=view, allowed_mentions=mentions)
+            else:
+                message = await channel.send(content, allowed_mentions=mentions)
         except (discord.Forbidden, discord.NotFound) as error:  # the channel is gone or closed to the bot
-            log.warning("the daily post of server %s could not be sent to channel %s: %s", post.guild_id,
+            log.warning("the %s post of server %s could not be sent to channel %s: %s", post.kind, post.guild_id,
                         post.channel_id, error)
             await self.bot.ritual.not_sent(post)
             return
         except discord.HTTPException as error:  # Discord's trouble: the claim goes stale, the next round tries again
-            log.warning("the daily post of server %s failed: %s", post.guild_id, error)
+            log.warning("the %s post of server %s failed: %s", post.kind, post.guild_id, error)
             return
         await self.bot.ritual.sent(post, message.id)
-        log.info("posted the daily of %s in server %s", post.day, post.guild_id)
+        log.info("posted the %s post %s in server %s", post.kind, post.key, post.guild_id)
 
     async def _remind(self, reminder: Reminder) -> None:
         try:

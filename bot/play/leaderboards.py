@@ -184,10 +184,16 @@ class Leaderboards:
     async def season(self, guild_id: int | None, name: str | None = None) -> Season:
         """The season called `name` (a month, week or quarter by its form, in the server's time
         zone; UnknownSeason for a name there is not), or without one the server's current season
-        (its kind and time zone by its settings); over all servers (None), in UTC, and by the month."""
+        (its kind and time zone by its settings); over all servers (None), in UTC, and by the month.
+        A season whose final standings the server's daily channel was given keeps the edges it had
+        then, whatever the settings became."""
         settings = await load_settings(self.store, guild_id)
         if name is not None:
-            return parse_season(name, settings.zone)
+            season = parse_season(name, settings.zone)
+            kept = None if guild_id is None else await self.store.ritual.post(guild_id, "season", season.name)
+            if kept is not None and kept.starts is not None and kept.ends is not None:
+                return Season(season.kind, season.name, int(kept.starts), int(kept.ends))
+            return season
         return season_of(self.clock(), settings.season, settings.zone)
 
     async def recent_seasons(self, guild_id: int | None, count: int = 12) -> list[Season]:

@@ -1,6 +1,8 @@
 """The daily ritual: every day at the hour a server chose, in its time zone, one post in its daily
 channel (today's daily, a Play button, yesterday's recap), edited through the day as results come
-in; and members' streak reminders. As data: a presenter words and sends it (bot/cogs/ritual.py).
+in; when a season ends, its final standings there, once (within SEASON_POST_WINDOW of its end: a
+season that ended before the channel was set is not posted late); and members' streak reminders.
+As data: a presenter words and sends it (bot/cogs/ritual.py).
 
 The daily itself stays the UTC day's deal everyone shares (bot/play/daily.py): a post shows the
 daily of the UTC day it is made on, and its recap is of the UTC day before. A server's post of a
@@ -25,6 +27,8 @@ from zoneinfo import ZoneInfo
 from bot.play.daily import streak
 from bot.play.days import DAY_SECONDS, attempt_deadline, day_start, utc_day
 from bot.play.errors import BadSetting
+from bot.play.leaderboards import Leaderboards, SeasonStandings
+from bot.play.seasons import previous, season_of
 from bot.play.settings import ServerSettings, read_settings
 from bot.store import Store
 from bot.store.base import DailyDay, DailyResult
@@ -33,6 +37,7 @@ CLAIM_STALE = 120.0  # seconds after which a claimed post never sent may be take
 EDIT_EVERY = 60.0  # a post is edited at most this often
 REMIND_BEFORE = 4 * 3600  # reminders go out this long before the UTC day ends
 REMIND_STREAK = 2  # the shortest streak worth a reminder
+SEASON_POST_WINDOW = 2 * DAY_SECONDS  # a season's final standings are posted within this long of its end
 TOP = 3  # best scores and streaks a recap names
 WINNERS = 10  # winners a recap names (the others are counted)
 
@@ -94,6 +99,22 @@ class DailyPost:
     role_id: int | None
     today: DayCount
     recap: Recap
+    kind: str = "daily"
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonPost:
+    """A season's final standings, for a server's daily channel."""
+
+    guild_id: int
+    channel_id: int
+    standings: SeasonStandings
+    kind: str = "season"
+
+    @property
+    def key(self) -> str:
+        """The season's name: one post a season."""
+        return self.standings.season.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,8 +226,9 @@ class Ritual:
     """The daily posts, their edits and the reminders due at the clock's time, each claimed in the
     store so that one process carries it out."""
 
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: Store, leaderboards: Leaderboards, clock: Callable[[], float] = time.time) -> None:
         self.store = store
+        self.leaderboards = leaderboards
         self.clock = clock
 
     async def posts_due(self) -> list[DailyPost]:
@@ -228,13 +250,35 @@ class Ritual:
                 claimed.append(post)
         return claimed
 
-    async def sent(self, post: DailyPost, message_id: int) -> None:
-        """The post was sent as this message."""
-        await self.store.ritual.set_message(post.guild_id, "daily", post.key, message_id)
+    async def season_posts_due(self) -> list[SeasonPost]:
+        """The final standings of the seasons that ended within SEASON_POST_WINDOW, of the servers
+        that post their daily, that this process has claimed (the season's edges kept with the
+        claim): send each, then `sent` (or `not_sent`)."""
+        now = self.clock()
+        claimed = []
+        for guild_id, raw in (await self.store.ritual.posting_servers()).items():
+            settings = read_settings(raw)
+            if not settings.posts_daily or settings.daily_channel is None:
+                continue
+            ended = previous(season_of(now, settings.season, settings.zone), settings.zone)
+            if now - ended.ends > SEASON_POST_WINDOW:
+                continue
+            existing = await self.store.ritual.post(guild_id, "season", ended.name)
+            if existing is not None and (existing.message_id is not None or now - existing.claimed_at < CLAIM_STALE):
+                continue
+            if await self.store.ritual.claim_post(guild_id, "season", ended.name, settings.daily_channel,
+                                                  stale_after=CLAIM_STALE, starts=ended.starts, ends=ended.ends):
+                standings = await self.leaderboards.season_standings(guild_id, ended)
+                claimed.append(SeasonPost(guild_id, settings.daily_channel, standings))
+        return claimed
 
-    async def not_sent(self, post: DailyPost) -> None:
-        """The post could not be sent (its channel gone or closed to the bot): it is given up for the day."""
-        await self.store.ritual.set_message(post.guild_id, "daily", post.key, 0)
+    async def sent(self, post: DailyPost | SeasonPost, message_id: int) -> None:
+        """The post was sent as this message."""
+        await self.store.ritual.set_message(post.guild_id, post.kind, post.key, message_id)
+
+    async def not_sent(self, post: DailyPost | SeasonPost) -> None:
+        """The post could not be sent (its channel gone or closed to the bot): it is given up."""
+        await self.store.ritual.set_message(post.guild_id, post.kind, post.key, 0)
 
     async def edits_due(self) -> list[PostEdit]:
         """The sent posts whose counts changed, last shown EDIT_EVERY ago or more, whose day's

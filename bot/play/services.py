@@ -60,6 +60,7 @@ def build_play(store: Store, *, clock: Callable[[], float] = time.time, limits: 
     ratings = Ratings(store)
     matches.listeners.append(ratings)  # first: a match's end is rated before it is announced
     races.listeners.append(ratings)
+    leaderboards = Leaderboards(store, clock)
     return Play(
         store=store,
         solo=solo,
@@ -68,11 +69,11 @@ def build_play(store: Store, *, clock: Callable[[], float] = time.time, limits: 
         daily=DailyPlay(store, solo, clock),
         review=ReviewPlay(store, solo, clock=clock),
         races=races,
-        leaderboards=Leaderboards(store, clock),
+        leaderboards=leaderboards,
         solutions=SolutionPlay(store, solo, clock=clock, limit=solution_limit),
         watching=WatchPlay(store, solo, clock),
         posts=Posts(solo.limits),
         bulk=bulk or BulkDrawing(preload=("render", "bot.game")),
         ratings=ratings,
-        ritual=Ritual(store, clock),
+        ritual=Ritual(store, leaderboards, clock),
     )

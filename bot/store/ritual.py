@@ -25,6 +25,8 @@ class RitualPost:
     message_id: int | None
     claimed_at: float
     shown: str
+    starts: float | None = None  # a season's edges
+    ends: float | None = None
 
 
 class RitualStore:
@@ -136,4 +138,5 @@ class RitualStore:
 
 def _post(row: Row) -> RitualPost:
     return RitualPost(guild_id=row.guild_id, kind=row.kind, key=row.key, channel_id=row.channel_id,
-                      message_id=row.message_id, claimed_at=row.claimed_at, shown=row.shown)
+                      message_id=row.message_id, claimed_at=row.claimed_at, shown=row.shown, starts=row.starts,
+                      ends=row.ends)

@@ -121,7 +121,8 @@ async def test_the_daily_post_comes_at_the_hour_once_and_the_next_names_yesterda
     assert text.startswith(f"**Daily · {SECOND}** · Canfield\n<@&{ROLE}>\n")
     assert f"**Yesterday · {FIRST}**\n2 players, 1 won.\nWon by <@{fake.alice.id}>." in text
     assert f"Best scores: <@{fake.alice.id}> 352 · <@{fake.bob.id}> " in text
-    sent = [r for r in fake.requests if r.method == "POST" and r.path.endswith(f"/channels/{dailies.id}/messages")]
+    sent = [r for r in fake.requests if r.method == "POST" and r.path.endswith(f"/channels/{dailies.id}/messages")
+            and r.payload.get("components")]  # the daily posts (a season that ended may be posted there too)
     assert sent[-1].payload["allowed_mentions"]["parse"] == []  # the role, and nobody else
     assert [int(role) for role in sent[-1].payload["allowed_mentions"]["roles"]] == [ROLE]
     assert not fake.failed_interactions
@@ -168,3 +169,32 @@ async def test_a_streak_reminder_comes_once_late_in_the_day_and_closed_dms_chang
     refused = [r for r in fake.requests if r.status == 403 and "/channels/" in r.path]
     assert len(refused) == 1  # bob's closed DMs: tried once, nothing else
     assert [m for m in fake.channel_messages() if not m.ephemeral and "streak" in said(m)] == []  # nothing public
+
+
+async def test_a_season_end_posts_its_final_standings_once(fake: FakeDiscord, bots: BotRunner,
+                                                           tmp_path: Path) -> None:
+    dailies = fake.add_channel("daily")
+    first_of_next = (FIRST.replace(day=28) + timedelta(days=4)).replace(day=1)
+    month = FIRST.strftime("%Y-%m")
+    bot = await start_at(bots, tmp_path, FIRST, 12)
+    await (await fake.slash_command("alice", "settings", {"daily_channel": dailies.id, "daily_hour": 23})
+           ).wait_response()
+    board = await (await fake.slash_command("bob", "play", {"deal": 7})).wait_response(timeout=SOLVER_WAIT)
+    await (await fake.click("bob", board, label="Resign")).wait_response(timeout=SOLVER_WAIT)
+
+    def season_posts() -> list[StoredMessage]:
+        return [m for m in fake.channel_messages(channel_id=dailies.id) if m.content.startswith("**Season ")]
+
+    await restart_at(bot, first_of_next, 0, 5)
+    assert await eventually(lambda: len(season_posts()) == 1)
+    [post] = season_posts()
+    assert post.content.startswith(f"**Season {month} is over: the final standings**\n\n"
+                                   "**Players**\n1. Bob: -12 points, 0 wins\n")
+    assert "**Rating**\nNobody played." in post.content and "**Daily Canfield**\nNobody played." in post.content
+    sent = [r for r in fake.requests if r.method == "POST" and r.path.endswith(f"/channels/{dailies.id}/messages")]
+    assert sent[-1].payload["allowed_mentions"] == {"parse": []}
+    await restart_at(bot, first_of_next, 0, 10)
+    await asyncio.sleep(1.5)
+    assert len(season_posts()) == 1 and posts(fake, dailies.id) == []  # once; the daily's hour is 23:00
+    past = await (await fake.slash_command("alice", "leaderboard", {"season": month})).wait_response()
+    assert f"Players · season {month} · this server" in said(past) and "Bob" in said(past)

@@ -10,6 +10,7 @@ import pytest
 
 from bot.play import Player, SoloPlay
 from bot.play.errors import BadSetting
+from bot.play.leaderboards import Leaderboards
 from bot.play.ritual import (
     CLAIM_STALE,
     EDIT_EVERY,
@@ -96,7 +97,7 @@ async def test_each_days_post_is_claimed_once_between_processes_and_late_when_no
     one, two = await open_store(database_url, clock), await open_store(database_url, clock)
     try:
         await change_settings(one, GUILD, timezone="Europe/Paris", daily_channel=CHANNEL, daily_hour=9, daily_role=8)
-        rituals = Ritual(one, clock), Ritual(two, clock)
+        rituals = Ritual(one, Leaderboards(one, clock), clock), Ritual(two, Leaderboards(two, clock), clock)
         solo = SoloPlay(one, clock=clock)
         await win_daily(one, solo, ALICE, "2026-11-26")
         await lose_daily(one, solo, BOB, "2026-11-26")
@@ -131,7 +132,7 @@ async def test_a_sent_post_is_edited_as_results_come_in_at_most_once_a_minute(
     store = await open_store(database_url, clock)
     try:
         await change_settings(store, GUILD, daily_channel=CHANNEL, daily_hour=7)
-        ritual, solo = Ritual(store, clock), SoloPlay(store, clock=clock)
+        ritual, solo = Ritual(store, Leaderboards(store, clock), clock), SoloPlay(store, clock=clock)
         [post] = await ritual.posts_due()
         await ritual.sent(post, 99)
         clock.advance(EDIT_EVERY)
@@ -144,7 +145,8 @@ async def test_a_sent_post_is_edited_as_results_come_in_at_most_once_a_minute(
         clock.advance(EDIT_EVERY - 1)
         assert await ritual.edits_due() == []  # within a minute of the last edit
         clock.advance(1)
-        other = Ritual(await open_store(database_url, clock), clock)
+        other_store = await open_store(database_url, clock)
+        other = Ritual(other_store, Leaderboards(other_store, clock), clock)
         try:
             both = await asyncio.gather(ritual.edits_due(), other.edits_due())
         finally:
@@ -163,7 +165,7 @@ async def test_a_reminder_goes_once_a_day_to_whoever_asked_with_a_streak_to_save
     store = await open_store(database_url, clock)
     try:
         await change_settings(store, GUILD, timezone="Europe/Paris")
-        ritual, solo = Ritual(store, clock), SoloPlay(store, clock=clock)
+        ritual, solo = Ritual(store, Leaderboards(store, clock), clock), SoloPlay(store, clock=clock)
         for day in ("2026-11-25", "2026-11-26"):
             for player in (ALICE, BOB, CAROL):
                 await lose_daily(store, solo, player, day)
@@ -184,3 +186,35 @@ async def test_a_reminder_goes_once_a_day_to_whoever_asked_with_a_streak_to_save
         assert [(r.user_id, r.streak, r.timezone) for r in await ritual.reminders_due()] == [(CAROL.id, 3, "UTC")]
     finally:
         await store.close()
+
+
+async def test_a_seasons_standings_are_posted_once_when_it_ends_and_keep_its_edges(
+        database_url: str, clock: FakeClock) -> None:
+    one, two = await open_store(database_url, clock), await open_store(database_url, clock)
+    try:
+        await change_settings(one, GUILD, timezone="Europe/Paris", daily_channel=CHANNEL)
+        boards = Leaderboards(one, clock)
+        rituals = Ritual(one, boards, clock), Ritual(two, Leaderboards(two, clock), clock)
+        solo = SoloPlay(one, clock=clock)
+        await lose_daily(one, solo, ALICE, "2026-11-27")
+        assert await rituals[0].season_posts_due() == []  # October ended weeks ago: not posted now
+        clock.set("2026-11-30 23:30")  # 00:30 on December 1st in Paris: November is over
+        first, second = await asyncio.gather(rituals[0].season_posts_due(), rituals[1].season_posts_due())
+        [post] = first + second
+        assert (post.guild_id, post.channel_id, post.key) == (GUILD, CHANNEL, "2026-11")
+        players = post.standings.boards[0]
+        assert [row[1] for row in players.rows] == ["alice"]
+        await rituals[0].sent(post, 55)
+        clock.advance(CLAIM_STALE * 10)
+        assert await rituals[0].season_posts_due() == [] and await rituals[1].season_posts_due() == []
+        # The season keeps the edges it had when it was posted, whatever the settings become.
+        await change_settings(one, GUILD, timezone="Asia/Tokyo", season="week")
+        kept = await boards.season(GUILD, "2026-11")
+        assert (kept.starts, kept.ends) == (at("2026-10-31 23:00"), at("2026-11-30 23:00"))
+        assert (await boards.season(GUILD, "2026-10")).starts == at("2026-09-30 15:00")  # Tokyo's, never posted
+        clock.set("2026-12-03 00:01")  # more than two days after: a channel set now would not get November's
+        await change_settings(one, 6, daily_channel=CHANNEL)
+        assert await rituals[0].season_posts_due() == []
+    finally:
+        await one.close()
+        await two.close()
