@@ -11,6 +11,8 @@ import time
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
+from bot.play.settings import change_settings
+from bot.store import open_store
 from tests.samples import won_game
 
 from .fakediscord import FakeDiscord, StoredMessage
@@ -198,3 +200,30 @@ async def test_a_season_end_posts_its_final_standings_once(fake: FakeDiscord, bo
     assert len(season_posts()) == 1 and posts(fake, dailies.id) == []  # once; the daily's hour is 23:00
     past = await (await fake.slash_command("alice", "leaderboard", {"season": month})).wait_response()
     assert f"Players · season {month} · this server" in said(past) and "Bob" in said(past)
+
+
+async def test_each_servers_post_is_made_once_by_whichever_shard_process_is_up(
+        fake: FakeDiscord, bots: BotRunner, tmp_path: Path, database_url: str) -> None:
+    home = fake.guilds[fake.guild_id]
+    away = fake.add_guild("Second Guild", fake.guild_id + (1 << 22))  # on shard 1 of 2
+    store = await open_store(database_url)
+    try:
+        for guild in (home, away):
+            await change_settings(store, guild.id, daily_channel=guild.channel_id, daily_hour=9)
+    finally:
+        await store.close()
+
+    async def shard(shard_id: int) -> BotProcess:
+        env = {"DATABASE_URL": database_url, "SHARD_COUNT": "2", "SHARD_IDS": str(shard_id),
+               "HEALTH_FILE": str(tmp_path / f"alive-{shard_id}"), **clock_at(FIRST, 9, 1)}
+        return await bots.start_bot("tests.e2e.clockbot", env=env, ready_line="has connected to Gateway")
+
+    first = await shard(0)  # shard 1's process is down: shard 0's posts for both servers
+    for guild in (home, away):
+        assert await eventually(lambda guild=guild: len(posts(fake, guild.channel_id)) == 1), guild.name
+    second = await shard(1)
+    await first.stop()
+    await first.start(ready_line="has connected to Gateway")
+    await asyncio.sleep(1.5)
+    assert [len(posts(fake, guild.channel_id)) for guild in (home, away)] == [1, 1]
+    assert second.running and "Traceback" not in bots.logs()
