@@ -24,7 +24,7 @@ browser that accepts gzip, and unpacked.
 
 Run from the project root:
     .venv/bin/python -m benchmarks.web [--players 200] [--seconds 30] [--think 2] [--moves 1000]
-                                       [--py-spy PREFIX [--gil]]
+                                       [--py-spy PREFIX [--gil]] [--static DIR]
 Budgets (issue 29, docs/design.md): a move's server CPU median <= 5 ms; 200 players' round trip
 p95 <= 100 ms on 2 cores; the page's first load <= 300 KB.
 """
@@ -55,6 +55,7 @@ from bot.app import event_loop_factory, tune_garbage_collection
 from bot.play.services import build_play
 from bot.play.solo import Player
 from bot.store import open_store
+from bot.web import server as server_module
 from bot.web.server import TableServer
 
 GUILD, CHANNEL = 1, 1
@@ -74,9 +75,12 @@ _URLS = re.compile(r"""url\(\s*["']?([^"')]+)["']?\s*\)""")
 # --- the server's process ------------------------------------------------------------------------
 
 
-async def serve(database: str, port: int) -> None:
-    """For the benchmark: the table server on `database`, on 127.0.0.1:`port`, as the bot runs it;
-    says "ready" on stdout once it listens, and stops when stdin ends."""
+async def serve(database: str, port: int, static: str | None) -> None:
+    """For the benchmark: the table server on `database`, on 127.0.0.1:`port`, as the bot runs it
+    (the page's files from `static` instead of bot/web/static, when given); says "ready" on stdout
+    once it listens, and stops when stdin ends."""
+    if static:
+        server_module.STATIC = Path(static).resolve()
     store = await open_store(database)
     play = build_play(store)
     server = TableServer(play, f"http://127.0.0.1:{port}")
@@ -91,20 +95,21 @@ async def serve(database: str, port: int) -> None:
         await store.close()
 
 
-def run_server(database: str, port: int) -> None:
+def run_server(database: str, port: int, static: str | None) -> None:
     """Run `serve` in an event loop made as the bot makes its own (bot.app.run)."""
     logging.basicConfig(level=logging.WARNING)
     sys.setswitchinterval(0.001)
     with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
-        runner.run(serve(database, port))
+        runner.run(serve(database, port, static))
 
 
 class ServerProcess:
     """The table server, started in a process of its own."""
 
-    def __init__(self, database: str, port: int) -> None:
+    def __init__(self, database: str, port: int, static: str | None) -> None:
         self.port = port
-        command = [sys.executable, "-m", "benchmarks.web", "--serve", database, "--port", str(port)]
+        command = [sys.executable, "-m", "benchmarks.web", "--serve", database, "--port", str(port),
+                   *(["--static", static] if static else [])]
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert self.process.stdout is not None
         if self.process.stdout.readline().strip() != "ready":
@@ -166,6 +171,8 @@ class Results:
     refused: int = 0  # answers whose version did not move on (a move refused)
     errors: int = 0  # answers that were no state, or none within ANSWER_TIMEOUT
     ended: int = 0  # games that ended during the run (won, blocked, at the move cap)
+    answer_bytes: int = 0  # the answers' bytes, all told
+    endings: list[float] = field(default_factory=list)  # the round trips of the moves that ended a game
 
 
 def next_move(game: dict, rng: random.Random) -> str:
@@ -190,7 +197,8 @@ class Browser:
             if response.status != 303:
                 raise RuntimeError(f"the link did not open: {response.status} {await response.text()}")
             self.page = response.headers["Location"]
-        self.socket = await self.session.ws_connect(self.server.url("/ws/" + self.page.rsplit("/", 1)[1]))
+        self.socket = await self.session.ws_connect(self.server.url("/ws/" + self.page.rsplit("/", 1)[1]),
+                                                    compress=15)  # permessage-deflate, as browsers ask
         state = await self.socket.receive_json(timeout=ANSWER_TIMEOUT)
         self.game = state["game"]
 
@@ -200,18 +208,22 @@ class Browser:
         sent = time.perf_counter()
         await self.socket.send_str(json.dumps({"type": "move", "text": next_move(self.game, rng)}))
         try:
-            answer = await self.socket.receive_json(timeout=ANSWER_TIMEOUT)
-        except (TimeoutError, TypeError, ValueError):  # TypeError: a message that is no text (closed)
+            text = await self.socket.receive_str(timeout=ANSWER_TIMEOUT)
+        except (TimeoutError, TypeError):  # TypeError: a message that is no text (closed)
             results.errors += 1
             return False
         results.trips.append(time.perf_counter() - sent)
+        results.answer_bytes += len(text.encode())
+        answer = json.loads(text)
         if answer.get("type") != "state":
             results.errors += 1
             return True
         if answer["game"]["version"] <= self.game["version"]:
             results.refused += 1
         self.game = answer["game"]
-        results.ended += self.game["over"]
+        if self.game["over"]:  # its answer waited for the end-of-game verdict (another process)
+            results.ended += 1
+            results.endings.append(results.trips[-1])
         return True
 
     async def close(self) -> None:
@@ -387,7 +399,7 @@ def report(runs: list[Run]) -> None:
     """Print the runs' table."""
     print(f"{'run':<22} {'think s':>7} {'moves':>6} {'moves/s':>8} {'CPU ms/move':>11} {'median win':>10} "
           f"{'p50':>6} {'p95':>6} {'p99':>6} {'max':>6} {'server':>7} {'under':>6} {'bench':>6} {'others':>6} "
-          f"{'refused':>7} {'errors':>6} {'ended':>5}")
+          f"{'refused':>7} {'errors':>6} {'ended':>5} {'KB/answer':>9}")
     for run in runs:
         moves = len(run.results.trips)
         per_move = 1000 * run.server_cpu / moves if moves else 0.0
@@ -397,16 +409,23 @@ def report(runs: list[Run]) -> None:
               f"{window:>10} {ms(trips, 0.5):>6} {ms(trips, 0.95):>6} {ms(trips, 0.99):>6} {ms(trips, 1.0):>6} "
               f"{100 * run.server_cpu / run.elapsed:>6.0f}% {100 * run.under_cpu / run.elapsed:>5.0f}% {100 * run.bench_cpu / run.elapsed:>5.0f}% "
               f"{100 * max(0.0, run.others_cpu) / run.elapsed:>5.0f}% {run.results.refused:>7} "
-              f"{run.results.errors:>6} {run.results.ended:>5}")
+              f"{run.results.errors:>6} {run.results.ended:>5} {run.results.answer_bytes / max(1, moves) / 1000:>9.1f}")
     print(f"(round trips in ms, from sending a move to its answer; CPU ms/move: the server process's CPU over the run "
           f"/ moves; median win: the median of that over windows of moves (1 player); CPU as % of one core: the "
-          f"server process, the processes under it (search, verdict), this process (the clients), other processes; the machine has {os.cpu_count()} cores. "
+          f"server process, the processes under it (search, verdict), this process (the clients), other processes;"
+          f" ended: games ended by a move (won or blocked), a new game opened in a new browser then; the machine has {os.cpu_count()} cores. "
           f"Budgets: CPU <= {CPU_BUDGET:g} ms a move, p95 <= {TRIP_BUDGET:g} ms)")
+    for run in runs:
+        if run.results.endings:
+            endings = run.results.endings
+            print(f"{run.name}: the moves that ended a game ({len(endings)}; their answer waits for the end-of-game "
+                  f"verdict) took p50 {ms(endings, 0.5)} ms, max {ms(endings, 1.0)} ms")
 
 
-def report_load(loaded: list[Loaded]) -> None:
-    """Print the page's first load, file by file, against the budget."""
-    print(f"\n{'the page first loads':<28} {'status':>6} {'sent':>9} {'unpacked':>9}")
+def report_load(loaded: list[Loaded], static: str) -> None:
+    """Print the page's first load, file by file (the page's files from `static`), against the budget."""
+    print(f"\nthe page's files from {static}")
+    print(f"{'the page first loads':<28} {'status':>6} {'sent':>9} {'unpacked':>9}")
     for item in loaded:
         print(f"{item.path:<28} {item.status:>6} {item.sent:>9,} {item.size:>9,}")
     sent, size = sum(item.sent for item in loaded), sum(item.size for item in loaded)
@@ -418,7 +437,7 @@ def report_load(loaded: list[Loaded]) -> None:
 
 
 async def run(players: int, seconds: float, think: float, moves: int, window: int, py_spy: str | None,
-              gil: bool) -> None:
+              gil: bool, static: str | None) -> None:
     """Make the games, start the server, measure, report."""
     print(f"load average before: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
     with tempfile.TemporaryDirectory() as folder:
@@ -426,7 +445,7 @@ async def run(players: int, seconds: float, think: float, moves: int, window: in
         began = time.perf_counter()
         links = await prepare(database, 1 + (moves // 10 + 10) + players * SPARE_GAMES)
         print(f"{len(links)} games and links made in {time.perf_counter() - began:.1f} s")
-        server = ServerProcess(database, free_port())
+        server = ServerProcess(database, free_port(), static)
         try:
             first = Browser(server, links.pop())
             try:
@@ -440,7 +459,7 @@ async def run(players: int, seconds: float, think: float, moves: int, window: in
         finally:
             server.stop()
     report([alone, together])
-    report_load(loaded)
+    report_load(loaded, static or str(server_module.STATIC))
     print(f"load average after: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
     if profile is not None:
         print(profile_summary(profile) if profile.exists() else f"{profile}: py-spy wrote nothing")
@@ -459,14 +478,17 @@ def main() -> None:
                         help="profile the server with py-spy (pip install py-spy) over the first half of the "
                              "players' run, into PREFIX-server.txt, and print the top functions")
     parser.add_argument("--gil", action="store_true", help="with --py-spy: sample only the thread holding the GIL")
+    parser.add_argument("--static", metavar="DIR",
+                        help="serve the page's files from DIR instead of bot/web/static (a page in the making)")
     parser.add_argument("--serve", metavar="DATABASE", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        run_server(args.serve, args.port)
+        run_server(args.serve, args.port, args.static)
         return
     with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
-        runner.run(run(args.players, args.seconds, args.think, args.moves, args.window, args.py_spy, args.gil))
+        runner.run(run(args.players, args.seconds, args.think, args.moves, args.window, args.py_spy, args.gil,
+                       args.static))
 
 
 if __name__ == "__main__":
