@@ -14,9 +14,11 @@ from collections.abc import Callable
 
 from bot.play.daily import new_secret
 from bot.play.errors import BadLink, NotYourGame
-from bot.play.links import SECRET, Pass, make_link, make_session, read_link, read_session
+from bot.play.links import SECRET, Pass, make_link, make_session, make_view, read_link, read_session, read_view
 from bot.play.replies import Reply
-from bot.play.solo import Player, SoloPlay
+from bot.play.review import Replay, finished_game_for_review
+from bot.play.secrecy import Secrecy
+from bot.play.solo import Player, SoloPlay, label_of, record_of
 from bot.store import Store
 
 ACTIONS = ("draw", "undo", "hint", "auto", "resign")
@@ -30,6 +32,7 @@ class TablePlay:
         self.store = store
         self.solo = solo
         self.clock = clock
+        self.secrecy = Secrecy(store, clock)
         self._secret: str | None = None
 
     async def secret(self) -> str:
@@ -87,3 +90,21 @@ class TablePlay:
             return await self.solo.resign(game_id, player)
         moves = {"draw": "d", "auto": "a"}.get(action or "", (text or "")[:MOVE_TEXT])
         return await self.solo.move(game_id, player, moves)
+
+    async def view_link(self, member_id: int, game_id: int, language: str) -> str:
+        """A replay link's token for `member_id` to look at finished game `game_id` (the rules of
+        /replay: bot.play.review.finished_game_for_review; its PlayErrors when they refuse)."""
+        await finished_game_for_review(self.store, self.secrecy, game_id, Player(member_id, ""), replay=True)
+        return make_view(await self.secret(), member_id, game_id, language, self.clock())
+
+    async def replay(self, token: str) -> tuple[Pass, Replay]:
+        """What a replay link shows now: its pass, and the game to replay, asked of the secrecy
+        rule afresh for the link's member (a deal that became live since is not shown). BadLink
+        for a link that does not open; the rules' PlayErrors."""
+        grant = read_view(await self.secret(), token, self.clock())
+        stored, live = await finished_game_for_review(self.store, self.secrecy, grant.game_id,
+                                                      Player(grant.member_id, ""), replay=True)
+        name = (await self.store.games.player_names([stored.user_id])).get(stored.user_id, str(stored.user_id))
+        return grant, Replay(game_id=stored.id, player=Player(stored.user_id, name), name=stored.name,
+                             deal=stored.deal, status=stored.status, score=stored.score, record=record_of(stored),
+                             label=label_of(stored), live=live)
