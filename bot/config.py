@@ -131,6 +131,17 @@ def health_file(environ: Mapping[str, str] | None = None, env_file: Path = Path(
     return _health_file({**read_env_file(env_file), **(os.environ if environ is None else environ)})
 
 
+def health_url(environ: Mapping[str, str] | None = None, env_file: Path = Path(".env")) -> str | None:
+    """The running bot's /healthz on this machine, without needing a token: at WEB_PORT on
+    127.0.0.1; None when WEB_PORT is unset (the web server is off). ConfigError when it is no port."""
+    port = {**read_env_file(env_file), **(os.environ if environ is None else environ)}.get("WEB_PORT", "").strip()
+    if not port:
+        return None
+    if not NUMBER.fullmatch(port) or not 0 < int(port) < 65536:
+        raise ConfigError(f"WEB_PORT must be a port number from 1 to 65535, not {port!r}.")
+    return f"http://127.0.0.1:{int(port)}/healthz"
+
+
 def _health_file(settings: Mapping[str, str]) -> Path:
     chosen = settings.get("HEALTH_FILE", "").strip()
     if chosen:
