@@ -18,7 +18,7 @@ from bot.game.notation import Word, read_word
 from bot.game.patience import Game
 from bot.i18n import N_, OPTION
 from bot.play import Player, PlayError, Reply
-from bot.play.errors import ManageServerNeeded, UnknownGame
+from bot.play.errors import ManageServerNeeded, TableOff, UnknownGame
 from bot.play.settings import change_settings, load_settings
 from bot.views import answers_custom_id
 from bot.views.board import board_answer, kept_off_the_channel, player_of
@@ -37,6 +37,7 @@ from bot.views.respond import (
 from bot.views.review import reply_with_analysis
 from bot.views.watch import watch_answer
 from bot.words import DISCORD, Voice, rules_text
+from bot.words.table import table_link_text
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -131,6 +132,23 @@ class SoloCog(commands.Cog):
     async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
         """Show the board."""
         await self._on_running(interaction, None, public)
+
+    @app_commands.command(name="table", description="Your game here on a table in your browser: a private link")
+    @anywhere
+    async def table(self, interaction: discord.Interaction) -> None:
+        """A private link to the member's game in this channel on the web table."""
+        async def work() -> Answer:
+            voice = await voice_of(interaction)
+            if self.bot.web is None:
+                raise TableOff()
+            player = player_of(interaction.user)
+            game_id = await self.solo.running_id(player, interaction.channel_id)
+            view = discord.ui.View(timeout=None)
+            view.add_item(discord.ui.Button(label=voice.gettext("Open table"), emoji="🌐",
+                                            url=await self.bot.web.link(player.id, game_id, voice.language)))
+            return Answer(text=table_link_text(voice), view=view)
+
+        await answer(interaction, work())
 
     @app_commands.command(name="undo", description="Take back your last move")
     @anywhere

@@ -137,6 +137,7 @@ class Answer:
     private: bool = False  # shown to the member who asked alone, even where the command answers publicly
     # Nothing changed (a refused move): the words alone, privately, and any board is left as it is.
     unchanged: bool = False
+    table: int | None = None  # the member's own game in play: its board offers it on the web table, privately
 
 
 @dataclass(slots=True)
@@ -234,6 +235,9 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
             return
         size = file_size(result.file)  # read now: the file is closed once sent
         try:
+            if result.table is not None and (result.private or _private_place(interaction, edit=edit,
+                                                                               ephemeral=ephemeral)):
+                await _offer_table(interaction, result, result.table)
             await _show(interaction, result, edit=edit, ephemeral=ephemeral)
         except discord.HTTPException as error:  # such as 413, over the upload limit: said in words instead
             log.warning("interaction %s: Discord refused the answer: %s", interaction.id, error)
@@ -384,6 +388,22 @@ async def _show(interaction: discord.Interaction, result: Answer, *, edit: bool,
                                                 allowed_mentions=NO_PINGS)
     else:
         await interaction.response.send_message(**message.to_send(), ephemeral=ephemeral, allowed_mentions=NO_PINGS)
+
+
+async def _offer_table(interaction: discord.Interaction, result: Answer, game_id: int) -> None:
+    """Add an "Open table" link to a private board of the member's own game, where the bot serves
+    the web table: a link only they see, since whoever follows it plays as them until it is opened."""
+    web = bot_of(interaction).web
+    if web is None:
+        return
+    voice = await voice_of(interaction)
+    try:
+        url = await web.link(interaction.user.id, game_id, voice.language)
+    except PlayError:  # not theirs after all: no link
+        return
+    if result.view is None:
+        result.view = discord.ui.View(timeout=None)
+    result.view.add_item(discord.ui.Button(label=voice.gettext("Open table"), url=url, emoji="🌐"))
 
 
 def _private_place(interaction: discord.Interaction, *, edit: bool, ephemeral: bool) -> bool:
