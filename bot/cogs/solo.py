@@ -193,7 +193,13 @@ class SoloCog(commands.Cog):
         """Post a read-only board of the member's game with a Refresh button; refused privately."""
         async def work() -> Answer:
             reply = await self.bot.watching.watch(player_of(interaction.user), member.id, interaction.channel_id)
-            return await watch_answer(reply, await channel_voice(interaction))
+            voice = await channel_voice(interaction)
+            result = await watch_answer(reply, voice)
+            if self.bot.web is not None and result.view is not None:  # move by move, live, in a browser
+                url = await self.bot.web.watch_link(interaction.user.id, reply.game_id, interaction.channel_id,
+                                                    voice.language)
+                result.view.add_item(discord.ui.Button(label=voice.gettext("Watch in a browser"), emoji="🌐", url=url))
+            return result
 
         await answer(interaction, work(), ephemeral=False)
 

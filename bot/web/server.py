@@ -93,6 +93,11 @@ class TableServer:
         """The address of a new link to the member's game (bot/play/table.py's errors for another's)."""
         return f"{self.public_url}/t/{await self.play.table.link(member_id, game_id, language)}"
 
+    async def watch_link(self, watcher_id: int, game_id: int, channel_id: int | None, language: str) -> str:
+        """The address of a new link for the watcher to follow a game in a browser (the rules of /watch)."""
+        token = await self.play.table.watch_link(watcher_id, game_id, channel_id, language)
+        return f"{self.public_url}/view/{token}"
+
     async def view_link(self, member_id: int, game_id: int, language: str) -> str:
         """The address of a new replay link for the member to look at a finished game (the rules of /replay)."""
         return f"{self.public_url}/view/{await self.play.table.view_link(member_id, game_id, language)}"

@@ -13,7 +13,7 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import TestServer
 
-from bot.play.errors import DealIsLive, NotYourGame, StillPlaying
+from bot.play.errors import DealIsLive, ElsewhereGame, NotYourGame, StillPlaying
 from bot.play.links import LINK_SECONDS, make_link
 from bot.play.services import Play, build_play
 from bot.play.solo import Player
@@ -184,3 +184,24 @@ async def test_a_live_dailys_replay_link_is_its_players_alone(site: Site) -> Non
     assert await site.play.table.view_link(ALICE.id, alices.game_id, "en")
     with pytest.raises(DealIsLive):
         await site.play.table.view_link(BOB.id, alices.game_id, "en")
+
+
+async def test_a_watch_link_follows_a_game_in_play_under_the_watch_rules(site: Site) -> None:
+    game_id = await new_game(site)
+    await site.play.solo.move(game_id, ALICE, "d")
+    with pytest.raises(ElsewhereGame):  # /watch's rule: in the channel where it is played
+        await site.play.table.watch_link(BOB.id, game_id, 99, "en")
+    token = await site.play.table.watch_link(BOB.id, game_id, 10, "en")
+    assert token.startswith("w.")
+    async with browser_session() as browser:
+        async with browser.get(site.url(f"/view/{token}/data")) as response:
+            first = (await response.json())["replay"]
+        await site.play.solo.move(game_id, ALICE, "d")
+        async with browser.get(site.url(f"/view/{token}/data")) as response:
+            later = (await response.json())["replay"]
+    assert first["status"] == "playing" and [s["move"] for s in first["steps"]] == ["d"]
+    assert [s["move"] for s in later["steps"]] == ["d", "d"]
+    # A live daily is not watched by someone who has not finished theirs.
+    daily = await site.play.daily.start(ALICE, guild_id=5, channel_id=11)
+    with pytest.raises(DealIsLive):
+        await site.play.table.watch_link(BOB.id, daily.game_id, 11, "en")
