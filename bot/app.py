@@ -45,6 +45,7 @@ from bot.play.watch import WatchPlay
 from bot.store import Store, StoreError, open_store
 from bot.views.mentions import NO_PINGS
 from bot.views.translator import CommandTranslator
+from bot.web.health import add_routes
 from bot.web.server import TableServer
 from bot.words import DISCORD, error_text
 from render import workers
@@ -148,7 +149,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
             await self.add_cog(cog(self))
         self.add_dynamic_items(*dynamic_items())
         if self.config.web_port is not None and self.config.public_url is not None:
-            self.web = TableServer(self.play, self.config.public_url)
+            self.web = TableServer(self.play, self.config.public_url, more_routes=lambda app: add_routes(app, self))
             await self.web.start(self.config.web_port)
         await self.tree.set_translator(CommandTranslator())
         log.info("this process runs %s", self.describe_shards())

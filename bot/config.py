@@ -156,6 +156,14 @@ def health_file(environ: Mapping[str, str] | None = None, env_file: Path = Path(
     return _health_file({**read_env_file(env_file), **(os.environ if environ is None else environ)})
 
 
+def health_url(environ: Mapping[str, str] | None = None, env_file: Path = Path(".env")) -> str | None:
+    """The running bot's /healthz on this machine, without needing a token: at WEB_PORT on
+    127.0.0.1; None when WEB_PORT is unset (no web server). ConfigError as `read_web` says."""
+    settings = {**read_env_file(env_file), **(os.environ if environ is None else environ)}
+    port, _ = read_web(settings.get("WEB_PORT", ""), settings.get("PUBLIC_URL", ""))
+    return None if port is None else f"http://127.0.0.1:{port}/healthz"
+
+
 def _health_file(settings: Mapping[str, str]) -> Path:
     chosen = settings.get("HEALTH_FILE", "").strip()
     if chosen:

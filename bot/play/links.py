@@ -17,9 +17,10 @@ from bot.languages import LANGUAGE_NAMES
 from bot.play.errors import BadLink
 
 LINK_SECONDS = 15 * 60  # a link opens within this long of being made
+VIEW_SECONDS = 24 * 3600  # a replay's link (to look, not play) opens, as often as wanted, within this long
 SESSION_SECONDS = 12 * 3600  # a session lasts this long from the link's opening
 SECRET = "web"  # the name of the deployment's secret links are signed with
-_TOKEN = re.compile(r"(?P<kind>[ls])\.(?P<member>[0-9]{1,20})\.(?P<game>[0-9]{1,20})\.(?P<language>[A-Za-z_]{2,5})"
+_TOKEN = re.compile(r"(?P<kind>[lsvw])\.(?P<member>[0-9]{1,20})\.(?P<game>[0-9]{1,20})\.(?P<language>[A-Za-z_]{2,5})"
                     r"\.(?P<expires>[0-9]{1,12})\.(?P<nonce>[A-Za-z0-9_-]{16})\.(?P<signature>[A-Za-z0-9_-]{43})")
 
 
@@ -55,6 +56,21 @@ def make_session(secret: str, link: Pass, now: float) -> str:
     """The session cookie an opened link becomes, lasting SESSION_SECONDS from `now`."""
     return _token("s", secret, Pass(link.member_id, link.game_id, link.language, int(now) + SESSION_SECONDS,
                                     link.nonce))
+
+
+def make_view(secret: str, member_id: int, game_id: int, language: str, now: float, *, watch: bool = False) -> str:
+    """A link's token for `member_id` to look at game `game_id` move by move, as often as they
+    like, until VIEW_SECONDS from `now` (what they may see is asked again at every look): a
+    finished game's replay, by /replay's rules; or with `watch`, a game watched, by /watch's."""
+    nonce = base64.urlsafe_b64encode(secrets.token_bytes(12)).decode()
+    return _token("w" if watch else "v", secret, Pass(member_id, game_id, language, int(now) + VIEW_SECONDS, nonce))
+
+
+def read_view(secret: str, token: str, now: float) -> tuple[Pass, bool]:
+    """The pass of a look link's token and whether it is to watch (else to replay); BadLink
+    (forged, expired) otherwise."""
+    kind = token[:1]
+    return _read(kind if kind in ("v", "w") else "v", secret, token, now), kind == "w"
 
 
 def read_link(secret: str, token: str, now: float) -> Pass:

@@ -63,6 +63,7 @@ def build_play(store: Store, *, clock: Callable[[], float] = time.time, limits: 
     matches.listeners.append(ratings)  # first: a match's end is rated before it is announced
     races.listeners.append(ratings)
     leaderboards = Leaderboards(store, clock)
+    watching = WatchPlay(store, solo, clock)
     return Play(
         store=store,
         solo=solo,
@@ -73,10 +74,10 @@ def build_play(store: Store, *, clock: Callable[[], float] = time.time, limits: 
         races=races,
         leaderboards=leaderboards,
         solutions=SolutionPlay(store, solo, clock=clock, limit=solution_limit),
-        watching=WatchPlay(store, solo, clock),
+        watching=watching,
         posts=Posts(solo.limits),
         bulk=bulk or BulkDrawing(preload=("render", "bot.game")),
         ratings=ratings,
         ritual=Ritual(store, leaderboards, clock),
-        table=TablePlay(store, solo, clock),
+        table=TablePlay(store, solo, watching, clock),
     )

@@ -14,9 +14,12 @@ from collections.abc import Callable
 
 from bot.play.daily import new_secret
 from bot.play.errors import BadLink, NotYourGame
-from bot.play.links import SECRET, Pass, make_link, make_session, read_link, read_session
+from bot.play.links import SECRET, Pass, make_link, make_session, make_view, read_link, read_session, read_view
 from bot.play.replies import Reply
-from bot.play.solo import Player, SoloPlay
+from bot.play.review import Replay, finished_game_for_review
+from bot.play.secrecy import Secrecy, Sight
+from bot.play.solo import Player, SoloPlay, label_of, record_of
+from bot.play.watch import WatchPlay
 from bot.store import Store
 
 ACTIONS = ("draw", "undo", "hint", "auto", "resign")
@@ -26,10 +29,13 @@ MOVE_TEXT = 200  # the most characters of moves a page sends at once (a button's
 class TablePlay:
     """Links, sessions and the page's actions."""
 
-    def __init__(self, store: Store, solo: SoloPlay, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: Store, solo: SoloPlay, watching: WatchPlay,
+                 clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.solo = solo
+        self.watching = watching
         self.clock = clock
+        self.secrecy = Secrecy(store, clock)
         self._secret: str | None = None
 
     async def secret(self) -> str:
@@ -87,3 +93,34 @@ class TablePlay:
             return await self.solo.resign(game_id, player)
         moves = {"draw": "d", "auto": "a"}.get(action or "", (text or "")[:MOVE_TEXT])
         return await self.solo.move(game_id, player, moves)
+
+    async def view_link(self, member_id: int, game_id: int, language: str) -> str:
+        """A replay link's token for `member_id` to look at finished game `game_id` (the rules of
+        /replay: bot.play.review.finished_game_for_review; its PlayErrors when they refuse)."""
+        await finished_game_for_review(self.store, self.secrecy, game_id, Player(member_id, ""), replay=True)
+        return make_view(await self.secret(), member_id, game_id, language, self.clock())
+
+    async def watch_link(self, watcher_id: int, game_id: int, channel_id: int | None, language: str) -> str:
+        """A link's token for `watcher_id` to watch game `game_id`, played in `channel_id`, move by
+        move in a browser (the rules of /watch: bot.play.watch; its PlayErrors when they refuse)."""
+        await self.watching.refresh(Player(watcher_id, ""), game_id, channel_id)
+        return make_view(await self.secret(), watcher_id, game_id, language, self.clock(), watch=True)
+
+    async def replay(self, token: str) -> tuple[Pass, Replay]:
+        """What a look link shows now: its pass, and the game move by move (finished, or in play
+        when watched), asked of its rules afresh for the link's member: a deal that became live
+        since is not shown. BadLink for a link that does not open; the rules' PlayErrors."""
+        grant, watching = read_view(await self.secret(), token, self.clock())
+        viewer = Player(grant.member_id, "")
+        if watching:
+            stored = await self.store.games.get_game(grant.game_id)
+            if stored is None:
+                raise BadLink("forged")
+            live = await self.secrecy.may_show(stored, Sight.CARDS, viewer.id)
+        else:
+            stored, live = await finished_game_for_review(self.store, self.secrecy, grant.game_id, viewer,
+                                                          replay=True)
+        name = (await self.store.games.player_names([stored.user_id])).get(stored.user_id, str(stored.user_id))
+        return grant, Replay(game_id=stored.id, player=Player(stored.user_id, name), name=stored.name,
+                             deal=stored.deal, status=stored.status, score=stored.score, record=record_of(stored),
+                             label=label_of(stored), live=live)

@@ -6,6 +6,7 @@ Routes:
 - `GET /t/<token>`: open a link: a session cookie, then `303` to the table; a refusal page otherwise.
 - `GET /table/<game>`: the page (bot/web/static/table.html) for the session's game.
 - `GET /ws/<game>`: the page's WebSocket: the game's state, then one answer per action (docs/web.md).
+- `GET /view/<token>` and `/view/<token>/data`: a finished game's replay, move by move, and its data.
 - `GET /sprites/<theme>.png|.json`: the card faces, drawn once (bot/web/sprites.py).
 - `GET /static/...`: the page's files.
 """
@@ -28,9 +29,9 @@ from bot.play.replies import Reply
 from bot.play.services import Play
 from bot.play.table import ACTIONS
 from bot.web.sprites import sprite_sheet
-from bot.web.state import game_state
+from bot.web.state import game_state, replay_state
 from bot.words import WEB, Voice, error_text, reply_text
-from bot.words.table import link_error_text, page_words
+from bot.words.table import link_error_text, page_words, view_words
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,8 @@ class TableServer:
         app.router.add_get("/table/{game:[0-9]{1,19}}", self.table_page)
         app.router.add_get("/ws/{game:[0-9]{1,19}}", self.websocket)
         app.router.add_get("/sprites/{theme:[a-z_-]{1,20}}.{kind:png|json}", self.sprites)
+        app.router.add_get("/view/{token}", self.view_page)
+        app.router.add_get("/view/{token}/data", self.view_data)
         app.router.add_static("/static/", STATIC, follow_symlinks=False)
         if self.more_routes is not None:
             self.more_routes(app)
@@ -90,6 +93,15 @@ class TableServer:
         """The address of a new link to the member's game (bot/play/table.py's errors for another's)."""
         return f"{self.public_url}/t/{await self.play.table.link(member_id, game_id, language)}"
 
+    async def watch_link(self, watcher_id: int, game_id: int, channel_id: int | None, language: str) -> str:
+        """The address of a new link for the watcher to follow a game in a browser (the rules of /watch)."""
+        token = await self.play.table.watch_link(watcher_id, game_id, channel_id, language)
+        return f"{self.public_url}/view/{token}"
+
+    async def view_link(self, member_id: int, game_id: int, language: str) -> str:
+        """The address of a new replay link for the member to look at a finished game (the rules of /replay)."""
+        return f"{self.public_url}/view/{await self.play.table.view_link(member_id, game_id, language)}"
+
     # --- routes ---------------------------------------------------------------------------------------
 
     async def open_link(self, request: web.Request) -> web.StreamResponse:
@@ -110,6 +122,25 @@ class TableServer:
         except BadLink as error:
             return refusal(error)
         return web.FileResponse(STATIC / "table.html")
+
+    async def view_page(self, request: web.Request) -> web.StreamResponse:
+        """The replay page, while its link opens and the game may be shown to its member."""
+        try:
+            await self.play.table.replay(request.match_info["token"])
+        except PlayError as error:
+            return refusal(error)
+        return web.FileResponse(STATIC / "view.html")
+
+    async def view_data(self, request: web.Request) -> web.StreamResponse:
+        """The game to replay (its deal's piles and each move's changes), worked out in the
+        member's turn of the engine threads (bot/play/work.py), never on the event loop."""
+        try:
+            grant, replay = await self.play.table.replay(request.match_info["token"])
+        except PlayError as error:
+            return web.json_response({"said": error_text(error, WEB)}, status=403)
+        voice = WEB.speaking(grant.language)
+        state = await self.play.solo.work.engine(grant.member_id, replay_state, replay, voice)
+        return web.json_response({"replay": state, "words": view_words(voice)})
 
     async def sprites(self, request: web.Request) -> web.StreamResponse:
         """The sprite sheet or its map (drawn in a thread the first time)."""

@@ -15,6 +15,14 @@ def page_words(voice: Voice) -> dict[str, str]:
             "reconnecting": _("Connection lost: reconnecting…"), "language": voice.language}
 
 
+def view_words(voice: Voice) -> dict[str, str]:
+    """The replay page's fixed words."""
+    _ = voice.gettext
+    return {"play": _("Play"), "pause": _("Pause"), "back": _("Step back"), "forward": _("Step forward"),
+            "start": _("To the deal"), "end": _("To the end"), "speed": _("Speed"),
+            "move": _("Move {number} of {moves}"), "language": voice.language}
+
+
 def link_error_text(error: PlayError, voice: Voice) -> str:
     """Why a link to the table does not open ("" for another PlayError)."""
     _ = voice.gettext

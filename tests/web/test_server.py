@@ -13,7 +13,7 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import TestServer
 
-from bot.play.errors import NotYourGame
+from bot.play.errors import DealIsLive, ElsewhereGame, NotYourGame, StillPlaying
 from bot.play.links import LINK_SECONDS, make_link
 from bot.play.services import Play, build_play
 from bot.play.solo import Player
@@ -150,3 +150,58 @@ async def test_the_sprite_sheet_has_every_card_and_the_back(site: Site) -> None:
             assert response.status == 404
     assert png.startswith(b"\x89PNG") and len(png) < 60_000
     assert len([name for name in where if name != "card"]) == 53 and {"7H", "TS", "AC", "KD", "??"} <= set(where)
+
+
+async def test_a_replay_link_shows_a_finished_game_move_by_move_under_the_secrecy_rule(site: Site) -> None:
+    game_id = await new_game(site)
+    player = ALICE
+    await site.play.solo.move(game_id, player, "d d d")
+    with pytest.raises(StillPlaying):  # a game in play is not replayed
+        await site.play.table.view_link(ALICE.id, game_id, "en")
+    await site.play.solo.resign(game_id, player)
+    token = await site.play.table.view_link(ALICE.id, game_id, "fr")
+    with pytest.raises(NotYourGame):  # another member's own game: not theirs to replay
+        await site.play.table.view_link(BOB.id, game_id, "en")
+    async with browser_session() as browser:
+        page = await opened(site, browser, f"/view/{token}")
+        assert page.status == 200
+        async with browser.get(site.url(f"/view/{token}/data")) as response:
+            data = await response.json()
+        async with browser.get(site.url(f"/view/{token[:-3]}abc/data")) as forged:
+            assert forged.status == 403
+    replay = data["replay"]
+    assert (replay["id"], replay["status"], replay["player"]) == (game_id, "resigned", "alice")
+    assert [step["move"] for step in replay["steps"]] == ["d", "d", "d"]
+    start = {pile["name"]: pile["cards"] for pile in replay["piles"]}
+    assert set(start["s"]) == {"??"} and all(set(step["piles"]) <= {"s", "w"} for step in replay["steps"])
+    assert data["words"]["language"] == "fr"
+
+
+async def test_a_live_dailys_replay_link_is_its_players_alone(site: Site) -> None:
+    alices = await site.play.daily.start(ALICE, guild_id=5, channel_id=10)
+    await site.play.solo.resign(alices.game_id, ALICE)
+    await site.play.daily.start(BOB, guild_id=5, channel_id=10)  # bob's attempt is in play: the deal is live
+    assert await site.play.table.view_link(ALICE.id, alices.game_id, "en")
+    with pytest.raises(DealIsLive):
+        await site.play.table.view_link(BOB.id, alices.game_id, "en")
+
+
+async def test_a_watch_link_follows_a_game_in_play_under_the_watch_rules(site: Site) -> None:
+    game_id = await new_game(site)
+    await site.play.solo.move(game_id, ALICE, "d")
+    with pytest.raises(ElsewhereGame):  # /watch's rule: in the channel where it is played
+        await site.play.table.watch_link(BOB.id, game_id, 99, "en")
+    token = await site.play.table.watch_link(BOB.id, game_id, 10, "en")
+    assert token.startswith("w.")
+    async with browser_session() as browser:
+        async with browser.get(site.url(f"/view/{token}/data")) as response:
+            first = (await response.json())["replay"]
+        await site.play.solo.move(game_id, ALICE, "d")
+        async with browser.get(site.url(f"/view/{token}/data")) as response:
+            later = (await response.json())["replay"]
+    assert first["status"] == "playing" and [s["move"] for s in first["steps"]] == ["d"]
+    assert [s["move"] for s in later["steps"]] == ["d", "d"]
+    # A live daily is not watched by someone who has not finished theirs.
+    daily = await site.play.daily.start(ALICE, guild_id=5, channel_id=11)
+    with pytest.raises(DealIsLive):
+        await site.play.table.watch_link(BOB.id, daily.game_id, 11, "en")
