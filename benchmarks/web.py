@@ -197,9 +197,9 @@ class Browser:
             if response.status != 303:
                 raise RuntimeError(f"the link did not open: {response.status} {await response.text()}")
             self.page = response.headers["Location"]
-        self.socket = await self.session.ws_connect(self.server.url("/ws/" + self.page.rsplit("/", 1)[1]),
-                                                    compress=15)  # permessage-deflate, as browsers ask
-        state = await self.socket.receive_json(timeout=ANSWER_TIMEOUT)
+        self.socket = socket_ = await self.session.ws_connect(self.server.url("/ws/" + self.page.rsplit("/", 1)[1]),
+                                                              compress=15)  # permessage-deflate, as browsers ask
+        state = await socket_.receive_json(timeout=ANSWER_TIMEOUT)
         self.game = state["game"]
 
     async def move(self, rng: random.Random, results: Results) -> bool:
@@ -310,7 +310,7 @@ async def concurrent(server: ServerProcess, pool: list[str], players: int, secon
     results = Results()
     try:
         await asyncio.gather(*(person.move(Results()) for person in people))  # each opens a game, warm
-        profile = None
+        profile, spy = None, None
         if py_spy:
             profile = Path(f"{py_spy}-server.txt")
             spy = start_py_spy(server.pid, profile, seconds / 2, gil=gil)
@@ -329,7 +329,7 @@ async def concurrent(server: ServerProcess, pool: list[str], players: int, secon
         elapsed = time.perf_counter() - began
         server_cpu, under = cpu.bot - start.bot, cpu.drawing - start.drawing
         others = machine_cpu_seconds() - machine - server_cpu - under - bench
-        if py_spy:
+        if spy is not None:
             spy.wait()
     finally:
         await asyncio.gather(*(person.close() for person in people))
@@ -401,19 +401,21 @@ def report(runs: list[Run]) -> None:
           f"{'p50':>6} {'p95':>6} {'p99':>6} {'max':>6} {'server':>7} {'under':>6} {'bench':>6} {'others':>6} "
           f"{'refused':>7} {'errors':>6} {'ended':>5} {'KB/answer':>9}")
     for run in runs:
-        moves = len(run.results.trips)
+        results, trips = run.results, run.results.trips
+        moves = len(trips)
         per_move = 1000 * run.server_cpu / moves if moves else 0.0
         window = f"{statistics.median(run.windows):.2f}" if run.windows else "-"
-        trips = run.results.trips
+        shares = [100 * max(0.0, cpu) / run.elapsed for cpu in (run.server_cpu, run.under_cpu, run.bench_cpu,
+                                                                  run.others_cpu)]
         print(f"{run.name:<22} {run.think:>7g} {moves:>6} {moves / run.elapsed:>8.1f} {per_move:>11.2f} "
               f"{window:>10} {ms(trips, 0.5):>6} {ms(trips, 0.95):>6} {ms(trips, 0.99):>6} {ms(trips, 1.0):>6} "
-              f"{100 * run.server_cpu / run.elapsed:>6.0f}% {100 * run.under_cpu / run.elapsed:>5.0f}% {100 * run.bench_cpu / run.elapsed:>5.0f}% "
-              f"{100 * max(0.0, run.others_cpu) / run.elapsed:>5.0f}% {run.results.refused:>7} "
-              f"{run.results.errors:>6} {run.results.ended:>5} {run.results.answer_bytes / max(1, moves) / 1000:>9.1f}")
+              f"{shares[0]:>6.0f}% {shares[1]:>5.0f}% {shares[2]:>5.0f}% {shares[3]:>5.0f}% {results.refused:>7} "
+              f"{results.errors:>6} {results.ended:>5} {results.answer_bytes / max(1, moves) / 1000:>9.1f}")
     print(f"(round trips in ms, from sending a move to its answer; CPU ms/move: the server process's CPU over the run "
           f"/ moves; median win: the median of that over windows of moves (1 player); CPU as % of one core: the "
           f"server process, the processes under it (search, verdict), this process (the clients), other processes;"
-          f" ended: games ended by a move (won or blocked), a new game opened in a new browser then; the machine has {os.cpu_count()} cores. "
+          f" ended: games ended by a move (won or blocked), a new game opened in a new browser then; "
+          f"the machine has {os.cpu_count()} cores. "
           f"Budgets: CPU <= {CPU_BUDGET:g} ms a move, p95 <= {TRIP_BUDGET:g} ms)")
     for run in runs:
         if run.results.endings:
