@@ -258,7 +258,7 @@ async def test_a_database_from_before_ratings_rates_its_stored_events_in_the_ord
     down = _revision_before_ratings()
     store = await open_store(database_url, clock)
     async with store.db.transaction() as tx:
-        for table in ("rating_changes", "rated_events"):
+        for table in ("rating_changes", "rated_events", "web_links"):  # the ratings' and every later revision's
             await tx.driver_sql(f"DROP TABLE {table}")
         await tx.driver_sql(f"UPDATE alembic_version SET version_num = '{down}'")
     await store.close()
