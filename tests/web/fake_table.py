@@ -1,0 +1,157 @@
+"""The web page's test double of the table server (bot/web/server.py): a tiny aiohttp app that
+keeps the contract of /work/notes/web_contract.md (docs: issue 29) for one game and no more.
+
+It serves bot/web/static/ at /static/, the page at /table/<id>, a sprite sheet drawn by render/
+at /sprites/classic.png and .json, and the WebSocket /ws/<id>, which plays a real Canfield deal
+through bot.game and answers every message with the game's state. No links, sessions, store or
+words: the said sentences are plain English. The real server replaces it in the e2e tests.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+from PIL import Image
+
+from bot.game import Game, PhrasedError, new_game
+from bot.game.cards import Card, Suit
+from render.layouts import Fan, layout_for
+from render.sprites import SHADOW, CardSize, card_back, card_face, empty_slot
+from render.themes import CLASSIC
+
+STATIC = Path(__file__).resolve().parents[2] / "bot" / "web" / "static"
+CARD = CardSize(90, 126)  # render.board's STANDARD_CARD
+GAME_ID = 12
+ENGLISH = {"draw": "Draw", "undo": "Undo", "hint": "Hint", "auto": "Auto", "resign": "Resign",
+           "type_here": "Type moves, such as wt4", "send": "Send", "language": "en"}
+GERMAN = {"draw": "Ziehen", "undo": "Zurücknehmen", "hint": "Tipp", "auto": "Automatisch", "resign": "Aufgeben",
+          "type_here": "Züge eintippen, zum Beispiel wt4", "send": "Senden", "language": "de", "score": "Punkte",
+          "over": "Das Spiel ist vorbei"}  # long words, to look at the page in (tests/web/test_page.py)
+SHOWN = {Fan.DOWN: None, Fan.RIGHT3: 3, Fan.STACK: 2, Fan.TOP: 1}  # cards sent of a pile: all, or its top few
+
+
+@functools.cache
+def sprite_sheet() -> tuple[bytes, dict[str, Any]]:
+    """The classic theme's sheet: the 52 faces, the back and the empty outline, 13 to a row,
+    each with its shadow's room; quantized to 256 colours (alpha kept), as the page loads it."""
+    cards = [Card(rank, suit) for suit in Suit for rank in range(1, 14)]
+    named = {card.name: card_face(card, CLASSIC, CARD) for card in cards}
+    named["??"] = card_back(CLASSIC, CARD)
+    named["empty"] = empty_slot(CLASSIC, CARD)
+    w, h = CARD.width + 2 * SHADOW, CARD.height + 2 * SHADOW
+    sheet = Image.new("RGBA", (13 * w, 5 * h), (0, 0, 0, 0))
+    places: dict[str, Any] = {"card": {"w": CARD.width, "h": CARD.height}}
+    for index, (name, sprite) in enumerate(named.items()):
+        row, column = divmod(index, 13)
+        sheet.paste(sprite, (column * w, row * h))
+        places[name] = {"x": column * w, "y": row * h, "w": w, "h": h}
+    data = io.BytesIO()
+    sheet.quantize(256, method=Image.Quantize.FASTOCTREE).save(data, "PNG", optimize=True)
+    return data.getvalue(), places
+
+
+class FakeTable:
+    """One game of Canfield (deal `deal`) behind the contract's routes; `words` as the server
+    would send them (English by default). `sockets` are the pages connected now."""
+
+    def __init__(self, deal: int = 7, words: dict[str, str] | None = None) -> None:
+        """A fresh game, nothing played."""
+        self.game: Game = new_game("canfield", deal=deal)
+        self.words = words or ENGLISH
+        self.version = 0
+        self.hint: str | None = None
+        self.resigned = False
+        self.received: list[dict[str, Any]] = []  # every message the page sent, in order
+        self.sockets: set[web.WebSocketResponse] = set()
+
+    def make_app(self) -> web.Application:
+        """The aiohttp app."""
+        app = web.Application()
+        app.router.add_static("/static/", STATIC)
+        app.router.add_get("/table/{game_id}", self._page)
+        app.router.add_get("/sprites/classic.png", self._sheet)
+        app.router.add_get("/sprites/classic.json", self._places)
+        app.router.add_get("/ws/{game_id}", self._socket)
+        return app
+
+    async def drop(self) -> None:
+        """Close every page's WebSocket, as a restarting server would."""
+        for socket in list(self.sockets):
+            await socket.close()
+
+    def state(self, said: str) -> dict[str, Any]:
+        """The state message."""
+        game, piles = self.game, self.game.piles()
+        outcome = None if self.resigned else game.outcome
+        status = "resigned" if self.resigned else outcome.name.lower() if outcome else "playing"
+        layout = layout_for(game.kind)
+        shown = [{"name": spot.pile, "column": spot.column, "row": spot.row, "fan": spot.fan.name.lower(),
+                  "counted": spot.counted, "cards": piles[spot.pile][-(SHOWN[spot.fan] or 99):],
+                  "count": len(piles[spot.pile])} for spot in layout.spots]
+        over = status != "playing"
+        return {"type": "state", "said": said, "words": self.words,
+                "game": {"id": GAME_ID, "version": self.version, "name": game.name, "title": game.title,
+                         "status": status, "score": game.score, "label": f"deal #{game.deal}",
+                         "undo": game.can_undo() and not over, "over": over, "columns": layout.columns,
+                         "piles": shown, "moves": [] if over else [str(move) for move in game.legal_moves()],
+                         "hint": self.hint}}
+
+    def act(self, message: dict[str, Any]) -> str:
+        """Carry out one message from the page; what to say about it."""
+        if self.resigned or self.game.outcome is not None:
+            return "The game is over."
+        self.hint = None
+        action = message.get("action") if message.get("type") == "action" else None
+        if action == "hint":
+            hint = self.game.hint()
+            self.hint = None if hint is None else str(hint.next_move)
+            return "No move can help." if hint is None else f"Hint: {hint.next_move}."
+        if action == "resign":
+            self.resigned = True
+            self.version += 1
+            return "Resigned."
+        typed = message.get("text") if message.get("type") == "move" else None
+        text = {"draw": "d", "undo": "u", "auto": "a"}.get(action or "", typed)
+        if not isinstance(text, str):
+            return "That message could not be read."
+        try:
+            played = self.game.play(text)
+        except PhrasedError as error:
+            return f"{error}."
+        self.version += 1
+        return f"Played {' '.join(map(str, played)) or 'nothing'}."
+
+    async def _page(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "table.html")
+
+    async def _sheet(self, request: web.Request) -> web.Response:
+        return web.Response(body=sprite_sheet()[0], content_type="image/png")
+
+    async def _places(self, request: web.Request) -> web.Response:
+        return web.json_response(sprite_sheet()[1])
+
+    async def _socket(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        self.sockets.add(socket)
+        try:
+            await socket.send_json(self.state(""))
+            async for message in socket:
+                if message.type != WSMsgType.TEXT:
+                    continue
+                try:
+                    data = json.loads(message.data)
+                except ValueError:
+                    await socket.send_json({"type": "error", "said": "That message could not be read."})
+                    continue
+                self.received.append(data)
+                said = self.act(data)
+                await socket.send_json(self.state(said))
+        finally:
+            self.sockets.discard(socket)
+        return socket
