@@ -13,7 +13,7 @@
   };
   // The boards' geometry (render/board.py Geometry, a 90 x 126 card), in card widths or heights.
   const GAP = 10 / 90, MARGIN = 12 / 90, LABEL = 28 / 90, WASTE_FAN = 50 / 90, DEPTH_STEP = 2 / 90;
-  const FAN = 34 / 126, TIGHT_FAN = 22 / 126, ROOMY_CARDS = 8, MIN_ROWS = 6;
+  const FAN = 34 / 126, TIGHT_FAN = 22 / 126, ROOMY_CARDS = 8;
   const MAX_SCALE = 1.25; // the cards grow at most this much past the sprites' size
   const DRAG_START = 6; // pixels a press moves before it is a drag, not a tap
   const MOVE_RE = /^(s|w|r\d?|f\d?|t\d)(s|w|r\d?|f\d?|t\d)(?::(\d+))?$/;
@@ -109,15 +109,29 @@
 
   // --- drawing ------------------------------------------------------------------------
 
+  // The card size and fan offset: the table as wide as the window lets it be, then smaller, down
+  // to a point, until its piles fit the height between the status line and the controls.
   function geometry() {
-    const width = board.parentElement.clientWidth;
     const card = sheet.places.card;
-    const w = Math.max(28, Math.min(card.w * MAX_SCALE, width / (game.columns * (1 + GAP) - GAP + 2 * MARGIN)));
-    const h = w * card.h / card.w;
-    const downs = game.piles.filter((pile) => pile.fan === "down").map((pile) => pile.cards.length);
-    const longest = Math.max(0, ...downs);
-    const fan = longest <= ROOMY_CARDS ? h * FAN : Math.max(h * TIGHT_FAN, h * FAN * (ROOMY_CARDS - 1) / (longest - 1));
-    return { w, h, fan, gap: w * GAP, margin: w * MARGIN, label: Math.max(22, w * LABEL), scale: w / card.w };
+    const room = window.innerHeight - $("status").offsetHeight - document.querySelector(".controls").offsetHeight;
+    const wide = board.parentElement.clientWidth / (game.columns * (1 + GAP) - GAP + 2 * MARGIN);
+    const longest = Math.max(0, ...game.piles.filter((pile) => pile.fan === "down").map((pile) => pile.cards.length));
+    let geo = null;
+    for (let w = Math.max(28, Math.min(card.w * MAX_SCALE, wide)); ; w *= 0.92) {
+      const h = w * card.h / card.w;
+      const roomy = longest <= ROOMY_CARDS ? FAN : Math.max(TIGHT_FAN, FAN * (ROOMY_CARDS - 1) / (longest - 1));
+      for (let fan = roomy; fan >= TIGHT_FAN - 1e-9; fan -= (FAN - TIGHT_FAN) / 4) {
+        geo = { w, h, fan: h * fan, gap: w * GAP, margin: w * MARGIN, label: Math.max(22, w * LABEL), scale: w / card.w };
+        if (height(geo) <= room) return geo;
+      }
+      if (w * 0.92 < Math.max(36, wide * 0.6)) return geo; // no smaller: the page scrolls
+    }
+  }
+
+  function height(geo) {
+    let lowest = 0;
+    for (const box of boxes(geo).values()) lowest = Math.max(lowest, box.top + box.height);
+    return lowest + geo.margin;
   }
 
   // Each pile's box: its place on the grid, a row pushed down under a `down` pile above it that has grown into it.
@@ -152,19 +166,14 @@
   function draw() {
     if (!game || !sheet) return;
     const geo = geometry(), places = boxes(geo);
-    const lastRow = Math.max(...game.piles.map((pile) => pile.row));
-    let bottom = 0, lowest = 0;
     board.replaceChildren();
     for (const pile of game.piles) {
       const box = places.get(pile.name);
-      lowest = Math.max(lowest, box.top + box.height);
-      bottom = Math.max(bottom, lowest);
-      if (pile.fan === "down" && pile.row === lastRow) bottom = Math.max(bottom, box.top + geo.h + (MIN_ROWS - 1) * geo.fan);
       board.append(tag(pile, box, geo), pileElement(pile, box, geo));
     }
     board.style.width = `${geo.margin * 2 + game.columns * (geo.w + geo.gap) - geo.gap}px`;
-    board.style.height = `${bottom + geo.margin}px`;
-    banner.style.top = `${board.offsetTop + lowest + 2 * geo.gap}px`; // in the felt under the piles, covering none
+    board.style.height = `${height(geo)}px`;
+    banner.style.top = `${board.offsetTop + height(geo) + geo.gap}px`; // in the felt under the piles, covering none
     board.style.setProperty("--radius", `${Math.max(3, geo.w * 0.09)}px`);
     if (game.hint) light(hintPiles(game.hint), "hinted");
     document.body.dataset.version = String(game.version); // what a test waits for: this state is drawn
