@@ -56,6 +56,10 @@ async def test_draws_every_pile_and_face_up_card(open_page: Opener, table: Runni
     cards = await page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)")
     assert sorted(cards) == sorted(visible_face_up(table.fake))
     assert await page_cards(page, "t4") == ["9H"]
+    where = "els => els.map(e => e.style.backgroundPosition)"
+    faces = await page.eval_on_selector_all("[data-card]", where)
+    empty = await page.eval_on_selector_all(".empty", where)
+    assert len(set(faces)) == len(cards) and empty and not set(faces) & set(empty)  # each card its own sprite
     assert await page.inner_text("#title") == "Canfield"
     assert await page.inner_text("#label") == "deal #7"
     assert str(table.fake.game.score) in await page.inner_text("#score")
@@ -118,7 +122,7 @@ async def test_tap_a_card_then_a_pile(open_page: Opener, table: Running) -> None
     assert await page_cards(page, "t3") == ["TC", "9H"]
     await page.click('[data-pile="s"]')  # a tap on the stock draws
     await answered(page, table.fake, 2)
-    assert table.fake.received[-1] == {"type": "action", "action": "draw"}
+    assert table.fake.received[-1] == {"type": "move", "text": "d"}
     assert await page_cards(page, "w") == table.fake.game.piles()["w"][-3:] != []
 
 
@@ -222,15 +226,23 @@ async def test_screenshots(open_page: Opener, table: Running, tmp_path: Path) ->
     """The table after a few moves at 1280 and 360 px wide (at 360 in German, whose words are
     long), and a game's end: saved under the test's folder (and PE_SHOTS) for a person to look at."""
     fake = table.fake
-    for text in ("t4t3", "d", "d"):
+    for text in ("t4t3", "d", "d", "d"):  # JH on the waste, which can go on t1 or t4
         fake.act({"type": "move", "text": text})
-    fake.hint = "wt4"
+    fake.hint = "wt1"
     for name, viewport, options in (("table-1280.png", DESKTOP, {}),
                                     ("table-360-de.png", PHONE, {"has_touch": True, "is_mobile": True})):
         fake.words = GERMAN if "de" in name else fake.words
         page = await open_page(viewport=viewport, **options)
         await page.screenshot(path=tmp_path / name, full_page=True)
         keep_shot(tmp_path / name)
+    x, y = await centre(page, '[data-pile="w"] [data-card]:last-child')
+    await page.mouse.move(x, y)
+    await page.mouse.down()
+    await page.mouse.move(x + 100, y + 110, steps=5)  # over t1, the piles it can go to lit
+    await page.screenshot(path=tmp_path / "table-360-drag.png")
+    keep_shot(tmp_path / "table-360-drag.png")
+    await page.mouse.move(x, y, steps=3)
+    await page.mouse.up()
     fake.act({"type": "action", "action": "resign"})
     page = await open_page(viewport=PHONE, has_touch=True, is_mobile=True)
     await page.screenshot(path=tmp_path / "table-360-over.png", full_page=True)

@@ -372,7 +372,7 @@
   function tap(grab) {
     const name = grab.pile.name;
     if (name === "s") {
-      act("draw");
+      sendMove("d");
     } else if (selected && selected.pile.name !== name) {
       sendMove(selected.pile.name + name + (selected.n > 1 ? `:${selected.n}` : ""));
     } else if (grab.n && !(selected && selected.elements[0] === grab.elements[0])) {
