@@ -65,7 +65,9 @@ WORKDIR /data
 ENV DATABASE_URL=sqlite:////data/patient-exorcism.sqlite3
 VOLUME ["/data"]
 
-# Healthy while the bot is connected: it touches its health file every 30 seconds.
+# Healthy while the bot is connected. With WEB_PORT set (the web server on), `python -m bot health`
+# asks the bot's GET /healthz on 127.0.0.1: healthy when the gateway is connected and the store
+# answers. Without, it reads the health file the bot touches every 30 seconds while connected.
 HEALTHCHECK --interval=60s --timeout=10s --start-period=90s --retries=3 CMD ["python", "-m", "bot", "health"]
 
 # docker stop sends SIGTERM: the bot closes the store and its drawing processes, then exits.

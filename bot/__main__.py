@@ -14,7 +14,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     commands = parser.add_subparsers(dest="command")
-    commands.add_parser("health", help="exit 0 when a running bot has touched its health file lately")
+    commands.add_parser("health", help="exit 0 when the running bot is healthy: its /healthz says so (WEB_PORT set), "
+                                   "else it has touched its health file lately")
     play = commands.add_parser("play", help="play a game in the terminal")
     play.add_argument("game", nargs="?", choices=sorted(GAMES),
                       help="default: the unfinished game in --db, else canfield")
@@ -74,11 +75,19 @@ def _command(argv: list[str]) -> int:
 
 
 def health() -> int:
-    """0 when the bot touched its health file within the last two minutes, else 1."""
+    """0 when the running bot is healthy, else 1: with WEB_PORT set, its /healthz answers 200;
+    without, it touched its health file within the last two minutes."""
     import time
 
-    from bot.config import HEALTHY_WITHIN, health_file
+    from bot.config import HEALTHY_WITHIN, ConfigError, health_file, health_url
 
+    try:
+        url = health_url()
+    except ConfigError as error:
+        print(f"unhealthy: {error}")
+        return 1
+    if url is not None:
+        return probe(url)
     path = health_file()
     try:
         age = time.time() - path.stat().st_mtime
@@ -91,6 +100,23 @@ def health() -> int:
     print(f"healthy: {path} touched {age:.0f} s ago")
     return 0
 
+
+def probe(url: str, timeout: float = 8.0) -> int:
+    """0 when `url` (the bot's /healthz) answers 200 within `timeout` seconds, else 1; what it
+    said, printed. Straight to the address, whatever proxy the environment names."""
+    import urllib.error
+    import urllib.request
+
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(url, timeout=timeout) as response:
+            print(f"healthy: {url} says {response.read().decode(errors='replace')}")
+            return 0
+    except urllib.error.HTTPError as error:
+        print(f"unhealthy: {url} says {error.code} {error.read().decode(errors='replace')}")
+    except OSError as error:  # refused, timed out
+        print(f"unhealthy: no answer from {url}: {getattr(error, 'reason', error)}")
+    return 1
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -45,6 +45,8 @@ from bot.play.watch import WatchPlay
 from bot.store import Store, StoreError, open_store
 from bot.views.mentions import NO_PINGS
 from bot.views.translator import CommandTranslator
+from bot.web.health import add_routes
+from bot.web.server import TableServer
 from bot.words import DISCORD, error_text
 from render import workers
 
@@ -92,6 +94,8 @@ class PatientExorcismBot(commands.AutoShardedBot):
     watching: WatchPlay
     ratings: Ratings
     ritual: Ritual
+    play: Play
+    web: TableServer | None = None  # the web table's server, when WEB_PORT is set
 
     def __init__(self, config: Config) -> None:
         intents = discord.Intents.default()
@@ -107,6 +111,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
     def use_play(self, play: Play) -> None:
         """Serve the play layer's services `play` (on the bot's store): the cogs and views reach them
         as the bot's attributes."""
+        self.play = play
         self.store, self.solo, self.matches, self.teams, self.daily = (play.store, play.solo, play.matches,
                                                                       play.teams, play.daily)
         self.review, self.bulk, self.races, self.leaderboards = play.review, play.bulk, play.races, play.leaderboards
@@ -143,6 +148,9 @@ class PatientExorcismBot(commands.AutoShardedBot):
         for cog in cog_classes():
             await self.add_cog(cog(self))
         self.add_dynamic_items(*dynamic_items())
+        if self.config.web_port is not None and self.config.public_url is not None:
+            self.web = TableServer(self.play, self.config.public_url, more_routes=lambda app: add_routes(app, self))
+            await self.web.start(self.config.web_port)
         await self.tree.set_translator(CommandTranslator())
         log.info("this process runs %s", self.describe_shards())
         await self._sync_commands()
@@ -208,7 +216,10 @@ class PatientExorcismBot(commands.AutoShardedBot):
             log.info("invite it with %s", invite_url(self.application_id))
 
     async def close(self) -> None:
-        """Disconnect, then close the store."""
+        """Stop the web server, disconnect, then close the store."""
+        web = getattr(self, "web", None)
+        if web is not None:
+            await web.stop()
         await super().close()
         workers.stop()
         bulk = getattr(self, "bulk", None)

@@ -23,7 +23,7 @@ from bot.views.translator import is_kept
 ROOT = Path(__file__).parent.parent
 # The source files whose sentences the `bot` domain holds (the engine's texts, in bot/game, have
 # their own extraction: they are data, not calls).
-SOURCES = ("bot/words", "bot/terminal.py", "bot/views", "bot/cogs", "render/captions.py")
+SOURCES = ("bot/words", "bot/terminal.py", "bot/views", "bot/cogs", "bot/web", "render/captions.py")
 KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 
 

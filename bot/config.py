@@ -42,6 +42,8 @@ class Config:
     shard_count: int | None = None  # None: as many shards as Discord recommends, all in this process
     shard_ids: tuple[int, ...] | None = None  # None: every shard 0..shard_count-1 in this process
     render_processes: int = 0  # boards drawn in this many worker processes; 0: in threads
+    web_port: int | None = None  # the web table's port (bot/web); None: no web server
+    public_url: str | None = None  # the address players reach it at (https://..., or http on this machine)
 
 
 def read_env_file(path: Path) -> dict[str, str]:
@@ -69,6 +71,7 @@ def load_config(environ: Mapping[str, str] | None = None, env_file: Path = Path(
     processes = settings.get("RENDER_PROCESSES", "").strip() or "0"
     if not processes.isdigit() or not 0 <= int(processes) <= MAX_RENDER_PROCESSES:
         raise ConfigError(f"RENDER_PROCESSES must be a number from 0 to {MAX_RENDER_PROCESSES}, not {processes!r}.")
+    web_port, public_url = read_web(settings.get("WEB_PORT", ""), settings.get("PUBLIC_URL", ""))
     return Config(
         token=token,
         database_url=settings.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
@@ -81,7 +84,29 @@ def load_config(environ: Mapping[str, str] | None = None, env_file: Path = Path(
         shard_count=shard_count,
         shard_ids=shard_ids,
         render_processes=int(processes),
+        web_port=web_port,
+        public_url=public_url,
     )
+
+
+def read_web(port_text: str, url_text: str) -> tuple[int | None, str | None]:
+    """WEB_PORT and PUBLIC_URL: no web server without a port; with one, the public address
+    (default http://127.0.0.1:<port>, for trying it out on this machine). ConfigError for a port
+    that is not one, or an address that is neither https nor plain http on this machine."""
+    port_text, url = port_text.strip(), url_text.strip().rstrip("/")
+    if not port_text:
+        if url:
+            raise ConfigError("PUBLIC_URL is set but WEB_PORT is not: set the port the web table listens on.")
+        return None, None
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise ConfigError(f"WEB_PORT must be a port number from 1 to 65535, not {port_text!r}.")
+    port = int(port_text)
+    url = url or f"http://127.0.0.1:{port}"
+    local = url.startswith(("http://127.0.0.1", "http://localhost", "http://[::1]"))
+    if not (url.startswith("https://") or local) or any(c.isspace() for c in url):
+        raise ConfigError(f"PUBLIC_URL must be an https:// address (or http:// on 127.0.0.1 or localhost), "
+                          f"not {url!r}.")
+    return port, url
 
 
 def read_shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
@@ -129,6 +154,14 @@ def health_file(environ: Mapping[str, str] | None = None, env_file: Path = Path(
     """The health file the bot touches while connected, without needing a token: HEALTH_FILE, or
     by default beside the data (in the SQLite file's folder; with PostgreSQL, the working folder)."""
     return _health_file({**read_env_file(env_file), **(os.environ if environ is None else environ)})
+
+
+def health_url(environ: Mapping[str, str] | None = None, env_file: Path = Path(".env")) -> str | None:
+    """The running bot's /healthz on this machine, without needing a token: at WEB_PORT on
+    127.0.0.1; None when WEB_PORT is unset (no web server). ConfigError as `read_web` says."""
+    settings = {**read_env_file(env_file), **(os.environ if environ is None else environ)}
+    port, _ = read_web(settings.get("WEB_PORT", ""), settings.get("PUBLIC_URL", ""))
+    return None if port is None else f"http://127.0.0.1:{port}/healthz"
 
 
 def _health_file(settings: Mapping[str, str]) -> Path:

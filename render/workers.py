@@ -188,6 +188,12 @@ def _settle(future: asyncio.Future[Any], answer: bytearray) -> None:
 
 _workers: list[_Worker] = []  # a game's boards go to one of them
 _ids = itertools.count()
+_drawing = 0  # drawings asked for and not done yet, in processes or threads
+
+
+def in_progress() -> int:
+    """How many drawings are asked for and not done yet (drawn or waiting for a process or thread)."""
+    return _drawing
 
 
 def use_processes(count: int) -> None:
@@ -211,6 +217,15 @@ async def draw(function: Callable[..., bytes], /, *args: Any, **kwargs: Any) -> 
     game's last board under it) sends every drawing with that key to one process, where that
     board is kept; without one, the least busy process draws. A worker that died is replaced,
     and that drawing is done in a thread. An exception raised by the drawing is raised here."""
+    global _drawing
+    _drawing += 1
+    try:
+        return await _draw(function, *args, **kwargs)
+    finally:
+        _drawing -= 1
+
+
+async def _draw(function: Callable[..., bytes], /, *args: Any, **kwargs: Any) -> bytes:
     if not _workers:
         return await asyncio.to_thread(function, *args, **kwargs)
     key, workers = kwargs.get("key"), _workers

@@ -168,3 +168,19 @@ def test_once_set_up_the_bot_sets_its_objects_aside_from_the_garbage_collector()
     finally:
         gc.unfreeze()
         gc.set_threshold(*thresholds)
+
+
+def test_the_web_table_is_off_without_a_port_and_its_address_is_https_or_local() -> None:
+    base = {"DISCORD_TOKEN": "t"}
+    off = load_config(base, env_file=Path("/nonexistent"))
+    assert (off.web_port, off.public_url) == (None, None)
+    local = load_config({**base, "WEB_PORT": "8080"}, env_file=Path("/nonexistent"))
+    assert (local.web_port, local.public_url) == (8080, "http://127.0.0.1:8080")
+    public = load_config({**base, "WEB_PORT": "8080", "PUBLIC_URL": "https://table.example.org/"},
+                         env_file=Path("/nonexistent"))
+    assert public.public_url == "https://table.example.org"
+    for bad in ({"WEB_PORT": "http"}, {"WEB_PORT": "70000"}, {"PUBLIC_URL": "https://x.org"},
+                {"WEB_PORT": "8080", "PUBLIC_URL": "http://table.example.org"},
+                {"WEB_PORT": "8080", "PUBLIC_URL": "ftp://x"}):
+        with pytest.raises(ConfigError):
+            load_config({**base, **bad}, env_file=Path("/nonexistent"))

@@ -5,6 +5,7 @@ the final stage's command, environment and working directory imports the compile
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -212,7 +213,7 @@ def test_the_image_holds_no_compiler_and_no_source_and_runs_the_installed_bot() 
     assert "requirements.lock" in installs[0] and "--no-deps" in installs[1] and ".whl" in installs[1]
     assert final.settings()["PYTHONSAFEPATH"] == "1" and final.last("WORKDIR") == "/data"
     assert final.last("USER") == "exorcist" and json.loads(final.last("CMD")) == ["python", "-m", "bot"]
-    assert "python" in final.last("HEALTHCHECK") and '"health"' in final.last("HEALTHCHECK")
+    assert healthcheck(final) == ["python", "-m", "bot", "health"]
 
 
 def test_the_build_context_leaves_out_build_leftovers_compiled_modules_and_caches() -> None:
@@ -255,3 +256,69 @@ def test_the_image_layout_starts_the_installed_bot_with_the_c_search(tmp_path: P
     searches = re.findall(r" INFO bot: the solver searches in (\w+) \(([^)]*)\)", done.stderr)
     assert len(searches) == 1 and searches[0][0] == "C", done.stderr
     assert Path(searches[0][1]).parent == site / "bot" / "game"
+
+
+def healthcheck(stage: Stage) -> list[str]:
+    """The command of the stage's HEALTHCHECK (after its options)."""
+    found = re.search(r"\bCMD\s+(\[.*\])\s*$", stage.last("HEALTHCHECK"))
+    assert found is not None, stage.last("HEALTHCHECK")
+    return json.loads(found[1])
+
+
+async def run_healthcheck(environment: dict[str, str], cwd: Path) -> tuple[int, str]:
+    """The image's HEALTHCHECK command run here, with the image's ENV and `environment`: its exit
+    status and what it printed (run beside this event loop, which may be serving the bot's routes)."""
+    final = stages(DOCKERFILE)[-1]
+    command = healthcheck(final)
+    assert command[0] == "python"
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, *command[1:], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        env={"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), **final.settings(), **environment})
+    output, _ = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode is not None
+    return process.returncode, output.decode()
+
+
+async def test_the_healthcheck_reads_the_health_file_without_web_port(tmp_path: Path) -> None:
+    file = tmp_path / "pe.alive"
+    assert (await run_healthcheck({"HEALTH_FILE": str(file)}, tmp_path))[0] == 1  # none yet
+    file.write_text("1\n")
+    code, said = await run_healthcheck({"HEALTH_FILE": str(file)}, tmp_path)
+    assert code == 0 and said.startswith("healthy:")
+    os.utime(file, (0, 0))  # touched long ago: the bot is stuck or gone
+    assert (await run_healthcheck({"HEALTH_FILE": str(file)}, tmp_path))[0] == 1
+
+
+async def test_the_healthcheck_asks_the_bots_healthz_on_web_port(tmp_path: Path) -> None:
+    """With WEB_PORT set, the health file is not read (none here): the bot's /healthz decides, on
+    a real server for a stand-in bot (tests/web/test_health.py); no server there, unhealthy."""
+    from aiohttp import web
+    from aiohttp.test_utils import TestServer
+
+    from bot.play.services import build_play
+    from bot.store import open_store
+    from bot.web.health import add_routes
+    from tests.web.test_health import StandIn
+
+    store = await open_store(str(tmp_path / "pe.sqlite3"))
+    bot = StandIn(build_play(store))
+    app = web.Application()
+    add_routes(app, bot)
+    environment = {"HEALTH_FILE": str(tmp_path / "none.alive"), "HTTP_PROXY": "http://127.0.0.1:9",
+                   "http_proxy": "http://127.0.0.1:9"}  # a proxy in the environment is not asked
+    try:
+        async with TestServer(app, host="127.0.0.1") as server:
+            environment["WEB_PORT"] = str(server.port)
+            code, said = await run_healthcheck(environment, tmp_path)
+            assert code == 0 and said.startswith(f"healthy: http://127.0.0.1:{server.port}/healthz says {{"), said
+            bot.shards[0].closed = True
+            code, said = await run_healthcheck(environment, tmp_path)
+            assert code == 1 and "503" in said and '"down": ["gateway"]' in said, said
+        code, said = await run_healthcheck(environment, tmp_path)  # the server is gone
+        assert code == 1 and said.startswith("unhealthy: no answer from"), said
+        code, said = await run_healthcheck({**environment, "WEB_PORT": "http"}, tmp_path)
+        assert code == 1 and "WEB_PORT must be a port number" in said
+    finally:
+        bot.bulk.stop()
+        bot.solo.work.stop()
+        await store.close()

@@ -1,5 +1,5 @@
 """The layers keep to themselves: the play layer and the store are free of every presenter's
-machinery (Discord, the catalogs, images, HTTP), so that the terminal, the web page and the tests
+machinery (Discord, the catalogs, images, HTTP, the metrics), so that the terminal, the web page and the tests
 use them without it (as the engine is: tests/test_engine_catalog.py)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import bot.play
 import bot.store
 
 ROOT = Path(__file__).resolve().parent.parent
-PRESENTERS = ("discord", "babel", "PIL", "aiohttp")
+PRESENTERS = ("discord", "babel", "PIL", "aiohttp", "prometheus_client")
 
 
 def modules_of(package: object) -> list[str]:

@@ -53,7 +53,12 @@ class ReviewCog(commands.Cog):
             with self.bot.bulk.place(interaction.user.id) as ticket:  # refused at once when the line is full
                 chosen = await self.bot.review.replay(player_of(interaction.user), game_id=game,
                                                       player_id=None if player is None else player.id)
-                return await replay_answer(chosen, voice, ticket, interaction.filesize_limit)
+                result = await replay_answer(chosen, voice, ticket, interaction.filesize_limit)
+            if self.bot.web is not None:  # the same game move by move in a browser, any length
+                url = await self.bot.web.view_link(interaction.user.id, chosen.game_id, voice.language)
+                result.view = discord.ui.View(timeout=None)
+                result.view.add_item(discord.ui.Button(label=voice.gettext("Replay in a browser"), emoji="🌐", url=url))
+            return result
 
         await answer(interaction, work(), ephemeral=not public)
         give_back_memory()  # the GIF, sent and let go of: what malloc kept of it goes back

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import metrics
 from bot.cogs.checks import anywhere, check_channel, check_play_channel, game_choices, server_command
 from bot.cogs.matches import DIE_CHOICES
 from bot.game import GAMES
@@ -16,7 +18,7 @@ from bot.game.notation import Word, read_word
 from bot.game.patience import Game
 from bot.i18n import N_, OPTION
 from bot.play import Player, PlayError, Reply
-from bot.play.errors import ManageServerNeeded, UnknownGame
+from bot.play.errors import ManageServerNeeded, TableOff, UnknownGame
 from bot.play.settings import change_settings, load_settings
 from bot.views import answers_custom_id
 from bot.views.board import board_answer, kept_off_the_channel, player_of
@@ -35,6 +37,7 @@ from bot.views.respond import (
 from bot.views.review import reply_with_analysis
 from bot.views.watch import watch_answer
 from bot.words import DISCORD, Voice, rules_text
+from bot.words.table import table_link_text
 
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -130,6 +133,23 @@ class SoloCog(commands.Cog):
         """Show the board."""
         await self._on_running(interaction, None, public)
 
+    @app_commands.command(name="table", description="Your game here on a table in your browser: a private link")
+    @anywhere
+    async def table(self, interaction: discord.Interaction) -> None:
+        """A private link to the member's game in this channel on the web table."""
+        async def work() -> Answer:
+            voice = await voice_of(interaction)
+            if self.bot.web is None:
+                raise TableOff()
+            player = player_of(interaction.user)
+            game_id = await self.solo.running_id(player, interaction.channel_id)
+            view = discord.ui.View(timeout=None)
+            view.add_item(discord.ui.Button(label=voice.gettext("Open table"), emoji="🌐",
+                                            url=await self.bot.web.link(player.id, game_id, voice.language)))
+            return Answer(text=table_link_text(voice), view=view)
+
+        await answer(interaction, work())
+
     @app_commands.command(name="undo", description="Take back your last move")
     @anywhere
     async def undo(self, interaction: discord.Interaction) -> None:
@@ -173,7 +193,13 @@ class SoloCog(commands.Cog):
         """Post a read-only board of the member's game with a Refresh button; refused privately."""
         async def work() -> Answer:
             reply = await self.bot.watching.watch(player_of(interaction.user), member.id, interaction.channel_id)
-            return await watch_answer(reply, await channel_voice(interaction))
+            voice = await channel_voice(interaction)
+            result = await watch_answer(reply, voice)
+            if self.bot.web is not None and result.view is not None:  # move by move, live, in a browser
+                url = await self.bot.web.watch_link(interaction.user.id, reply.game_id, interaction.channel_id,
+                                                    voice.language)
+                result.view.add_item(discord.ui.Button(label=voice.gettext("Watch in a browser"), emoji="🌐", url=url))
+            return result
 
         await answer(interaction, work(), ephemeral=False)
 
@@ -217,6 +243,14 @@ class SoloCog(commands.Cog):
         text = await self._text_for_us(message)
         if text is None:
             return
+        start, outcome = time.perf_counter(), "failed"
+        try:
+            outcome = await self._answer_text(message, text)
+        finally:
+            metrics.handled("typed", outcome, time.perf_counter() - start)
+
+    async def _answer_text(self, message: discord.Message, text: str) -> metrics.Outcome:
+        """Answer a message's text (for us) with a reply; how it went, for the metrics."""
         player, guild_id = player_of(message.author), message.guild.id if message.guild else None
         voice = DISCORD
         try:
@@ -225,19 +259,20 @@ class SoloCog(commands.Cog):
                 player, guild_id, message.channel.id, text or Word.HELP.value, voice, public=True))
         except PlayError as error:
             await message.reply(fit_to_show(error_text(error, voice), ERROR_LIMIT), mention_author=False)
-            return
+            return "refused"
         except Exception:
             log.exception("message %s failed", message.id)
             await message.reply(voice.gettext("Something went wrong on our side; your game is safe."),
                                 mention_author=False)
-            return
+            return "failed"
         if result.private:  # a live deal's board: a message's answer cannot be private, so none is posted
             await message.reply(voice.gettext(LIVE_HERE, board=voice.command("board")), mention_author=False)
-            return
+            return "refused"
         reply = shown(result)
         await message.reply(**reply.to_send(), mention_author=False)
         if result.analysing is not None:
             reply_with_analysis(self.bot.review, message, result.analysing, voice)
+        return "refused" if result.unchanged else "answered"
 
     async def _text_for_us(self, message: discord.Message) -> str | None:
         content = message.content.strip()

@@ -534,3 +534,17 @@ class UnknownSeason(PlayError):
     """`name` is no season's name (such as 2026-11, 2026-W48 or 2026-Q4; bot.play.seasons)."""
 
     name: str
+
+
+@dataclass(eq=False)
+class BadLink(PlayError):
+    """A link to the web table (or its session) that does not open: `why` is forged (not ours, or
+    damaged), expired, used (opened before, in another browser), or other (this browser holds
+    another member's session)."""
+
+    why: str
+
+
+@dataclass(eq=False)
+class TableOff(PlayError):
+    """The bot serves no web table (its admin has not set WEB_PORT)."""

@@ -20,6 +20,7 @@ from bot.play.review import ReviewPlay
 from bot.play.ritual import Ritual
 from bot.play.solo import SoloPlay
 from bot.play.solution import SOLUTION_LIMIT, SolutionPlay
+from bot.play.table import TablePlay
 from bot.play.watch import WatchPlay
 from bot.play.work import RateLimiter
 from bot.store import Store
@@ -43,6 +44,7 @@ class Play:
     bulk: BulkDrawing
     ratings: Ratings
     ritual: Ritual
+    table: TablePlay
 
 
 def build_play(store: Store, *, clock: Callable[[], float] = time.time, limits: RateLimiter | None = None,
@@ -61,6 +63,7 @@ def build_play(store: Store, *, clock: Callable[[], float] = time.time, limits: 
     matches.listeners.append(ratings)  # first: a match's end is rated before it is announced
     races.listeners.append(ratings)
     leaderboards = Leaderboards(store, clock)
+    watching = WatchPlay(store, solo, clock)
     return Play(
         store=store,
         solo=solo,
@@ -71,9 +74,10 @@ def build_play(store: Store, *, clock: Callable[[], float] = time.time, limits: 
         races=races,
         leaderboards=leaderboards,
         solutions=SolutionPlay(store, solo, clock=clock, limit=solution_limit),
-        watching=WatchPlay(store, solo, clock),
+        watching=watching,
         posts=Posts(solo.limits),
         bulk=bulk or BulkDrawing(preload=("render", "bot.game")),
         ratings=ratings,
         ritual=Ritual(store, leaderboards, clock),
+        table=TablePlay(store, solo, watching, clock),
     )

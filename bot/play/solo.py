@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -166,6 +166,13 @@ class SoloPlay:
         self._cached_bytes = 0
         self._locks: dict[int, asyncio.Lock] = {}
         self._verdicts: OrderedDict[tuple[str, str, str], str] = OrderedDict()  # deal -> solver status
+        # Changes stored, by kind: "move" (a move, or several typed at once) and "undo" (the bot's metrics read it).
+        self.changes: Counter[str] = Counter()
+
+    def playing(self) -> int:
+        """How many of the games in the cache are still being played: the unfinished games played
+        lately (the cache keeps the most recently used)."""
+        return sum(1 for table in self._tables.values() if table.status is GameStatus.PLAYING)
 
     # --- starting and finding games ----------------------------------------------------
 
@@ -362,6 +369,7 @@ class SoloPlay:
                 self._forget(game_id)  # the in-memory game is ahead of the store: rebuild it
                 raise
             self._remember(table)  # its size has changed
+            self.changes["undo" if undoing else "move"] += 1
             if error:  # some of the text was carried out before the error: say what stands
                 events: list[Event] = [_changes(before, game.moves), Refused(error)]
             elif undoing:

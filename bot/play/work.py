@@ -133,6 +133,8 @@ class Work:
         self._engine = Threads(engine_threads, "engine")
         self._verdict_waiting = verdict_waiting
         self._verdicts_in = 0  # verdicts running or waiting
+        # Searches and verdicts handed to their processes and not back yet, by kind (the bot's metrics read it).
+        self.in_processes: Counter[str] = Counter()
         self._turns = Turns()
 
     async def engine(self, member_id: int, function: Callable[..., T], /, *args: object) -> T:
@@ -168,6 +170,7 @@ class Work:
         (new ones start for the next call)."""
         loop = asyncio.get_running_loop()
         pool = _processes(kind)
+        self.in_processes[kind] += 1
         try:
             return await loop.run_in_executor(pool, call)
         except BrokenProcessPool:
@@ -176,6 +179,8 @@ class Work:
                 del _pools[kind]
             pool.shutdown(wait=False, cancel_futures=True)
             return await self._engine.call(call)
+        finally:
+            self.in_processes[kind] -= 1
 
 
 class Turns:

@@ -18,12 +18,14 @@ the databases apart:
 - A unique-constraint violation is `DuplicateRow` from both.
 - Rows are SQLAlchemy's `Row` from both: read by column name (`row.name`).
 - A PostgreSQL URL may end in `?pool_size=N`, the connections each process holds (default 10).
+- `Database.timer`, when set, is told each statement's seconds (the bot's metrics, bot/metrics.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -61,6 +63,7 @@ from bot.store.migrate import sqlalchemy_url, upgrade
 Row: TypeAlias = "SqlRow[*tuple[Any, ...]]"  # a row of any columns, read by name (`row.name`) or position
 AnySelect: TypeAlias = "Select[*tuple[Any, ...]]"  # a SELECT of any columns
 Parameters = Mapping[str, Any]
+Timer: TypeAlias = Callable[[float], None]  # told a statement's seconds
 
 DEFAULT_POOL_SIZE = 10  # connections a process may hold; processes × this must stay below the server's max_connections
 MAX_POOL_SIZE = 1000
@@ -137,11 +140,21 @@ class Queries(Statements):
 class EngineQueries(Queries):
     """Statements on a connection of SQLAlchemy's engine (PostgreSQL's)."""
 
-    def __init__(self, connection: AsyncConnection) -> None:
+    def __init__(self, connection: AsyncConnection, timer: Timer | None = None) -> None:
         self.connection = connection
+        self.timer = timer
 
     async def run(self, statement: Executable, parameters: Parameters | Sequence[Parameters] | None) -> Outcome:
         """Run a statement (once for each set of parameters in a sequence): its rows and rowcount."""
+        if self.timer is None:
+            return await self._run(statement, parameters)
+        start = time.perf_counter()
+        try:
+            return await self._run(statement, parameters)
+        finally:
+            self.timer(time.perf_counter() - start)
+
+    async def _run(self, statement: Executable, parameters: Parameters | Sequence[Parameters] | None) -> Outcome:
         with _errors:
             return _outcome(await self.connection.execute(statement, parameters))
 
@@ -184,6 +197,7 @@ class Database(Statements):
         self.max_connections = connections
         self.engine: AsyncEngine | None = None
         self.turns = asyncio.Semaphore(connections)
+        self.timer: Timer | None = None  # told each statement's seconds, from its start to its rows read
 
     async def open(self) -> None:
         """Create the engine and connect once, so that a database out of reach fails here."""
@@ -214,7 +228,7 @@ class Database(Statements):
         if self.engine is None:
             raise StoreError("the store is not open")
         async with self.turns, self.engine.connect() as connection:
-            yield EngineQueries(connection)
+            yield EngineQueries(connection, self.timer)
 
     async def upgrade(self) -> None:
         """Apply the migrations the database lacks (bot/store/migrate.py)."""
@@ -333,6 +347,16 @@ class SqliteDatabase(Database):
                      parameters: Parameters | Sequence[Parameters] | None) -> Outcome:
         """Run a statement on the connection (once for each set of parameters in a sequence), its
         SQL and values handed to aiosqlite in one trip: its rows and rowcount."""
+        if self.timer is None:
+            return await self._run_on(connection, statement, parameters)
+        start = time.perf_counter()
+        try:
+            return await self._run_on(connection, statement, parameters)
+        finally:
+            self.timer(time.perf_counter() - start)
+
+    async def _run_on(self, connection: aiosqlite.Connection, statement: Executable,
+                      parameters: Parameters | Sequence[Parameters] | None) -> Outcome:
         with _errors:
             if parameters is None or isinstance(parameters, Mapping) or not parameters:
                 sql, values, shape = self.sql(statement, parameters if isinstance(parameters, Mapping) else None)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from alembic.config import Config
 
 BASELINE = "0006"  # the hand-written migrations' last number, and Alembic's first revision
-HEAD = "0012_ratings"  # the newest revision (tests/store/test_upgrade.py checks it is Alembic's head)
+HEAD = "0013_web"  # the newest revision (tests/store/test_upgrade.py checks it is Alembic's head)
 MIGRATION_LOCK = 7_106_243  # any number: the PostgreSQL advisory lock that one migrating process holds
 ALEMBIC = Path(__file__).parent / "alembic"
 # Alembic's table of the revision a database is at, as Alembic itself makes it.

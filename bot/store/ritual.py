@@ -140,3 +140,4 @@ def _post(row: Row) -> RitualPost:
     return RitualPost(guild_id=row.guild_id, kind=row.kind, key=row.key, channel_id=row.channel_id,
                       message_id=row.message_id, claimed_at=row.claimed_at, shown=row.shown, starts=row.starts,
                       ends=row.ends)
+

@@ -47,6 +47,7 @@ from bot.store.tables import (
     races,
     secrets,
     teams,
+    web_links,
 )
 
 
@@ -399,6 +400,14 @@ class StatsStore:
         value = await self.db.fetch_value(select(secrets.c.value).where(secrets.c.name == name))
         assert value is not None
         return str(value)
+
+    async def claim_link(self, nonce: str, user_id: int, game_id: int) -> bool:
+        """Claim a web table link's nonce as it is opened (bot/play/links.py): True the first time
+        only, between processes too."""
+        inserted = await self.db.execute(
+            self.db.upsert(web_links).values(nonce=nonce, user_id=user_id, game_id=game_id, opened_at=self.clock())
+            .on_conflict_do_nothing(index_elements=[web_links.c.nonce]))
+        return inserted == 1
 
     async def get_settings(self, guild_id: int) -> dict[str, str]:
         """A server's settings."""

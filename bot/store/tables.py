@@ -268,3 +268,13 @@ rating_changes = Table(
 )
 Index("rating_changes_by_user", rating_changes.c.user_id, rating_changes.c.seq)
 Index("rating_changes_by_time", rating_changes.c.rated_at)
+
+# Links to the web table opened (bot/play/links.py): a link's nonce, claimed once, when it was
+# opened; so a link opens in one browser only.
+web_links = Table(
+    "web_links", metadata,
+    Column("nonce", Text, primary_key=True),
+    Column("user_id", BigInteger, nullable=False),
+    Column("game_id", BigInteger, nullable=False),
+    Column("opened_at", Time, nullable=False),
+)

@@ -18,6 +18,7 @@ import discord
 from bot.game import GAMES, Move
 from bot.play import Player, Reply
 from bot.play.events import Analysing, Moved
+from bot.play.replies import GameStatus
 from bot.play.secrecy import Secrecy, Sight
 from bot.views.respond import ERROR_LIMIT, Answer, answer, as_button, bot_of, fit_to_show, voice_of
 from bot.words import DISCORD, Voice, board_alt_text, board_captions, board_status, kept_private_text, reply_text
@@ -81,8 +82,10 @@ async def board_answer(reply: Reply, player: Player, voice: Voice, *, picked: Pi
     text = fit_to_show(reply_text(reply, voice) if message is None else message)  # an error may quote a long input
     file = await board_file(reply, player.name, voice)
     analysing = next((event.game_id for event in reply.events if isinstance(event, Analysing)), None)
+    mine = reply.user_id == player.id and reply.status == GameStatus.PLAYING
     return Answer(text=text, file=file, view=board_view(reply, voice, picked),
-                  status=board_status(reply.game, reply.label, voice), analysing=analysing)
+                  status=board_status(reply.game, reply.label, voice), analysing=analysing,
+                  table=reply.game_id if mine else None)
 
 
 async def kept_off_the_channel(result: Answer, reply: Reply, secrecy: Secrecy, voice: Voice) -> Answer:

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
 
+from bot import metrics
 from bot.cogs.checks import posts_publicly
 from bot.i18n import N_
 from bot.languages import choose_language, language_of
@@ -136,6 +137,7 @@ class Answer:
     private: bool = False  # shown to the member who asked alone, even where the command answers publicly
     # Nothing changed (a refused move): the words alone, privately, and any board is left as it is.
     unchanged: bool = False
+    table: int | None = None  # the member's own game in play: its board offers it on the web table, privately
 
 
 @dataclass(slots=True)
@@ -186,7 +188,11 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
     busy, or when the work is not done by ANSWER_WITHIN seconds after the interaction was made.
     A new public message is one of the member's public posts in the channel (bot.play.posts): over
     their cap there, the work is not run and they are told privately, at once, to slow down; an
-    answer that is not posted after all (a refusal, a private answer) does not count."""
+    answer that is not posted after all (a refusal, a private answer) does not count. Each is
+    counted in the bot's metrics (bot.metrics), by kind and outcome, with its time."""
+    loop = asyncio.get_running_loop()
+    now = loop.time()
+    outcome: metrics.Outcome = "failed"  # until it is answered or refused
     post = None
     if not edit and not ephemeral and posts_publicly(interaction):
         try:
@@ -194,15 +200,16 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
         except RateLimited as error:
             _let_go(work)
             await _say(interaction, error_text(error, await voice_of(interaction)), edit=False, ephemeral=False)
+            metrics.handled(kind_of(interaction), "refused", loop.time() - now)
             return
     posted = False
     task = asyncio.ensure_future(in_turn(interaction.user.id, work, answering=True))
-    loop = asyncio.get_running_loop()
-    now = loop.time()
     _load.started(now)
     try:
         left = time_left(interaction)
-        if _load.crowded(now, left) or not (await asyncio.wait({task}, timeout=left))[0]:
+        busy = _load.crowded(now, left)
+        if busy or not (await asyncio.wait({task}, timeout=left))[0]:
+            metrics.deferred("busy" if busy else "slow")
             try:
                 await _defer(interaction, edit=edit, ephemeral=ephemeral)
             except discord.HTTPException as error:  # too late (the 3 s ran out): nothing can be shown
@@ -215,6 +222,7 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
             result = await task
         except PlayError as error:
             await _say(interaction, error_text(error, await voice_of(interaction)), edit=edit, ephemeral=ephemeral)
+            outcome = "refused"
             return
         except Exception:
             log.exception("interaction %s failed", interaction.id)
@@ -223,9 +231,13 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
             return
         if result.unchanged:
             await _say(interaction, result.text, edit=edit, ephemeral=ephemeral)
+            outcome = "refused"
             return
         size = file_size(result.file)  # read now: the file is closed once sent
         try:
+            if result.table is not None and (result.private or _private_place(interaction, edit=edit,
+                                                                               ephemeral=ephemeral)):
+                await _offer_table(interaction, result, result.table)
             await _show(interaction, result, edit=edit, ephemeral=ephemeral)
         except discord.HTTPException as error:  # such as 413, over the upload limit: said in words instead
             log.warning("interaction %s: Discord refused the answer: %s", interaction.id, error)
@@ -238,6 +250,7 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
                 log.warning("interaction %s could not be answered: %s", interaction.id, again)
             return
         posted = not result.private
+        outcome = "answered"
         if result.analysing is not None:
             from bot.views.review import follow_up_with_analysis  # the review views build on this module
 
@@ -247,6 +260,15 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Answer], *, e
         if post is not None and not posted:
             _posts(interaction).take_back(post)
         _load.ended(loop.time())
+        metrics.handled(kind_of(interaction), outcome, loop.time() - now)
+
+
+def kind_of(interaction: discord.Interaction) -> metrics.Kind:
+    """What an interaction is, for the metrics: a button's or a menu's (a component's), else a command."""
+    if interaction.type is not discord.InteractionType.component:
+        return "command"
+    button = (interaction.data or {}).get("component_type") == discord.ComponentType.button.value
+    return "button" if button else "menu"
 
 
 @contextlib.contextmanager
@@ -366,6 +388,22 @@ async def _show(interaction: discord.Interaction, result: Answer, *, edit: bool,
                                                 allowed_mentions=NO_PINGS)
     else:
         await interaction.response.send_message(**message.to_send(), ephemeral=ephemeral, allowed_mentions=NO_PINGS)
+
+
+async def _offer_table(interaction: discord.Interaction, result: Answer, game_id: int) -> None:
+    """Add an "Open table" link to a private board of the member's own game, where the bot serves
+    the web table: a link only they see, since whoever follows it plays as them until it is opened."""
+    web = bot_of(interaction).web
+    if web is None:
+        return
+    voice = await voice_of(interaction)
+    try:
+        url = await web.link(interaction.user.id, game_id, voice.language)
+    except PlayError:  # not theirs after all: no link
+        return
+    if result.view is None:
+        result.view = discord.ui.View(timeout=None)
+    result.view.add_item(discord.ui.Button(label=voice.gettext("Open table"), url=url, emoji="🌐"))
 
 
 def _private_place(interaction: discord.Interaction, *, edit: bool, ephemeral: bool) -> bool:

@@ -38,6 +38,7 @@ from bot.words.voice import (
     DISCORD,
     LONGEST_NAME,
     TERMINAL,
+    WEB,
     Voice,
     card_words,
     die_text,
@@ -49,7 +50,8 @@ from bot.words.voice import (
 from bot.words.watch import watched_text
 from render.captions import shorten
 
-__all__ = ["ALT_TEXT_LIMIT", "DISCORD", "LONGEST_NAME", "SOLUTION_PAGE_MOVES", "TERMINAL", "Voice", "analysis_text",
+__all__ = ["ALT_TEXT_LIMIT", "DISCORD", "LONGEST_NAME", "SOLUTION_PAGE_MOVES", "TERMINAL", "WEB", "Voice",
+           "analysis_text",
            "board_alt_text", "board_captions", "board_status", "board_text", "card_words", "die_text",
            "duration_text", "error_text", "event_text", "foundation_square", "kept_private_text", "played_text",
            "race_board_alt_text", "race_captions", "race_status", "race_table_alt_text", "replay_text", "reply_text",

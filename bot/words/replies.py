@@ -16,13 +16,14 @@ from bot.words.review import review_error_text, review_event_text
 from bot.words.secrecy import secrecy_error_text
 from bot.words.settings import settings_error_text
 from bot.words.solo import solo_error_text, solo_event_text, stale_text
+from bot.words.table import link_error_text
 from bot.words.voice import Voice
 from bot.words.watch import watch_error_text
 
 # Each feature's words for a refusal: a sentence for its own PlayErrors, "" for the others.
 ERROR_WORDS: tuple[Callable[[PlayError, Voice], str], ...] = (
     solo_error_text, match_error_text, daily_error_text, race_error_text, review_error_text, secrecy_error_text,
-    watch_error_text, settings_error_text, leaderboard_error_text)
+    watch_error_text, settings_error_text, leaderboard_error_text, link_error_text)
 
 
 def reply_text(reply: Reply, voice: Voice) -> str:

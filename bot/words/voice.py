@@ -118,6 +118,9 @@ DISCORD = Voice(command_prefix="/", bold_mark="**", channel_format="<#{channel}>
                 localized_commands=True, markdown=True)
 TERMINAL = Voice(command_prefix="", bold_mark="", channel_format=N_("channel {channel}"),
                  mention_format=N_("player {user}"))
+# The table's web page: plain text (the page sets it as text, never as markup), Discord's commands.
+WEB = Voice(command_prefix="/", bold_mark="", channel_format=N_("channel {channel}"),
+            mention_format=N_("player {user}"))
 # Where a game or a match stands (GameStatus, MatchStatus), as a player says it.
 STATUSES = {"playing": N_("in play"), "won": N_("won"), "blocked": N_("blocked"), "resigned": N_("resigned"),
             "lobby": N_("in its lobby"), "running": N_("running"), "finished": N_("finished"),

@@ -13,7 +13,7 @@ from .test_bot import SOLVER_WAIT, board_of, button, start
 from .test_mentions import kind_of, pings
 
 ANYWHERE = {"play", "move", "board", "undo", "hint", "resign", "rules", "help", "daily", "watch", "analyse", "solution",
-            "replay", "remind"}
+            "replay", "remind", "table"}
 SERVER_ONLY = {"prefix", "match", "team", "settings", "leaderboard", "stats", "race"}
 REFUSAL = "This works on a server that has added Patient Exorcism"
 

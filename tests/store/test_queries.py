@@ -8,11 +8,13 @@ import itertools
 from typing import Any
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, insert, literal, select
 from sqlalchemy.engine.interfaces import CacheStats
 
 from bot.store import NewGame, Store, open_store
 from bot.store.base import NewMatch, NewRace
+from bot.store.databases import DuplicateRow
+from bot.store.tables import players
 
 
 @pytest.fixture
@@ -143,3 +145,21 @@ async def test_every_statement_is_compiled_once_then_cached_whatever_its_values(
     event.remove(store.db.sync_engine, "before_cursor_execute", note)
     assert len(compiled) > 80
     assert [statement for statement, hit in compiled if hit != CacheStats.CACHE_HIT] == []
+
+
+async def test_the_timer_is_told_each_statements_seconds_on_its_own_and_in_a_transaction(store: Store) -> None:
+    """What the bot's metrics time the store by (bot/metrics.py): every statement, once, with
+    its seconds; and nothing when no timer is set."""
+    told: list[float] = []
+    await store.games.upsert_player(1, "Alice")
+    assert told == []
+    store.db.timer = told.append
+    await store.games.upsert_player(1, "Alice!")
+    await store.games.player_names([1])
+    assert len(told) == 2
+    async with store.db.transaction() as tx:
+        await tx.fetch_value(select(literal(1)))
+    assert len(told) == 3 and all(0 <= seconds < 5 for seconds in told)
+    with pytest.raises(DuplicateRow):
+        await store.db.execute(insert(players).values(user_id=1, name="again", updated_at=0))
+    assert len(told) == 4  # a statement that failed took its time too
