@@ -74,6 +74,9 @@ async def table() -> AsyncIterator[Running]:
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 Opener = Callable[..., Awaitable[Any]]
+VIOLATIONS = """window.violations = [];
+document.addEventListener("securitypolicyviolation",
+                          (e) => window.violations.push(`${e.violatedDirective} ${e.blockedURI}`));"""
 
 
 @pytest_asyncio.fixture(loop_scope="session")
@@ -81,25 +84,29 @@ async def open_page(browser: Any, table: Running) -> AsyncIterator[Opener]:
     """`await open_page(**context_options)`: a new page, in a browser context of its own (at
     1280 x 800 unless `viewport` says otherwise), showing the table with its state drawn
     (`goto=False`: not opened yet). The contexts close after the test."""
-    contexts = []
+    contexts, pages = [], []
 
     async def opened(goto: bool = True, **options: Any) -> Any:
         context = await browser.new_context(viewport=options.pop("viewport", DESKTOP), **options)
         contexts.append(context)
+        await context.add_init_script(VIOLATIONS)
         page = await context.new_page()
+        pages.append(page)
         if goto:
             await page.goto(table.url)
             await drawn(page, table.fake)
         return page
 
     yield opened
+    for page in pages:  # the page does nothing its server's Content-Security-Policy forbids
+        assert await page.evaluate("window.violations") == []
     for context in contexts:
         await context.close()
 
 
 async def drawn(page: Any, fake: FakeTable) -> None:
     """Wait until the page shows the fake's game as it is now."""
-    await page.wait_for_function(f"document.body.dataset.version === '{fake.version}'", timeout=5000)
+    await page.wait_for_function("v => document.body.dataset.version === v", arg=str(fake.version), timeout=5000)
 
 
 def keep_shot(path: Path) -> None:

@@ -1,31 +1,25 @@
 """The web page's test double of the table server (bot/web/server.py): a tiny aiohttp app that
 keeps the contract of /work/notes/web_contract.md (docs: issue 29) for one game and no more.
 
-It serves bot/web/static/ at /static/, the page at /table/<id>, a sprite sheet drawn by render/
-at /sprites/classic.png and .json, and the WebSocket /ws/<id>, which plays a real Canfield deal
-through bot.game and answers every message with the game's state. No links, sessions, store or
-words: the said sentences are plain English. The real server replaces it in the e2e tests.
+It serves bot/web/static/ at /static/, the page at /table/<id>, the server's own sprite sheet
+(bot/web/sprites.py) at /sprites/classic.png and .json, and the WebSocket /ws/<id>, which plays a
+real Canfield deal through bot.game and answers every message with the game's state, all with the
+server's security headers (its Content-Security-Policy). No links, sessions, store or words: the
+said sentences are plain English. tests/web/test_page_served.py runs the page on the real server.
 """
 
 from __future__ import annotations
 
-import functools
-import io
 import json
-from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
-from PIL import Image
 
 from bot.game import Game, PhrasedError, new_game
-from bot.game.cards import Card, Suit
+from bot.web.server import SECURITY_HEADERS, STATIC
+from bot.web.sprites import sprite_sheet
 from render.layouts import Fan, layout_for
-from render.sprites import SHADOW, CardSize, card_back, card_face, empty_slot
-from render.themes import CLASSIC
 
-STATIC = Path(__file__).resolve().parents[2] / "bot" / "web" / "static"
-CARD = CardSize(90, 126)  # render.board's STANDARD_CARD
 GAME_ID = 12
 ENGLISH = {"draw": "Draw", "undo": "Undo", "hint": "Hint", "auto": "Auto", "resign": "Resign",
            "type_here": "Type moves, such as wt4", "send": "Send", "language": "en"}
@@ -33,26 +27,6 @@ GERMAN = {"draw": "Ziehen", "undo": "Zurücknehmen", "hint": "Tipp", "auto": "Au
           "type_here": "Züge eintippen, zum Beispiel wt4", "send": "Senden", "language": "de", "score": "Punkte",
           "over": "Das Spiel ist vorbei"}  # long words, to look at the page in (tests/web/test_page.py)
 SHOWN = {Fan.DOWN: None, Fan.RIGHT3: 3, Fan.STACK: 2, Fan.TOP: 1}  # cards sent of a pile: all, or its top few
-
-
-@functools.cache
-def sprite_sheet() -> tuple[bytes, dict[str, Any]]:
-    """The classic theme's sheet: the 52 faces, the back and the empty outline, 13 to a row,
-    each with its shadow's room; quantized to 256 colours (alpha kept), as the page loads it."""
-    cards = [Card(rank, suit) for suit in Suit for rank in range(1, 14)]
-    named = {card.name: card_face(card, CLASSIC, CARD) for card in cards}
-    named["??"] = card_back(CLASSIC, CARD)
-    named["empty"] = empty_slot(CLASSIC, CARD)
-    w, h = CARD.width + 2 * SHADOW, CARD.height + 2 * SHADOW
-    sheet = Image.new("RGBA", (13 * w, 5 * h), (0, 0, 0, 0))
-    places: dict[str, Any] = {"card": {"w": CARD.width, "h": CARD.height}}
-    for index, (name, sprite) in enumerate(named.items()):
-        row, column = divmod(index, 13)
-        sheet.paste(sprite, (column * w, row * h))
-        places[name] = {"x": column * w, "y": row * h, "w": w, "h": h}
-    data = io.BytesIO()
-    sheet.quantize(256, method=Image.Quantize.FASTOCTREE).save(data, "PNG", optimize=True)
-    return data.getvalue(), places
 
 
 class FakeTable:
@@ -72,6 +46,7 @@ class FakeTable:
     def make_app(self) -> web.Application:
         """The aiohttp app."""
         app = web.Application()
+        app.on_response_prepare.append(_secure)
         app.router.add_static("/static/", STATIC)
         app.router.add_get("/table/{game_id}", self._page)
         app.router.add_get("/sprites/classic.png", self._sheet)
@@ -97,6 +72,7 @@ class FakeTable:
         return {"type": "state", "said": said, "words": self.words,
                 "game": {"id": GAME_ID, "version": self.version, "name": game.name, "title": game.title,
                          "status": status, "score": game.score, "label": f"deal #{game.deal}",
+                         "line": f"{game.title} · deal #{game.deal} · score {game.score} · stock {len(game.stock)}",
                          "undo": game.can_undo() and not over, "over": over, "columns": layout.columns,
                          "piles": shown, "moves": [] if over else [str(move) for move in game.legal_moves()],
                          "hint": self.hint}}
@@ -130,10 +106,10 @@ class FakeTable:
         return web.FileResponse(STATIC / "table.html")
 
     async def _sheet(self, request: web.Request) -> web.Response:
-        return web.Response(body=sprite_sheet()[0], content_type="image/png")
+        return web.Response(body=sprite_sheet("classic")[0], content_type="image/png")
 
     async def _places(self, request: web.Request) -> web.Response:
-        return web.json_response(sprite_sheet()[1])
+        return web.Response(text=sprite_sheet("classic")[1], content_type="application/json")
 
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse()
@@ -155,3 +131,7 @@ class FakeTable:
         finally:
             self.sockets.discard(socket)
         return socket
+
+
+async def _secure(_request: web.Request, response: web.StreamResponse) -> None:
+    response.headers.update(SECURITY_HEADERS)

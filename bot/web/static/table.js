@@ -2,14 +2,15 @@
 // player's moves over the WebSocket. The contract: /work/notes/web_contract.md (server and page).
 // Plain JavaScript, no build step. The server decides every move; the page only shows and asks.
 //
-// Words come from the state's `words`; besides the contract's keys the page reads, when given,
-// `score`, `over`, `won` and `reconnecting` (English below is only the fallback).
+// Words come from the state's `words` (English below is only the fallback); the status line from
+// the game's `line` (its title, deal, score... in the member's language), else its title, label and score.
 "use strict";
 
 (() => {
   const FALLBACK = {
     draw: "Draw", undo: "Undo", hint: "Hint", auto: "Auto", resign: "Resign", type_here: "Type moves, such as wt4",
-    send: "Send", score: "Score", over: "The game is over", won: "Won", reconnecting: "Reconnecting…", language: "en",
+    send: "Send", score: "Score", over: "This game is over.", reconnecting: "Connection lost: reconnecting…",
+    language: "en",
   };
   // The boards' geometry (render/board.py Geometry, a 90 x 126 card), in card widths or heights.
   const GAP = 10 / 90, MARGIN = 12 / 90, LABEL = 28 / 90, WASTE_FAN = 50 / 90, DEPTH_STEP = 2 / 90;
@@ -96,12 +97,13 @@
     input.disabled = game.over;
     $("send").textContent = words.send;
     $("send").disabled = game.over;
+    const line = game.line || "", lead = `${game.title} · `;
     $("title").textContent = game.title;
-    $("label").textContent = game.label || "";
-    $("score").textContent = `${words.score}: ${game.score}`;
+    $("label").textContent = line ? (line.startsWith(lead) ? line.slice(lead.length) : line) : game.label || "";
+    $("score").textContent = line ? "" : `${words.score}: ${game.score}`;
     document.title = [game.title, game.label].filter(Boolean).join(" · ");
     banner.hidden = !game.over;
-    banner.textContent = game.status === "won" ? words.won : words.over;
+    banner.textContent = (game.status === "won" && words.won) || words.over;
     banner.className = `banner ${game.status}`;
   }
 
@@ -229,13 +231,19 @@
   // An element showing one sprite of the sheet, its card's top left corner at left, top in its pile.
   function sprite(name, left, top, geo) {
     const element = document.createElement("div");
-    const place = sheet.places[name] || sheet.places.empty, card = sheet.places.card, s = geo.scale;
+    const card = sheet.places.card, s = geo.scale, place = sheet.places[name];
     element.className = name === "??" ? "card back" : name === "empty" ? "card empty" : "card";
+    if (!place) { // no sprite (a sheet without the empty pile's outline): the card's shape, drawn by CSS
+      element.classList.add("outline");
+      Object.assign(element.style, { left: `${left}px`, top: `${top}px`, width: `${geo.w}px`, height: `${geo.h}px` });
+      return element;
+    }
+    const w = place.w || card.w, h = place.h || card.h; // a sprite's own size, where the sheet says one
     Object.assign(element.style, {
-      left: `${left - (place.w - card.w) / 2 * s}px`,
-      top: `${top - (place.h - card.h) / 2 * s}px`,
-      width: `${place.w * s}px`,
-      height: `${place.h * s}px`,
+      left: `${left - (w - card.w) / 2 * s}px`,
+      top: `${top - (h - card.h) / 2 * s}px`,
+      width: `${w * s}px`,
+      height: `${h * s}px`,
       backgroundImage: `url("${sheet.url}")`,
       backgroundSize: `${sheet.width * s}px ${sheet.height * s}px`,
       backgroundPosition: `${-place.x * s}px ${-place.y * s}px`,
