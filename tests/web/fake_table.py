@@ -126,8 +126,10 @@ class FakeTable:
                     await socket.send_json({"type": "error", "said": "That message could not be read."})
                     continue
                 self.received.append(data)
+                version = self.version
                 said = self.act(data)
-                await socket.send_json(self.state(said))
+                ok = self.version != version or data.get("action") == "hint"  # false: refused, nothing changed
+                await socket.send_json({**self.state(said), "ok": ok})
         finally:
             self.sockets.discard(socket)
         return socket

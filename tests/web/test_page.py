@@ -161,9 +161,13 @@ async def test_buttons_keys_and_typing(open_page: Opener, table: Running) -> Non
     await answered(page, fake, 5)
     assert await page.locator(".pile.hinted").count() == 0  # a hint shows until the next move
     assert [message.get("action") for message in fake.received] == ["draw", "undo", "draw", "hint", "auto"]
+    await page.fill("#notation", "t1t2")
+    await page.press("#notation", "Enter")
+    await page.wait_for_function("() => document.querySelector('#said').textContent.includes('QC cannot go')")
+    assert await page.input_value("#notation") == "t1t2"  # refused: kept, to mend
     await page.fill("#notation", "u")
     await page.press("#notation", "Enter")  # Enter sends what is typed, and a key typed there is no shortcut
-    await answered(page, fake, 6)
+    await answered(page, fake, 7)
     assert fake.received[-1] == {"type": "move", "text": "u"}
     assert await page.input_value("#notation") == ""
 

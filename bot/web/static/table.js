@@ -25,7 +25,7 @@
   const base = match ? match[1] : "", gameId = match ? match[2] : "";
 
   let words = FALLBACK, game = null, sheet = null, socket = null, retry = 500, pending = null;
-  let press = null, selected = null, resignArmed = null;
+  let press = null, selected = null, resignArmed = null, typed = null;
 
   // --- the connection -----------------------------------------------------------------
 
@@ -72,6 +72,8 @@
 
   function show(message) {
     words = { ...FALLBACK, ...(message.words || {}) };
+    if (typed !== null && message.ok !== false && input.value.trim() === typed) input.value = "";
+    typed = null;
     game = message.game;
     clearTimeout(pending);
     pending = null;
@@ -422,7 +424,7 @@
     const text = input.value.trim();
     if (!text || (game && game.over)) return;
     sendMove(text);
-    input.value = "";
+    typed = text; // cleared when the answer plays it, kept to mend when it is refused
   });
 
   const KEYS = { d: "draw", u: "undo", h: "hint", a: "auto" };
