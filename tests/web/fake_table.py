@@ -30,12 +30,12 @@ SHOWN = {Fan.DOWN: None, Fan.RIGHT3: 3, Fan.STACK: 2, Fan.TOP: 1}  # cards sent 
 
 
 class FakeTable:
-    """One game of Canfield (deal `deal`) behind the contract's routes; `words` as the server
+    """One game (deal `deal`) behind the contract's routes; `words` as the server
     would send them (English by default). `sockets` are the pages connected now."""
 
-    def __init__(self, deal: int = 7, words: dict[str, str] | None = None) -> None:
-        """A fresh game, nothing played."""
-        self.game: Game = new_game("canfield", deal=deal)
+    def __init__(self, deal: int = 7, words: dict[str, str] | None = None, name: str = "canfield") -> None:
+        """A fresh game (of Canfield unless `name` says another), nothing played."""
+        self.game: Game = new_game(name, deal=deal)
         self.words = words or ENGLISH
         self.version = 0
         self.hint: str | None = None

@@ -120,15 +120,16 @@
     const room = window.innerHeight - $("status").offsetHeight - document.querySelector(".controls").offsetHeight;
     const wide = board.parentElement.clientWidth / (game.columns * (1 + GAP) - GAP + 2 * MARGIN);
     const longest = Math.max(0, ...game.piles.filter((pile) => pile.fan === "down").map((pile) => pile.cards.length));
+    const widest = Math.max(28, Math.min(card.w * MAX_SCALE, wide));
     let geo = null;
-    for (let w = Math.max(28, Math.min(card.w * MAX_SCALE, wide)); ; w *= 0.92) {
+    for (let w = widest; ; w *= 0.92) {
       const h = w * card.h / card.w;
       const roomy = longest <= ROOMY_CARDS ? FAN : Math.max(TIGHT_FAN, FAN * (ROOMY_CARDS - 1) / (longest - 1));
       for (let fan = roomy; fan >= TIGHT_FAN - 1e-9; fan -= (FAN - TIGHT_FAN) / 4) {
         geo = { w, h, fan: h * fan, gap: w * GAP, margin: w * MARGIN, label: Math.max(22, w * LABEL), scale: w / card.w };
         if (height(geo) <= room) return geo;
       }
-      if (w * 0.92 < Math.max(36, wide * 0.6)) return geo; // no smaller: the page scrolls
+      if (w * 0.92 < Math.max(36, widest * 0.6)) return geo; // no smaller: the page scrolls
     }
   }
 
@@ -442,7 +443,11 @@
     }
   });
 
-  window.addEventListener("resize", () => { if (!press) draw(); });
+  window.addEventListener("resize", () => {
+    if (press) return;
+    clearSelection();
+    draw();
+  });
 
   // --- start ----------------------------------------------------------------------------
 
