@@ -15,6 +15,7 @@
   // The boards' geometry (render/board.py Geometry, a 90 x 126 card), in card widths or heights.
   const GAP = 10 / 90, MARGIN = 12 / 90, LABEL = 28 / 90, WASTE_FAN = 50 / 90, DEPTH_STEP = 2 / 90;
   const FAN = 34 / 126, TIGHT_FAN = 22 / 126, ROOMY_CARDS = 8;
+  const SHADOW = 3 / 78; // render/sprites.py SHADOW, in the sprites' widths (bot/web/sprites.py: 72 + 2 x 3 pixels)
   const MAX_SCALE = 1.25; // the cards grow at most this much past the sprites' size
   const DRAG_START = 6; // pixels a press moves before it is a drag, not a tap
   const MOVE_RE = /^(s|w|r\d?|f\d?|t\d)(s|w|r\d?|f\d?|t\d)(?::(\d+))?$/;
@@ -237,8 +238,11 @@
     const card = sheet.places.card, s = geo.scale, place = sheet.places[name];
     element.className = name === "??" ? "card back" : name === "empty" ? "card empty" : "card";
     if (!place) { // no sprite (a sheet without the empty pile's outline): the card's shape, drawn by CSS
+      const pad = geo.w * SHADOW; // inside the sprites' room for their shadow, as wide as the cards' faces
       element.classList.add("outline");
-      Object.assign(element.style, { left: `${left}px`, top: `${top}px`, width: `${geo.w}px`, height: `${geo.h}px` });
+      Object.assign(element.style, {
+        left: `${left + pad}px`, top: `${top + pad}px`, width: `${geo.w - 2 * pad}px`, height: `${geo.h - 2 * pad}px`,
+      });
       return element;
     }
     const w = place.w || card.w, h = place.h || card.h; // a sprite's own size, where the sheet says one
