@@ -201,6 +201,7 @@
     const element = document.createElement("div");
     element.className = `pile fan-${pile.fan}`;
     element.dataset.pile = pile.name;
+    element.setAttribute("role", "group");
     element.setAttribute("aria-label", pile.counted ? `${pile.name} · ${pile.count}` : pile.name);
     Object.assign(element.style, { left: `${box.left}px`, top: `${box.top}px`, width: `${box.width}px`, height: `${box.height}px` });
     const cards = pile.cards;
@@ -228,7 +229,11 @@
   function cardElement(card, index, left, top, geo) {
     const element = sprite(card, left, top, geo);
     element.dataset.index = String(index);
-    if (card !== "??") element.dataset.card = card;
+    if (card !== "??") {
+      element.dataset.card = card;
+      element.setAttribute("role", "img");
+      element.setAttribute("aria-label", card);
+    }
     return element;
   }
 
@@ -349,7 +354,8 @@
     ghost.className = "ghost";
     for (const element of press.grab.elements) {
       const rect = element.getBoundingClientRect(), copy = element.cloneNode(false);
-      delete copy.dataset.card;
+      delete copy.dataset.card; // a copy to drag about: the page's cards stay one of each
+      copy.removeAttribute("role");
       Object.assign(copy.style, { left: `${rect.left}px`, top: `${rect.top}px` });
       ghost.append(copy);
       element.classList.add("lifted");
