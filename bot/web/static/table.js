@@ -89,11 +89,12 @@
 
   function applyWords() {
     document.documentElement.lang = words.language || "en";
-    for (const button of document.querySelectorAll("button[data-action]")) {
-      button.textContent = words[button.dataset.action];
-      button.disabled = game.over || (button.dataset.action === "undo" && !game.undo);
+    for (const element of document.querySelectorAll("button[data-action]")) {
+      element.textContent = words[element.dataset.action];
+      element.disabled = game.over || (element.dataset.action === "undo" && !game.undo);
     }
     button("resign").classList.remove("armed");
+    clearTimeout(resignArmed);
     resignArmed = null;
     input.placeholder = words.type_here;
     input.setAttribute("aria-label", words.type_here);
