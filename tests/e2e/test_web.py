@@ -10,6 +10,10 @@ import sqlite3
 from pathlib import Path
 
 import aiohttp
+import pytest
+
+from tests.web.conftest import CHROMIUM, DESKTOP, NO_BROWSER, PHONE, keep_shot
+from tests.web.test_page_served import drag
 
 from .fakediscord import FakeDiscord
 from .harness import BotRunner, said
@@ -74,3 +78,56 @@ async def test_without_a_web_port_there_is_no_link_and_table_says_so(fake: FakeD
     assert not [b for b in board.buttons if b.url]
     off = await (await fake.slash_command("alice", "table", {})).wait_response()
     assert said(off).startswith("This bot does not serve the table in a browser")
+
+
+async def test_in_chromium_a_drag_on_the_boards_table_is_the_next_discord_boards(
+        fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    """The issue's whole way through: /play in Discord, the board's link opened in Chromium, a
+    legal drag stored and shown on the next Discord board, an illegal one refused, a forged link
+    refused; screenshots at 1280 and 360 px wide kept for a person to look at."""
+    if not CHROMIUM.exists():
+        pytest.skip(NO_BROWSER)
+    from playwright.async_api import async_playwright
+
+    port = free_port()
+    await start(bots, tmp_path, WEB_PORT=str(port))
+    board = await (await fake.slash_command("alice", "play", {"deal": 7})).wait_response(timeout=SOLVER_WAIT)
+    [link] = [b.url for b in board.buttons if b.url]
+    async with async_playwright() as playwright:
+        chromium = await playwright.chromium.launch(executable_path=str(CHROMIUM))
+        try:
+            desktop = await chromium.new_context(viewport=DESKTOP)
+            page = await desktop.new_page()
+            await page.goto(link)
+            await page.wait_for_selector('[data-pile="t4"] [data-card="9H"]')
+            await drag(page, '[data-card="QC"]', '[data-pile="t2"]')  # the queen of clubs cannot go on the 7 of spades
+            await page.wait_for_function("() => document.querySelector('#said').textContent !== ''")
+            with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
+                assert db.execute("SELECT moves FROM games").fetchall() == [("",)]
+            await drag(page, '[data-card="9H"]', '[data-pile="t3"]')
+            await page.wait_for_selector('[data-pile="t3"] [data-card="9H"]')
+            with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
+                assert db.execute("SELECT moves FROM games").fetchall() == [("t4t3",)]
+            await page.screenshot(path=tmp_path / "table-1280.png")
+            keep_shot(tmp_path / "table-1280.png")
+
+            phone = await chromium.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+            again = await (await fake.slash_command("alice", "table", {})).wait_response()
+            [fresh] = [b.url for b in again.buttons if b.url]
+            small = await phone.new_page()
+            await small.goto(fresh)
+            await small.wait_for_selector('[data-pile="t3"] [data-card="9H"]')
+            assert await small.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+            await small.screenshot(path=tmp_path / "table-360.png", full_page=True)
+            keep_shot(tmp_path / "table-360.png")
+
+            forged = await chromium.new_context()
+            refused = await forged.new_page()
+            response = await refused.goto(fresh[:-4] + "AAAA")
+            assert response is not None and response.status == 403
+            assert "does not open a table" in await refused.inner_text("body")
+        finally:
+            await chromium.close()
+    shown = await (await fake.slash_command("alice", "board", {})).wait_response(timeout=SOLVER_WAIT)
+    alt = shown.attachment("board.png").description or ""
+    assert "Column t3: 10 of clubs, 9 of hearts." in alt and "Column t4: queen of spades." in alt
