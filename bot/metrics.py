@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from bot.play.solo import SoloPlay
     from bot.store import Store
 
-Kind = Literal["command", "button", "menu", "typed"]  # what a player did
+Kind = Literal["command", "button", "menu", "typed", "web"]  # what a player did
 Outcome = Literal["answered", "refused", "failed"]  # a refusal is a PlayError's or a refused move's words
 
 disable_created_metrics()  # no `_created` series beside each counter: the bot's process is the metrics' alone

@@ -18,12 +18,14 @@ import asyncio
 import html
 import json
 import logging
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from bot import metrics
 from bot.play.errors import BadLink, PlayError
 from bot.play.links import SESSION_SECONDS, Pass
 from bot.play.replies import Reply
@@ -177,7 +179,11 @@ class TableServer:
             async for message in socket:
                 if message.type != WSMsgType.TEXT:
                     break
-                await socket.send_json(await self._answer(grant, message.data, voice))
+                started = time.perf_counter()
+                answer = await self._answer(grant, message.data, voice)
+                await socket.send_json(answer)
+                metrics.handled("web", "answered" if answer.get("ok", True) else "refused",
+                                time.perf_counter() - started)
                 if self.hub is not None and instance is not None:
                     await self.hub.tell(instance)
         finally:
@@ -209,7 +215,8 @@ class TableServer:
         elif kind == "action" and message.get("action") in ACTIONS:
             action, text = message["action"], None
         else:
-            return {"type": "error", "said": voice.gettext("The page sent something the table does not know.")}
+            return {"type": "error", "ok": False,
+                    "said": voice.gettext("The page sent something the table does not know.")}
         try:
             reply = await self.play.table.act(grant, action=action, text=text)
         except PlayError as error:
@@ -217,9 +224,9 @@ class TableServer:
             try:
                 reply = await self.play.table.board(grant)
             except PlayError:
-                return {"type": "error", "said": said}
-            return await self._state(grant, reply, said, voice)
-        return await self._state(grant, reply, reply_text(reply, voice), voice)
+                return {"type": "error", "ok": False, "said": said}
+            return {**await self._state(grant, reply, said, voice), "ok": False}
+        return {**await self._state(grant, reply, reply_text(reply, voice), voice), "ok": reply.ok}
 
     async def _state(self, grant: Pass, reply: Reply, said: str, voice: Voice) -> dict[str, Any]:
         return {"type": "state", "game": game_state(reply, voice), "said": said, "words": page_words(voice)}

@@ -13,6 +13,7 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import TestServer
 
+from bot import metrics
 from bot.play.errors import DealIsLive, ElsewhereGame, NotYourGame, StillPlaying
 from bot.play.links import LINK_SECONDS, make_link
 from bot.play.services import Play, build_play
@@ -74,6 +75,8 @@ async def opened(site: Site, browser: aiohttp.ClientSession, path: str) -> aioht
 async def test_a_link_opens_once_into_a_session_and_the_page_plays_through_the_play_layer(site: Site) -> None:
     game_id = await new_game(site)
     link = await site.link(ALICE, game_id)
+    counted = {outcome: metrics.REGISTRY.get_sample_value("pe_interactions_total", {"kind": "web", "outcome": outcome})
+               for outcome in ("answered", "refused")}
     async with browser_session() as browser:
         first = await opened(site, browser, link)
         assert first.status == 303 and first.headers["Location"] == f"/table/{game_id}"
@@ -102,6 +105,8 @@ async def test_a_link_opens_once_into_a_session_and_the_page_plays_through_the_p
                 assert (await socket.receive_json())["type"] == "error"
     stored = await site.play.store.games.get_game(game_id)
     assert stored is not None and stored.moves == ["d"]  # stored before the page was told
+    assert {outcome: metrics.REGISTRY.get_sample_value("pe_interactions_total", {"kind": "web", "outcome": outcome})
+            - (before or 0) for outcome, before in counted.items()} == {"answered": 1, "refused": 5}
     # Opened again (elsewhere, or here), the link opens nothing.
     async with browser_session() as elsewhere:
         again = await opened(site, elsewhere, link)
