@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test play bench clean lock
+.PHONY: run test play bench clean lock bundle
 
 $(BIN)/activate: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,12 @@ lock:
 	    && pip install --quiet --root-user-action=ignore --disable-pip-version-check ".[speed]" >&2 \
 	    && grep "^#" /src/requirements.lock && pip freeze --exclude patient-exorcism' > requirements.lock.new
 	mv requirements.lock.new requirements.lock
+
+# bot/web/static/activity.js, the table as a Discord Activity (web/activity/main.js and Discord's
+# Embedded App SDK, bundled by esbuild; both versions pinned in web/activity/package-lock.json).
+# Needs node and npm; the bot does not: the bundle is committed (tests/web/test_bundle.py checks it).
+bundle:
+	cd web/activity && npm ci --no-audit --no-fund && npm run --silent bundle
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -18,6 +18,7 @@ import aiohttp
 import asyncpg
 import discord
 import yarl
+from aiohttp.web import Application as WebApplication
 from discord import app_commands
 from discord.ext import commands
 from discord.gateway import DiscordWebSocket
@@ -45,6 +46,7 @@ from bot.play.watch import WatchPlay
 from bot.store import Store, StoreError, open_store
 from bot.views.mentions import NO_PINGS
 from bot.views.translator import CommandTranslator
+from bot.web.activity import Activity
 from bot.web.health import add_routes
 from bot.web.server import TableServer
 from bot.words import DISCORD, error_text
@@ -149,7 +151,13 @@ class PatientExorcismBot(commands.AutoShardedBot):
             await self.add_cog(cog(self))
         self.add_dynamic_items(*dynamic_items())
         if self.config.web_port is not None and self.config.public_url is not None:
-            self.web = TableServer(self.play, self.config.public_url, more_routes=lambda app: add_routes(app, self))
+            activity = Activity(self.play, self.config, lambda: self.application_id)
+
+            def more_routes(app: WebApplication) -> None:
+                add_routes(app, self)
+                activity.add_routes(app)
+
+            self.web = TableServer(self.play, self.config.public_url, more_routes=more_routes, hub=activity.hub)
             await self.web.start(self.config.web_port)
         await self.tree.set_translator(CommandTranslator())
         log.info("this process runs %s", self.describe_shards())

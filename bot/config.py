@@ -44,6 +44,7 @@ class Config:
     render_processes: int = 0  # boards drawn in this many worker processes; 0: in threads
     web_port: int | None = None  # the web table's port (bot/web); None: no web server
     public_url: str | None = None  # the address players reach it at (https://..., or http on this machine)
+    client_secret: str | None = field(default=None, repr=False)  # the OAuth2 secret the table as an Activity needs
 
 
 def read_env_file(path: Path) -> dict[str, str]:
@@ -86,6 +87,7 @@ def load_config(environ: Mapping[str, str] | None = None, env_file: Path = Path(
         render_processes=int(processes),
         web_port=web_port,
         public_url=public_url,
+        client_secret=settings.get("DISCORD_CLIENT_SECRET", "").strip() or None,
     )
 
 

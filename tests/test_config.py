@@ -184,3 +184,10 @@ def test_the_web_table_is_off_without_a_port_and_its_address_is_https_or_local()
                 {"WEB_PORT": "8080", "PUBLIC_URL": "ftp://x"}):
         with pytest.raises(ConfigError):
             load_config({**base, **bad}, env_file=Path("/nonexistent"))
+
+
+def test_the_activitys_client_secret_is_read_and_never_shown() -> None:
+    base = {"DISCORD_TOKEN": "t", "WEB_PORT": "8080"}
+    assert load_config(base, env_file=Path("/nonexistent")).client_secret is None
+    config = load_config({**base, "DISCORD_CLIENT_SECRET": " s3cret-value "}, env_file=Path("/nonexistent"))
+    assert config.client_secret == "s3cret-value" and "s3cret-value" not in repr(config)

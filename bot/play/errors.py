@@ -548,3 +548,11 @@ class BadLink(PlayError):
 @dataclass(eq=False)
 class TableOff(PlayError):
     """The bot serves no web table (its admin has not set WEB_PORT)."""
+
+
+@dataclass(eq=False)
+class ActivityRefused(PlayError):
+    """The table does not open as a Discord Activity: `why` is off (the bot has no
+    DISCORD_CLIENT_SECRET) or unknown (Discord did not confirm who the member is)."""
+
+    why: str

@@ -20,7 +20,7 @@ LINK_SECONDS = 15 * 60  # a link opens within this long of being made
 VIEW_SECONDS = 24 * 3600  # a replay's link (to look, not play) opens, as often as wanted, within this long
 SESSION_SECONDS = 12 * 3600  # a session lasts this long from the link's opening
 SECRET = "web"  # the name of the deployment's secret links are signed with
-_TOKEN = re.compile(r"(?P<kind>[lsvw])\.(?P<member>[0-9]{1,20})\.(?P<game>[0-9]{1,20})\.(?P<language>[A-Za-z_]{2,5})"
+_TOKEN = re.compile(r"(?P<kind>[lsvwa])\.(?P<member>[0-9]{1,20})\.(?P<game>[0-9]{1,20})\.(?P<language>[A-Za-z_]{2,5})"
                     r"\.(?P<expires>[0-9]{1,12})\.(?P<nonce>[A-Za-z0-9_-]{16})\.(?P<signature>[A-Za-z0-9_-]{43})")
 
 
@@ -41,9 +41,9 @@ def _sign(secret: str, payload: str) -> str:
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
-def _token(kind: str, secret: str, grant: Pass) -> str:
+def _token(kind: str, secret: str, grant: Pass, bound: str = "") -> str:
     payload = f"{kind}.{grant.member_id}.{grant.game_id}.{grant.language}.{grant.expires}.{grant.nonce}"
-    return f"{payload}.{_sign(secret, payload)}"
+    return f"{payload}.{_sign(secret, payload + bound)}"
 
 
 def make_link(secret: str, member_id: int, game_id: int, language: str, now: float) -> str:
@@ -73,6 +73,21 @@ def read_view(secret: str, token: str, now: float) -> tuple[Pass, bool]:
     return _read(kind if kind in ("v", "w") else "v", secret, token, now), kind == "w"
 
 
+def make_activity_session(secret: str, member_id: int, game_id: int, language: str, instance_id: str,
+                          now: float) -> str:
+    """A session for the member's game in a Discord Activity's instance `instance_id`, lasting
+    SESSION_SECONDS from `now`: the page sends it as `?session=` (a cookie does not reach a page in
+    Discord's frame). The instance is signed in, not written: the page sends it beside the token."""
+    nonce = base64.urlsafe_b64encode(secrets.token_bytes(12)).decode()
+    grant = Pass(member_id, game_id, language, int(now) + SESSION_SECONDS, nonce)
+    return _token("a", secret, grant, _bound(instance_id))
+
+
+def read_activity_session(secret: str, token: str, instance_id: str, now: float) -> Pass:
+    """The pass of an Activity's session for this instance; BadLink (forged, expired) otherwise."""
+    return _read("a", secret, token, now, _bound(instance_id))
+
+
 def read_link(secret: str, token: str, now: float) -> Pass:
     """The pass of a link's token; BadLink (forged: not ours or damaged; expired) otherwise."""
     return _read("l", secret, token, now)
@@ -83,12 +98,17 @@ def read_session(secret: str, token: str, now: float) -> Pass:
     return _read("s", secret, token, now)
 
 
-def _read(kind: str, secret: str, token: str, now: float) -> Pass:
+def _bound(instance_id: str) -> str:
+    """What an Activity's session is bound to, as signed (the `|` keeps it apart from the nonce)."""
+    return f"|{instance_id}"
+
+
+def _read(kind: str, secret: str, token: str, now: float, bound: str = "") -> Pass:
     found = _TOKEN.fullmatch(token or "")
     if found is None or found["kind"] != kind:
         raise BadLink("forged")
     payload = token.rsplit(".", 1)[0]
-    if not hmac.compare_digest(found["signature"], _sign(secret, payload)):
+    if not hmac.compare_digest(found["signature"], _sign(secret, payload + bound)):
         raise BadLink("forged")
     grant = Pass(int(found["member"]), int(found["game"]), found["language"], int(found["expires"]), found["nonce"])
     if grant.language not in LANGUAGE_NAMES:

@@ -11,10 +11,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from bot.play.daily import new_secret
-from bot.play.errors import BadLink, NotYourGame
-from bot.play.links import SECRET, Pass, make_link, make_session, make_view, read_link, read_session, read_view
+from bot.play.errors import BadLink, DealIsLive, NotYourGame
+from bot.play.links import (
+    SECRET,
+    Pass,
+    make_activity_session,
+    make_link,
+    make_session,
+    make_view,
+    read_activity_session,
+    read_link,
+    read_session,
+    read_view,
+)
 from bot.play.replies import Reply
 from bot.play.review import Replay, finished_game_for_review
 from bot.play.secrecy import Secrecy, Sight
@@ -24,6 +36,16 @@ from bot.store import Store
 
 ACTIONS = ("draw", "undo", "hint", "auto", "resign")
 MOVE_TEXT = 200  # the most characters of moves a page sends at once (a button's worth, with room)
+
+
+@dataclass(frozen=True, slots=True)
+class Glance:
+    """Another member's game as one viewer may see it in an Activity: whose it is, the game as it
+    stands, and whether its cards may be shown to that viewer (the secrecy rule's CARDS)."""
+
+    name: str
+    reply: Reply
+    cards: bool
 
 
 class TablePlay:
@@ -76,6 +98,35 @@ class TablePlay:
         if grant.game_id != game_id:
             raise BadLink("forged")
         return grant
+
+    async def activity(self, member_id: int, channel_id: int, instance_id: str, language: str) -> tuple[Pass, str]:
+        """A session for the member's game in play in `channel_id`, where a Discord Activity's
+        instance `instance_id` was launched (who they are, Discord told the caller): its pass and
+        token. NoGameHere when they have none there."""
+        game_id = await self.solo.running_id(Player(member_id, ""), channel_id)
+        secret = await self.secret()
+        token = make_activity_session(secret, member_id, game_id, language, instance_id, self.clock())
+        return read_activity_session(secret, token, instance_id, self.clock()), token
+
+    async def activity_session(self, token: str, instance_id: str, game_id: int) -> Pass:
+        """The pass of an Activity's session for this instance and game; BadLink otherwise."""
+        grant = read_activity_session(await self.secret(), token, instance_id, self.clock())
+        if grant.game_id != game_id:
+            raise BadLink("forged")
+        return grant
+
+    async def glance(self, game_id: int, viewer_id: int) -> Glance:
+        """Another member's game as `viewer_id` may see it beside their own in an Activity: its
+        cards only when the secrecy rule lets this viewer see them (never a live deal's to one
+        who has not finished theirs)."""
+        reply = await self.solo.look(game_id)
+        try:
+            await self.secrecy.may_show(reply, Sight.CARDS, viewer_id)
+            cards = True
+        except DealIsLive:
+            cards = False
+        names = await self.store.games.player_names([reply.user_id])
+        return Glance(names.get(reply.user_id, str(reply.user_id)), reply, cards)
 
     async def board(self, grant: Pass) -> Reply:
         """The game as it stands, for its page."""

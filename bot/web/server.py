@@ -5,7 +5,8 @@ everything; this module only carries it over HTTP).
 Routes:
 - `GET /t/<token>`: open a link: a session cookie, then `303` to the table; a refusal page otherwise.
 - `GET /table/<game>`: the page (bot/web/static/table.html) for the session's game.
-- `GET /ws/<game>`: the page's WebSocket: the game's state, then one answer per action (docs/web.md).
+- `GET /ws/<game>`: the page's WebSocket: the game's state, then one answer per action (docs/web.md);
+  with the session cookie, or in a Discord Activity `?session=<token>&instance=<id>` (bot/web/activity.py).
 - `GET /view/<token>` and `/view/<token>/data`: a finished game's replay, move by move, and its data.
 - `GET /sprites/<theme>.png|.json`: the card faces, drawn once (bot/web/sprites.py).
 - `GET /static/...`: the page's files.
@@ -30,6 +31,7 @@ from bot.play.links import SESSION_SECONDS, Pass
 from bot.play.replies import Reply
 from bot.play.services import Play
 from bot.play.table import ACTIONS
+from bot.web.activity import Hub
 from bot.web.sprites import sprite_sheet
 from bot.web.state import game_state, replay_state
 from bot.words import WEB, Voice, error_text, reply_text
@@ -57,10 +59,11 @@ class TableServer:
     `public_url`. `more_routes` adds routes of other features (health and metrics)."""
 
     def __init__(self, play: Play, public_url: str, *,
-                 more_routes: Callable[[web.Application], None] | None = None) -> None:
+                 more_routes: Callable[[web.Application], None] | None = None, hub: Hub | None = None) -> None:
         self.play = play
         self.public_url = public_url.rstrip("/")
         self.more_routes = more_routes
+        self.hub = hub  # the Activity's instances (bot/web/activity.py), when it is served
         self._runner: web.AppRunner | None = None
 
     def app(self) -> web.Application:
@@ -169,19 +172,33 @@ class TableServer:
             await socket.send_json({"type": "error", "said": error_text(error, voice)})
             await socket.close()
             return socket
-        async for message in socket:
-            if message.type != WSMsgType.TEXT:
-                break
-            started = time.perf_counter()
-            answer = await self._answer(grant, message.data, voice)
-            await socket.send_json(answer)
-            metrics.handled("web", "answered" if answer.get("ok", True) else "refused", time.perf_counter() - started)
+        instance = _instance(request) if self.hub is not None else None
+        if self.hub is not None and instance is not None:
+            await self.hub.enter(instance, grant, socket)
+        try:
+            async for message in socket:
+                if message.type != WSMsgType.TEXT:
+                    break
+                started = time.perf_counter()
+                answer = await self._answer(grant, message.data, voice)
+                await socket.send_json(answer)
+                metrics.handled("web", "answered" if answer.get("ok", True) else "refused",
+                                time.perf_counter() - started)
+                if self.hub is not None and instance is not None:
+                    await self.hub.tell(instance)
+        finally:
+            if self.hub is not None and instance is not None:
+                await self.hub.leave(instance, socket)
         return socket
 
     # --- helpers ----------------------------------------------------------------------------------------
 
     async def _pass(self, request: web.Request) -> Pass:
-        return await self.play.table.session(request.cookies.get(COOKIE), int(request.match_info["game"]))
+        game_id = int(request.match_info["game"])
+        instance = _instance(request)
+        if instance is not None:  # a Discord Activity's: no cookie reaches a page in Discord's frame
+            return await self.play.table.activity_session(request.query.get("session", ""), instance, game_id)
+        return await self.play.table.session(request.cookies.get(COOKIE), game_id)
 
     async def _answer(self, grant: Pass, data: str, voice: Voice) -> dict[str, Any]:
         """The answer to one message of the page: the new state, with what the action did or why
@@ -213,6 +230,14 @@ class TableServer:
 
     async def _state(self, grant: Pass, reply: Reply, said: str, voice: Voice) -> dict[str, Any]:
         return {"type": "state", "game": game_state(reply, voice), "said": said, "words": page_words(voice)}
+
+
+def _instance(request: web.Request) -> str | None:
+    """The Activity instance a request with `?session=` speaks for (its `&instance=`; "" when
+    missing, which no session is bound to); None for a request without: a cookie's."""
+    if "session" not in request.query:
+        return None
+    return request.query.get("instance", "")
 
 
 def refusal(error: PlayError) -> web.Response:

@@ -36,6 +36,14 @@ def game_state(reply: Reply, voice: Voice) -> dict[str, Any]:
         "hint": str(reply.highlight) if reply.highlight is not None else None,
     }
 
+def mini_board(reply: Reply) -> dict[str, Any]:
+    """A small view of another member's game in an Activity: its piles where they lie, face-down
+    cards `??`. Only for a viewer the secrecy rule lets see its cards."""
+    layout = layout_for(GAMES[reply.game.name])
+    piles = reply.game.piles()
+    return {"columns": layout.columns,
+            "piles": [{"name": spot.pile, "column": spot.column, "row": spot.row, "fan": FANS[spot.fan.name],
+                       "cards": piles.get(spot.pile, [])} for spot in layout.spots]}
 
 
 def replay_state(replay: Replay, voice: Voice) -> dict[str, Any]:

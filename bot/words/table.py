@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.play.errors import BadLink, PlayError, TableOff
+from bot.play.errors import ActivityRefused, BadLink, PlayError, TableOff
 from bot.play.links import LINK_SECONDS
 from bot.words.voice import Voice
 
@@ -24,7 +24,7 @@ def view_words(voice: Voice) -> dict[str, str]:
 
 
 def link_error_text(error: PlayError, voice: Voice) -> str:
-    """Why a link to the table does not open ("" for another PlayError)."""
+    """Why a link to the table, or the table as an Activity, does not open ("" for another PlayError)."""
     _ = voice.gettext
     match error:
         case BadLink(why="expired"):
@@ -37,6 +37,11 @@ def link_error_text(error: PlayError, voice: Voice) -> str:
             return _("This browser holds another member's table: open the link in a browser of your own.")
         case TableOff():
             return _("This bot does not serve the table in a browser: its admin can turn it on (WEB_PORT).")
+        case ActivityRefused(why="off"):
+            return _("This bot does not serve the table as a Discord Activity: its admin can turn it on "
+                     "(DISCORD_CLIENT_SECRET).")
+        case ActivityRefused():
+            return _("Discord did not confirm who you are: close the Activity and start it again.")
         case BadLink():
             return _("This link does not open a table: ask for a new one with {table}.", table=voice.command("table"))
     return ""

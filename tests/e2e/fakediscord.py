@@ -1163,6 +1163,9 @@ class FakeDiscord:
         self.echo_bot_messages = True
 
         self.application_id = 1_100_000_000_000_000_001
+        self.client_secret = "fake-client-secret"  # the application's OAuth2 secret (the bot's DISCORD_CLIENT_SECRET)
+        self.oauth_codes: dict[str, int] = {}  # OAuth2 codes not yet exchanged -> their user's id
+        self.access_tokens: dict[str, int] = {}  # OAuth2 access tokens -> their user's id
         self.bot_user = FakeUser(self.application_id, "PatienceBot", bot=True)
         self.owner = FakeUser(1_200_000_000_000_000_009, "owner")
         self.guild_id = 1_300_000_000_000_000_001
@@ -1304,6 +1307,13 @@ class FakeDiscord:
             if who in (user.username, user.id, str(user.id)):
                 return user
         raise LookupError(f"unknown user {who!r}; known: {sorted(self.users)}")
+
+    def oauth_code(self, who: FakeUser | str | int) -> str:
+        """A new OAuth2 code for a user, as an Activity's `authorize` gives the page; it is
+        exchanged once at POST /oauth2/token for an access token to GET /users/@me with."""
+        code = f"code-{self.snowflake()}"
+        self.oauth_codes[code] = self.user(who).id
+        return code
 
     def dm_channel(self, user: FakeUser | str) -> FakeChannel:
         """The DM channel between the bot and a user (created on first use)."""
@@ -2106,6 +2116,7 @@ class FakeDiscord:
         router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._get_attachment)
         router.add_get(api + "/gateway", self._get_gateway)
         router.add_get(api + "/gateway/bot", self._get_gateway_bot)
+        router.add_post(api + "/oauth2/token", self._oauth_token)
         router.add_get(api + "/users/{user_id}", self._get_user)
         router.add_post(api + "/users/@me/channels", self._create_dm)
         router.add_get(api + "/oauth2/applications/@me", self._get_application)
@@ -2139,8 +2150,10 @@ class FakeDiscord:
         try:
             if relative is not None:
                 self._check_rate_limit(request.method, relative)
-                public = relative == "/gateway" or relative.startswith(("/webhooks/", "/interactions/"))
-                if not public and request.headers.get("Authorization") != f"Bot {self.token}":
+                public = (relative in ("/gateway", "/oauth2/token")
+                          or relative.startswith(("/webhooks/", "/interactions/")))
+                bearer = relative == "/users/@me" and request.headers.get("Authorization", "").startswith("Bearer ")
+                if not public and not bearer and request.headers.get("Authorization") != f"Bot {self.token}":
                     raise _ApiError(401, 0, "401: Unauthorized")
             response = await handler(request)
         except _ApiError as error:
@@ -2226,12 +2239,35 @@ class FakeDiscord:
 
     async def _get_user(self, request: web.Request) -> web.Response:
         user_id = request.match_info["user_id"]
+        authorization = request.headers.get("Authorization", "")
+        if user_id == "@me" and authorization.startswith("Bearer "):  # an OAuth2 access token's user
+            owner = self.access_tokens.get(authorization.removeprefix("Bearer "))
+            if owner is None:
+                raise _ApiError(401, 0, "401: Unauthorized")
+            return json_response({**self.user(owner).payload(), "locale": self.locale_of(owner)})
         if user_id == "@me":
             return json_response({**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0})
         try:
             return json_response(self.user(int(user_id)).payload())
         except (LookupError, ValueError):
             raise _ApiError(404, 10013, "Unknown User") from None
+
+    async def _oauth_token(self, request: web.Request) -> web.Response:
+        """POST /oauth2/token: an authorization code (form-encoded, with the application's
+        client id and secret) exchanged, once, for an access token; OAuth2's errors otherwise."""
+        form = await request.post()
+        if form.get("client_id") != str(self.application_id) or form.get("client_secret") != self.client_secret:
+            return web.json_response({"error": "invalid_client"}, status=401)
+        if form.get("grant_type") != "authorization_code":
+            return web.json_response({"error": "unsupported_grant_type"}, status=400)
+        owner = self.oauth_codes.pop(str(form.get("code", "")), None)
+        if owner is None:
+            return web.json_response({"error": "invalid_grant", "error_description": "Invalid \"code\" in request."},
+                                     status=400)
+        token = f"access-{self.snowflake()}"
+        self.access_tokens[token] = owner
+        return json_response({"access_token": token, "token_type": "Bearer", "expires_in": 604800,
+                              "refresh_token": f"refresh-{self.snowflake()}", "scope": "identify"})
 
     async def _create_dm(self, request: web.Request) -> web.Response:
         payload, _ = await self._read_body(request)

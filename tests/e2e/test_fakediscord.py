@@ -255,6 +255,24 @@ async def test_fake_rejects_unknown_routes_and_bad_tokens(fake: FakeDiscord) -> 
     assert fake.unknown_routes == ["GET /api/v10/no/such/route"]
 
 
+async def test_fake_exchanges_an_oauth2_code_once_for_a_token_that_names_its_user(fake: FakeDiscord) -> None:
+    code = fake.oauth_code("bob")
+    form = {"client_id": str(fake.application_id), "client_secret": fake.client_secret,
+            "grant_type": "authorization_code", "code": code}
+    async with aiohttp.ClientSession() as http:
+        async with http.post(fake.api_base + "/oauth2/token", data={**form, "client_secret": "nope"}) as wrong:
+            assert wrong.status == 401 and (await wrong.json())["error"] == "invalid_client"
+        async with http.post(fake.api_base + "/oauth2/token", data=form) as exchanged:
+            assert exchanged.status == 200
+            token = (await exchanged.json())["access_token"]
+        async with http.post(fake.api_base + "/oauth2/token", data=form) as again:
+            assert again.status == 400 and (await again.json())["error"] == "invalid_grant"  # a code works once
+        async with http.get(fake.api_base + "/users/@me", headers={"Authorization": f"Bearer {token}"}) as me:
+            assert (await me.json())["id"] == str(fake.bob.id)
+        async with http.get(fake.api_base + "/users/@me", headers={"Authorization": "Bearer forged"}) as forged:
+            assert forged.status == 401
+
+
 async def test_channel_messages_keep_replace_and_delete_attachments(fake: FakeDiscord) -> None:
     headers = {"Authorization": f"Bot {fake.token}"}
     url = f"{fake.api_base}/channels/{fake.channel_id}/messages"
