@@ -104,3 +104,32 @@ async def drag(page: Any, source: str, target: str) -> None:
     await page.mouse.down()
     await page.mouse.move(end["x"] + end["width"] / 2, end["y"] + 15, steps=8)
     await page.mouse.up()
+
+
+async def test_a_replay_plays_a_finished_game_move_by_move_in_the_browser(browser: Any, served: Served,
+                                                                         tmp_path: Path) -> None:
+    reply = await served.play.solo.start(ALICE, guild_id=5, channel_id=10, name="canfield", deal=7)
+    await served.play.solo.move(reply.game_id, ALICE, "t4t3 d d")
+    await served.play.solo.resign(reply.game_id, ALICE)
+    token = await served.play.table.view_link(ALICE.id, reply.game_id, "en")
+    context = await browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = await context.new_page()
+        await page.goto(str(served.http.make_url(f"/view/{token}")))
+        await page.wait_for_selector('[data-pile="t3"] [data-card="9H"]')  # at the end, as it ended
+        assert await page.inner_text("#said") == "Move 3 of 3"
+        await page.click('button[data-step="start"]')
+        await page.wait_for_selector('[data-pile="t4"] [data-card="9H"]')  # at the deal
+        assert await page.locator('[data-pile="w"] [data-card]').count() == 0
+        await page.click('button[data-step="forward"]')
+        await page.wait_for_selector('[data-pile="t3"] [data-card="9H"]')
+        assert await page.inner_text("#said") == "Move 1 of 3"
+        await page.select_option("#speed", "10")
+        await page.click('button[data-step="play"]')  # plays on to the end by itself
+        await page.wait_for_function("() => document.querySelector('#said').textContent === 'Move 3 of 3'")
+        assert await page.locator('[data-pile="w"] [data-card]').count() > 0
+        assert await page.locator('button[data-action="draw"]').is_hidden()  # nothing to play here
+        await page.screenshot(path=tmp_path / "replay-1280.png")
+        keep_shot(tmp_path / "replay-1280.png")
+    finally:
+        await context.close()

@@ -22,8 +22,12 @@
 
   const $ = (id) => document.getElementById(id);
   const board = $("board"), said = $("said"), banner = $("banner"), input = $("notation");
-  const match = location.pathname.match(/^(.*)\/table\/([^/]+)\/?$/);
-  const base = match ? match[1] : "", gameId = match ? match[2] : "";
+  const match = location.pathname.match(/^(.*)\/(table|view)\/([^/]+)\/?$/);
+  const base = match ? match[1] : "";
+  // Inside a Discord Activity, activity.js has set the game, its session and its WebSocket's address.
+  const activity = window.PE_TABLE;
+  const gameId = activity ? String(activity.game) : match && match[2] === "table" ? match[3] : "";
+  const viewing = match && match[2] === "view" ? match[3] : null; // a replay or a watched game: look, not play
 
   let words = FALLBACK, game = null, sheet = null, socket = null, retry = 500, pending = null;
   let press = null, selected = null, resignArmed = null, typed = null;
@@ -32,13 +36,14 @@
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    socket = new WebSocket(`${scheme}//${location.host}${base}/ws/${gameId}`);
+    socket = new WebSocket(activity ? activity.wsUrl : `${scheme}//${location.host}${base}/ws/${gameId}`);
     socket.onopen = () => { retry = 500; document.body.dataset.connected = "yes"; $("status").classList.remove("offline"); };
     socket.onmessage = (event) => {
       let message;
       try { message = JSON.parse(event.data); } catch { return; }
       if (message.type === "state") show(message);
       else if (message.type === "error") say(message.said);
+      else if (message.type === "others") showOthers(message.players || []);
     };
     socket.onclose = () => {
       document.body.dataset.connected = "no";
@@ -477,6 +482,95 @@
     draw();
   }
 
-  loadSheet();
-  connect();
+  // --- the others at an Activity's table -----------------------------------------------------
+
+  function showOthers(players) {
+    let panel = $("others");
+    if (!panel) {
+      panel = document.createElement("ul");
+      panel.id = "others";
+      panel.className = "others";
+      panel.setAttribute("aria-label", "others");
+      $("table").append(panel);
+    }
+    panel.replaceChildren(...players.map((player) => {
+      const item = document.createElement("li");
+      item.dataset.member = String(player.member);
+      item.textContent = [player.name, player.game, `${player.score}`, `${player.foundations}`, player.status]
+        .filter((part) => part !== undefined && part !== "undefined").join(" · ");
+      return item;
+    }));
+  }
+
+  // --- a replay, or a watched game: the moves one by one ------------------------------------
+
+  let replay = null, shown = 0, timer = null;
+
+  async function loadReplay() {
+    const response = await fetch(`${base}/view/${viewing}/data`);
+    const data = await response.json();
+    if (!response.ok) { say(data.said); return; }
+    const first = replay === null;
+    replay = data.replay;
+    words = { ...FALLBACK, ...(data.words || {}) };
+    document.documentElement.lang = words.language || "en";
+    for (const element of document.querySelectorAll("button[data-step]")) {
+      element.textContent = words[element.dataset.step] || element.textContent;
+    }
+    $("speed-label").textContent = words.speed || "Speed";
+    if (first) shown = replay.steps.length;
+    showStep(Math.min(shown, replay.steps.length));
+    if (replay.status === "playing") setTimeout(loadReplay, 3000); // a watched game: follow it
+  }
+
+  function showStep(index) {
+    shown = Math.max(0, Math.min(index, replay.steps.length));
+    const cards = new Map(replay.piles.map((pile) => [pile.name, pile.cards]));
+    for (const step of replay.steps.slice(0, shown)) {
+      for (const [name, pileCards] of Object.entries(step.piles)) cards.set(name, pileCards);
+    }
+    const score = shown ? replay.steps[shown - 1].score : null;
+    game = { ...replay, version: shown, over: true, moves: [], hint: shown ? replay.steps[shown - 1].move : null,
+             piles: replay.piles.map((pile) => ({ ...pile, cards: cards.get(pile.name), count: cards.get(pile.name).length })) };
+    $("title").textContent = `${replay.title} · ${replay.player}`;
+    $("label").textContent = replay.label;
+    $("score").textContent = score === null ? "" : `${words.score || FALLBACK.score}: ${score}`;
+    say((words.move || "{number} / {moves}").replace("{number}", shown).replace("{moves}", replay.steps.length));
+    draw();
+  }
+
+  function playing(on) {
+    clearInterval(timer);
+    timer = null;
+    const button = document.querySelector('button[data-step="play"]');
+    if (on) {
+      if (shown >= replay.steps.length) showStep(0);
+      const speed = Number($("speed").value) || 2;
+      timer = setInterval(() => {
+        showStep(shown + 1);
+        if (shown >= replay.steps.length) playing(false);
+      }, 1000 / speed);
+    }
+    if (button) button.textContent = on ? words.pause || "Pause" : words.play || "Play";
+  }
+
+  if (viewing) {
+    for (const element of document.querySelectorAll("button[data-step]")) {
+      element.addEventListener("click", () => {
+        if (!replay) return;
+        const step = element.dataset.step;
+        if (step === "play") playing(timer === null);
+        else {
+          playing(false);
+          showStep({ start: 0, back: shown - 1, forward: shown + 1, end: replay.steps.length }[step]);
+        }
+      });
+    }
+    $("speed").addEventListener("change", () => { if (timer !== null) playing(true); });
+    loadSheet();
+    loadReplay();
+  } else {
+    loadSheet();
+    connect();
+  }
 })();
