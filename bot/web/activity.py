@@ -44,7 +44,7 @@ CSP = ("default-src 'self'; img-src 'self' data:; connect-src 'self'; "
        f"frame-ancestors {FRAMED_BY}; base-uri 'none'; form-action 'none'")
 REFRESH = 2.0  # seconds between looks at an instance's games, for moves made elsewhere (Discord's buttons)
 DISCORD_TIMEOUT = aiohttp.ClientTimeout(total=10)
-_TABLE_SCRIPT = re.compile(r'<script src="/static/table\.js"[^>]*></script>')
+_TABLE_SCRIPT = re.compile(r'<script src="(?:\.\.)?/static/table\.js"[^>]*></script>')
 _INSTANCE = re.compile(r"[A-Za-z0-9_-]{1,100}")
 
 
@@ -73,7 +73,9 @@ class Activity:
         client_id = self.application_id() or 0
         tag = f'<script src="/static/activity.js" data-client-id="{client_id}" defer></script>'
         page = (Path(__file__).parent / "static" / "table.html").read_text(encoding="utf-8")
-        page = _TABLE_SCRIPT.sub(tag, page) if _TABLE_SCRIPT.search(page) else page.replace("</html>", tag + "</html>")
+        page, swapped = _TABLE_SCRIPT.subn(tag, page)
+        if swapped != 1:  # table.js would run twice (once without PE_TABLE): the page and this must agree
+            raise RuntimeError("table.html has no one table.js script tag for the Activity to swap")
         return web.Response(text=page, content_type="text/html", headers={"Content-Security-Policy": CSP})
 
     async def token(self, request: web.Request) -> web.Response:

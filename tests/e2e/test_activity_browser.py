@@ -10,10 +10,13 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.web.conftest import keep_shot
 
 from .fakediscord import FakeDiscord
 from .harness import BotRunner
@@ -57,15 +60,6 @@ window.addEventListener("message", (event) => {{
 }});
 </script>"""
 
-# What table.js will do with window.PE_TABLE (until it is merged here): open its WebSocket, keep what comes.
-OPEN_TABLE = """() => new Promise((opened) => {
-  window.seen = [];
-  window.socket = new WebSocket(window.PE_TABLE.wsUrl);
-  window.socket.onmessage = (event) => window.seen.push(JSON.parse(event.data));
-  window.socket.onopen = () => opened(window.PE_TABLE.wsUrl);
-})"""
-
-
 async def test_two_members_open_the_activity_in_chromium_and_see_each_others_progress(
         fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
     playwright_api = pytest.importorskip("playwright.async_api", reason="the playwright package is not installed")
@@ -87,13 +81,23 @@ async def test_two_members_open_the_activity_in_chromium_and_see_each_others_pro
                 table = await frame.evaluate("window.PE_TABLE")
                 assert table["wsUrl"] == (f"ws://127.0.0.1:{port}/ws/{table['game']}?session={table['session']}"
                                           f"&instance={INSTANCE}"), who
-                await frame.evaluate(OPEN_TABLE)
-            await until(frames["alice"], "window.seen.some(m => m.type === 'others' && m.players.length)")
-            await frames["alice"].evaluate("window.socket.send(JSON.stringify({type: 'action', action: 'draw'}))")
-            await until(frames["bob"], "window.seen.some(m => m.type === 'others' "
-                                       "&& m.players.some(p => p.name === 'Alice' && p.moves === 1))")
-            seen: list[dict[str, Any]] = await frames["bob"].evaluate("window.seen")
-            assert seen[0]["type"] == "state" and seen[0]["game"]["label"] == "deal #4"
+                # table.js, loaded by activity.js, draws the member's own game from that socket.
+                await until(frame, "document.querySelector('[data-pile=\"t4\"] [data-card]') !== null")
+            # Each sees the other at the table, with a mini board (their solo games' cards may be seen).
+            await until(frames["alice"], "document.querySelector('#others li .mini .card') !== null")
+            assert "Bob" in await frames["alice"].inner_text("#others")
+            await frames["alice"].click('[data-pile="s"]')  # a tap on the stock draws
+            await until(frames["alice"], "document.querySelector('[data-pile=\"w\"] [data-card]') !== null")
+            await until(frames["bob"], "[...document.querySelectorAll('#others li')].some(li => "
+                                       "li.textContent.startsWith('Alice') && li.querySelector('.mini .card'))")
+            with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
+                assert ("d",) in db.execute("SELECT moves FROM games").fetchall()
+            await frames["bob"].page.screenshot(path=tmp_path / "activity-bob.png")
+            keep_shot(tmp_path / "activity-bob.png")
+            for frame in frames.values():  # one table.js, on the Activity's socket: connected, not retrying
+                assert await frame.evaluate("document.body.dataset.connected") == "yes"
+                assert not await frame.evaluate("document.getElementById('status').classList.contains('offline')")
+                assert await frame.evaluate("document.querySelectorAll('script[src$=\"table.js\"]').length") == 1
             # Framed by anyone but Discord, the Activity's page does not show.
             page = await browser.new_page()
             elsewhere = "https://example.org/frames-the-table"

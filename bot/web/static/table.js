@@ -480,26 +480,48 @@
     ]);
     sheet = { places, url, width: image.naturalWidth, height: image.naturalHeight };
     draw();
+    if (others) showOthers(others);
   }
 
   // --- the others at an Activity's table -----------------------------------------------------
 
+  let others = null; // the others last heard of: drawn again once the sprites are in
+
   function showOthers(players) {
+    others = players;
     let panel = $("others");
     if (!panel) {
       panel = document.createElement("ul");
       panel.id = "others";
       panel.className = "others";
       panel.setAttribute("aria-label", "others");
-      $("table").append(panel);
+      document.querySelector(".controls").prepend(panel);
     }
     panel.replaceChildren(...players.map((player) => {
       const item = document.createElement("li");
       item.dataset.member = String(player.member);
-      item.textContent = [player.name, player.game, `${player.score}`, `${player.foundations}`, player.status]
-        .filter((part) => part !== undefined && part !== "undefined").join(" · ");
+      const line = document.createElement("div");
+      line.textContent = [player.name, player.game, `${player.score}`, `${player.foundations}/${player.cards}`,
+                          player.status].filter((part) => part !== undefined).join(" · ");
+      item.append(line);
+      if (player.board && sheet) item.append(miniBoard(player.board)); // only where they may see its cards
       return item;
     }));
+  }
+
+  // Another member's board, small: each pile's top card (no data-card: it is not this table's).
+  function miniBoard(shown) {
+    const card = sheet.places.card, scale = 0.3;
+    const geo = { scale, w: card.w * scale, h: card.h * scale };
+    const element = document.createElement("div");
+    element.className = "mini";
+    element.style.width = `${shown.columns * geo.w * 1.1}px`;
+    element.style.height = `${(1 + Math.max(0, ...shown.piles.map((pile) => pile.row))) * geo.h * 1.1}px`;
+    for (const pile of shown.piles) {
+      const top = pile.cards.length ? pile.cards[pile.cards.length - 1] : "empty";
+      element.append(sprite(top, pile.column * geo.w * 1.1, pile.row * geo.h * 1.1, geo));
+    }
+    return element;
   }
 
   // --- a replay, or a watched game: the moves one by one ------------------------------------
