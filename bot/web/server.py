@@ -134,7 +134,7 @@ class TableServer:
             await self.play.table.replay(request.match_info["token"])
         except PlayError as error:
             return refusal(error)
-        return web.FileResponse(STATIC / "view.html")
+        return web.FileResponse(STATIC / "table.html")  # table.js shows a replay's controls there
 
     async def view_data(self, request: web.Request) -> web.StreamResponse:
         """The game to replay (its deal's piles and each move's changes), worked out in the

@@ -19,7 +19,7 @@ def view_words(voice: Voice) -> dict[str, str]:
     """The replay page's fixed words."""
     _ = voice.gettext
     return {"play": _("Play"), "pause": _("Pause"), "back": _("Step back"), "forward": _("Step forward"),
-            "start": _("To the deal"), "end": _("To the end"), "speed": _("Speed"),
+            "start": _("To the deal"), "end": _("To the end"), "speed": _("Speed"), "score": _("Score"),
             "move": _("Move {number} of {moves}"), "language": voice.language}
 
 

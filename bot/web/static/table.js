@@ -576,7 +576,30 @@
     if (button) button.textContent = on ? words.pause || "Pause" : words.play || "Play";
   }
 
+  // A replay's controls in place of the player's: the same page, to look and not to play.
+  function replayControls() {
+    document.querySelector(".buttons").hidden = true;
+    $("typed").hidden = true;
+    const steps = document.createElement("div");
+    steps.className = "buttons steps";
+    for (const [step, label] of [["start", "To the deal"], ["back", "Step back"], ["play", "Play"],
+                                 ["forward", "Step forward"], ["end", "To the end"]]) {
+      const element = document.createElement("button");
+      element.type = "button";
+      element.dataset.step = step;
+      element.textContent = label;
+      steps.append(element);
+    }
+    const speed = document.createElement("label");
+    speed.className = "speed";
+    speed.innerHTML = '<span id="speed-label">Speed</span> <select id="speed"><option value="1">1×</option>' +
+      '<option value="2" selected>2×</option><option value="4">4×</option><option value="10">10×</option></select>';
+    steps.append(speed);
+    said.after(steps);
+  }
+
   if (viewing) {
+    replayControls();
     for (const element of document.querySelectorAll("button[data-step]")) {
       element.addEventListener("click", () => {
         if (!replay) return;
