@@ -30,7 +30,7 @@ from bot.play.links import (
 from bot.play.replies import Reply
 from bot.play.review import Replay, finished_game_for_review
 from bot.play.secrecy import Secrecy, Sight
-from bot.play.solo import Player, SoloPlay, label_of, record_of
+from bot.play.solo import Player, SoloPlay, check_limit, label_of, record_of
 from bot.play.watch import WatchPlay
 from bot.store import Store
 
@@ -131,6 +131,11 @@ class TablePlay:
     async def board(self, grant: Pass) -> Reply:
         """The game as it stands, for its page."""
         return await self.solo.board(grant.game_id, Player(grant.member_id, ""))
+
+    def pace(self, grant: Pass) -> None:
+        """Count one message of the member's page: RateLimited past their share ("web", LIMITS),
+        before it is read, so that a page sending too fast slows no one else."""
+        check_limit(self.solo.limits, grant.member_id, "web")
 
     async def act(self, grant: Pass, *, action: str | None = None, text: str | None = None) -> Reply:
         """Carry out the page's action (one of ACTIONS) or typed moves (`text`, notation) on the

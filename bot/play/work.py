@@ -76,6 +76,9 @@ LIMITS = {
     # Public posts in one channel (bot.play.posts), counted channel by channel: one every 6 s on
     # average, near Discord's shortest slowmode (5 s), more than anyone reads, far below a flood.
     "post": Limit(10, 60.0),
+    # What a member's web table sends (bot/play/table.py): more than hands can drag, far below a
+    # flood of store writes that would slow everyone's moves.
+    "web": Limit(10, 1.0),
 }
 SWEEP_ABOVE = 10_000  # counts kept (a member's action in a place) beyond which the old ones are swept
 

@@ -202,7 +202,11 @@ class TableServer:
 
     async def _answer(self, grant: Pass, data: str, voice: Voice) -> dict[str, Any]:
         """The answer to one message of the page: the new state, with what the action did or why
-        it was refused; an error for a message that is not one."""
+        it was refused; an error for a message that is not one, or one sent too fast."""
+        try:
+            self.play.table.pace(grant)
+        except PlayError as error:
+            return {"type": "error", "ok": False, "said": error_text(error, voice)}
         try:
             message = json.loads(data)
         except ValueError:

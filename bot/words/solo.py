@@ -42,7 +42,7 @@ from bot.words.voice import Voice, draws_text, played_text, status_text
 # What a rate limit limits (bot.play.work.LIMITS), as a player says it.
 LIMITED = {"new-game": N_("new games"), "hint": N_("hints"), "verdict": N_("verdicts"), "lobby": N_("new lobbies"),
            "analysis": N_("analyses"), "solution": N_("solutions"), "replay": N_("replays"),
-           "post": N_("public posts in this channel")}
+           "post": N_("public posts in this channel"), "web": N_("moves on the table")}
 
 
 def solo_event_text(event: Event, game: Game, voice: Voice) -> str:

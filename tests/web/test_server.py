@@ -18,6 +18,7 @@ from bot.play.errors import DealIsLive, ElsewhereGame, NotYourGame, StillPlaying
 from bot.play.links import LINK_SECONDS, make_link
 from bot.play.services import Play, build_play
 from bot.play.solo import Player
+from bot.play.work import LIMITS, RateLimiter
 from bot.store import open_store
 from bot.web.server import COOKIE, TableServer
 from tests.play.test_daily import FakeClock, at
@@ -210,3 +211,29 @@ async def test_a_watch_link_follows_a_game_in_play_under_the_watch_rules(site: S
     daily = await site.play.daily.start(ALICE, guild_id=5, channel_id=11)
     with pytest.raises(DealIsLive):
         await site.play.table.watch_link(BOB.id, daily.game_id, 11, "en")
+
+
+async def test_a_page_sending_too_fast_is_told_to_slow_down_and_stores_no_more(database_url: str) -> None:
+    clock = FakeClock(at("2026-11-27 12:00"))
+    store = await open_store(database_url, clock)
+    play = build_play(store, clock=clock, limits=RateLimiter(clock=lambda: 0.0))  # every message in one instant
+    http = TestServer(TableServer(play, "http://127.0.0.1").app())
+    await http.start_server()
+    try:
+        game_id = (await play.solo.start(ALICE, guild_id=5, channel_id=10, name="canfield", deal=1)).game_id
+        async with browser_session() as browser:
+            await browser.get(http.make_url("/t/" + await play.table.link(ALICE.id, game_id, "en")))
+            async with browser.ws_connect(http.make_url(f"/ws/{game_id}")) as socket:
+                await socket.receive_json()
+                answers = []
+                for _ in range(LIMITS["web"].count + 5):
+                    await socket.send_json({"type": "move", "text": "d"})
+                    answers.append(await socket.receive_json())
+        slowed = [a for a in answers if a["type"] == "error"]
+        assert len(slowed) == 5 and slowed[0]["said"].startswith("Slow down: you have asked for moves on the table")
+        stored = await store.games.get_game(game_id)
+        assert stored is not None and len(stored.moves) == LIMITS["web"].count
+    finally:
+        await http.close()
+        play.bulk.stop()
+        await store.close()
