@@ -158,7 +158,11 @@ class PatientExorcismBot(commands.AutoShardedBot):
                 activity.add_routes(app)
 
             self.web = TableServer(self.play, self.config.public_url, more_routes=more_routes, hub=activity.hub)
-            await self.web.start(self.config.web_port)
+            try:
+                await self.web.start(self.config.web_port)
+            except OSError as error:  # the port is taken, or not ours to take: say which, in one line
+                raise RuntimeError(f"the web table cannot listen on WEB_PORT {self.config.web_port}: "
+                                   f"{error.strerror or error}") from None
         await self.tree.set_translator(CommandTranslator())
         log.info("this process runs %s", self.describe_shards())
         await self._sync_commands()

@@ -131,3 +131,18 @@ async def test_in_chromium_a_drag_on_the_boards_table_is_the_next_discord_boards
     shown = await (await fake.slash_command("alice", "board", {})).wait_response(timeout=SOLVER_WAIT)
     alt = shown.attachment("board.png").description or ""
     assert "Column t3: 10 of clubs, 9 of hearts." in alt and "Column t4: queen of spades." in alt
+
+
+async def test_a_web_port_already_taken_ends_the_start_with_one_clear_line(fake: FakeDiscord, bots: BotRunner,
+                                                                          tmp_path: Path) -> None:
+    from .harness import BotExited
+
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(BotExited) as exited:
+            await start(bots, tmp_path, WEB_PORT=str(port))
+    log = str(exited.value)
+    assert f"the web table cannot listen on WEB_PORT {port}: " in log and "address already in use" in log
+    assert "Traceback" not in log
