@@ -161,8 +161,8 @@ class PatientExorcismBot(commands.AutoShardedBot):
             try:
                 await self.web.start(self.config.web_port)
             except OSError as error:  # the port is taken, or not ours to take: say which, in one line
-                raise RuntimeError(f"the web table cannot listen on WEB_PORT {self.config.web_port}: "
-                                   f"{error.strerror or error}") from None
+                raise OSError(error.errno, f"the web table cannot listen on WEB_PORT {self.config.web_port}: "
+                                           f"{error.strerror or error}") from None
         await self.tree.set_translator(CommandTranslator())
         log.info("this process runs %s", self.describe_shards())
         await self._sync_commands()
