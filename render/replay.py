@@ -33,10 +33,11 @@ from typing import Any
 from PIL import Image
 
 from bot.game import Game, from_record, parse_move
-from render.board import board_size, render_image
+from render.board import GEOMETRY, Painter, board_size
 from render.captions import BoardCaptions
 from render.felt import felt
 from render.palette import board_palette, quantize
+from render.redraw import dirty
 from render.themes import get_theme
 
 FIRST_MS = 1500  # the deal, before the first move
@@ -162,35 +163,41 @@ def _gif(record: dict[str, Any], frames: list[Frame], scale: float, budget: int 
          player: str | None, captions: Callable[[Game], BoardCaptions] | None) -> bytes:
     """The GIF of these frames at `scale`; _WouldNotFit as soon as it is heading over `budget` bytes."""
 
-    def drawn(game: Game, in_play: bool) -> Image.Image:
-        return render_image(game, theme=theme, player=player, in_play=in_play,
-                            captions=captions(game) if captions is not None else None)
-
     last = len(frames) - 1
     full = _canvas(record, frames)
     size = _scaled(full, scale)
-    first = drawn(from_record({**record, "moves": record["moves"][:frames[0].moves]}), last > 0)
-    final = drawn(from_record(record), False)
+    final = from_record(record)
     palette = board_palette(get_theme(theme))
     cloth = quantize(felt(get_theme(theme), size), palette)
     # Every part keeps the theme's palette whole: given none, Pillow would trim a small frame's
     # palette to the colours it uses, and the parts' palettes would differ.
     colours = palette.getpalette()
+    before: tuple[Painter, Image.Image] | None = None  # the last board drawn, and its frame
 
-    def frame(board: Image.Image) -> Image.Image:
-        """The board in the palette's colours, on a canvas of `size` (felt below a shorter board)."""
-        if scale != 1:  # each square of 1/scale pixels averaged
-            factor = round(1 / scale)
-            board = board.reduce(factor) if factor == 1 / scale else board.resize(_scaled(board.size, scale),
-                                                                                   Image.Resampling.BOX)
-        picture = quantize(board, palette)
-        if picture.size == size:
-            return picture
-        canvas = cloth.copy()
-        canvas.paste(picture, (0, 0))
+    def frame(game: Game, in_play: bool) -> Image.Image:
+        """The board in the palette's colours, on a canvas of `size` (felt below a shorter board):
+        whole-size, only what changed from the board before is drawn again (as render.redraw)."""
+        nonlocal before
+        painter = Painter(game, get_theme(theme), GEOMETRY, captions(game) if captions is not None else None,
+                          in_play=in_play)
+        painter.compose(None, None, player)
+        if scale == 1 and before is not None and before[0].frame() == painter.frame() \
+                and before[0].size == painter.size:
+            canvas = before[1].copy()
+            for box in dirty(before[0].parts, painter.parts, painter.size):
+                canvas.paste(quantize(painter.picture(box), palette), box[:2])
+        else:
+            board = painter.picture()
+            if scale != 1:  # each square of 1/scale pixels averaged
+                factor = round(1 / scale)
+                board = board.reduce(factor) if factor == 1 / scale else board.resize(_scaled(board.size, scale),
+                                                                                       Image.Resampling.BOX)
+            canvas = cloth.copy()
+            canvas.paste(quantize(board, palette), (0, 0))
+        before = (painter, canvas)
         return canvas
 
-    images = (frame(first if index == 0 else final if index == last else drawn(game, True))
+    images = (frame(final, False) if index == last else frame(game, last > 0)
               for index, game in enumerate(replay_positions(record, frames)))
     timed = distinct(zip(images, (f.milliseconds for f in frames), strict=True))
     parts: list[bytes] = []
