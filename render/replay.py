@@ -46,13 +46,14 @@ DRAW_MS = 150  # a draw: only the waste changes
 LAST_MS = 6000  # the end holds before the animation starts again
 PLAY_MS = 60_000  # the frames between the deal and the end last about this long at most: a long game goes faster
 FASTEST_MS = 100  # but no frame is shorter (browsers slow shorter GIF delays down to 100 ms)
-MAX_FRAMES = 400  # about 8 s of drawing for a long game of two decks
+MAX_FRAMES = 100  # at most some 1.2 s of drawing and 2 MiB for the costliest game of two decks (benchmarks/replay.py)
+MAX_BYTES = 4 * 1024 * 1024  # a replay's size at most, whatever the upload limit
 UPLOAD_SHARE = 0.8  # of the upload limit, at most: room for the message's other parts, and for error
 # What to try, in order, until the GIF fits: (the frame's scale, the most frames). Fewer frames
 # first: a board made smaller shows its cards' corners blurred (each 2 x 2 pixels averaged), and
 # saves less than its area (a 50-frame replay of two decks: 0.64 MB whole, 0.47 MB at half the
 # size; smoother resampling saves nothing at all, its blends compressing worse).
-STEPS = ((1.0, MAX_FRAMES), (1.0, 250), (1.0, 160), (1.0, 100), (1.0, 60), (0.5, 60), (0.5, 30))
+STEPS = ((1.0, MAX_FRAMES), (1.0, 75), (1.0, 50), (0.5, 60), (0.5, 30))
 # Frames Pillow is given at once: it holds each (a canvas' worth of bytes, up to 2 MB) until it has
 # written them all, so a replay is written in parts of this many frames, joined (`join_gifs`).
 CHUNK = 50
@@ -130,23 +131,22 @@ def replay_gif(record: dict[str, Any], *, theme: str = "classic", player: str | 
     module's docstring says: ReplayTooLarge when nothing fits. A module-level function of
     picklable arguments, to run in another process."""
     moves = record["moves"]
-    budget = None if upload_limit is None else int(upload_limit * UPLOAD_SHARE)
+    budget = MAX_BYTES if upload_limit is None else min(MAX_BYTES, int(upload_limit * UPLOAD_SHARE))
     tried: list[tuple[float, int, float]] = []  # the steps given up: scale, frames, bytes they were heading for
     for scale, most in STEPS:
         frames = replay_frames(moves, most)
-        if budget is not None and any(_heading_for(given_up, scale, len(frames)) > budget for given_up in tried):
+        if any(_heading_for(given_up, scale, len(frames)) > budget for given_up in tried):
             continue
         try:
             return _gif(record, frames, scale, budget, theme=theme, player=player, captions=captions)
         except _WouldNotFit as over:
             tried.append((scale, len(frames), over.projected))
-    assert upload_limit is not None and budget is not None  # without a budget, the first step is written whole
     still = b""
     for scale in sorted({STEPS[0][0], STEPS[-1][0]}, reverse=True):  # the end alone, still
         still = _gif(record, [Frame(len(moves), LAST_MS)], scale, None, theme=theme, player=player, captions=captions)
         if len(still) <= budget:
             return still
-    raise ReplayTooLarge(upload_limit, len(still))
+    raise ReplayTooLarge(MAX_BYTES if upload_limit is None else upload_limit, len(still))
 
 
 def _heading_for(given_up: tuple[float, int, float], scale: float, frames: int) -> float:
