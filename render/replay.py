@@ -6,19 +6,22 @@ and APNG attachments are shown still on purpose (discord-api-docs issue 6359). P
 writes a 300-frame GIF of these boards in about a second, where animated WebP took 5-9 s.
 
 Each frame is `render_image` of one position of the game, replayed from its deal: the deal,
-then the position after every move, each outlining its last move as the bot's boards do. The
+then the position after every move, each outlining its last move as the bot's boards do; only
+what changed from the frame before is drawn again (render.redraw `dirty`: the same pixels). The
 frames share one canvas (the tallest board's size; shorter boards on felt below) and the
 theme's palette of 255 colours (render.palette, as the bot's boards), so that Pillow writes
-each frame as the part that changed, the rest transparent: a 300-move game is some 3 MB. A
-draw's frame is short, the first frame and the last (which holds) long. A game of more than
-MAX_FRAMES positions keeps only the last of each run of draws, then evenly spaced positions,
-the deal and the end always among them; the moves of a long game go faster (PLAY_MS in all).
+each frame as the part that changed, the rest transparent: a 100-frame replay of a long game is
+some 2 MB, made in about a second. A draw's frame is short, the first frame and the last (which
+holds) long. A game of more than MAX_FRAMES positions keeps only the last of each run of draws,
+then evenly spaced positions, the deal and the end always among them: the frames shown, not the
+moves played; the moves of a long game go faster (PLAY_MS in all).
 
-An upload limit (Discord's, which the interaction states) is met with room: the GIF is at most
-UPLOAD_SHARE of it. The frames are written in parts, and once the first ones show where the
-size is heading, a GIF that would not fit is given up at once and made again by the next of
-STEPS that may fit: fewer frames, then a smaller frame. A game even the smallest step cannot
-fit is its last position alone, still; ReplayTooLarge when not even that fits.
+A replay is at most MAX_BYTES, and with an upload limit (Discord's, which the interaction states)
+at most UPLOAD_SHARE of it: room for the message's other parts. The frames are written in parts,
+and once the first ones show where the size is heading, a GIF that would not fit is given up at
+once and made again by the next of STEPS that may fit: fewer frames, then a smaller frame. A game
+even the smallest step cannot fit is its last position alone, still; ReplayTooLarge when not
+even that fits.
 """
 
 from __future__ import annotations
@@ -127,8 +130,8 @@ def replay_gif(record: dict[str, Any], *, theme: str = "classic", player: str | 
     """The game of `record` (a finished game's deal and moves, as `to_record` gives them) as an
     animated GIF, looping, its frames as `replay_frames` says; `captions` words each position's
     board (a picklable function, such as a partial of bot.words `board_captions`; English by
-    default). With `upload_limit` (bytes), at most UPLOAD_SHARE of it, made smaller as the
-    module's docstring says: ReplayTooLarge when nothing fits. A module-level function of
+    default). At most MAX_BYTES, and with `upload_limit` (bytes) at most UPLOAD_SHARE of it, made
+    smaller as the module's docstring says: ReplayTooLarge when nothing fits. A module-level function of
     picklable arguments, to run in another process."""
     moves = record["moves"]
     budget = MAX_BYTES if upload_limit is None else min(MAX_BYTES, int(upload_limit * UPLOAD_SHARE))
