@@ -6,19 +6,22 @@ and APNG attachments are shown still on purpose (discord-api-docs issue 6359). P
 writes a 300-frame GIF of these boards in about a second, where animated WebP took 5-9 s.
 
 Each frame is `render_image` of one position of the game, replayed from its deal: the deal,
-then the position after every move, each outlining its last move as the bot's boards do. The
+then the position after every move, each outlining its last move as the bot's boards do; only
+what changed from the frame before is drawn again (render.redraw `dirty`: the same pixels). The
 frames share one canvas (the tallest board's size; shorter boards on felt below) and the
 theme's palette of 255 colours (render.palette, as the bot's boards), so that Pillow writes
-each frame as the part that changed, the rest transparent: a 300-move game is some 3 MB. A
-draw's frame is short, the first frame and the last (which holds) long. A game of more than
-MAX_FRAMES positions keeps only the last of each run of draws, then evenly spaced positions,
-the deal and the end always among them; the moves of a long game go faster (PLAY_MS in all).
+each frame as the part that changed, the rest transparent: a 100-frame replay of a long game is
+some 2 MB, made in about a second. A draw's frame is short, the first frame and the last (which
+holds) long. A game of more than MAX_FRAMES positions keeps only the last of each run of draws,
+then evenly spaced positions, the deal and the end always among them: the frames shown, not the
+moves played; the moves of a long game go faster (PLAY_MS in all).
 
-An upload limit (Discord's, which the interaction states) is met with room: the GIF is at most
-UPLOAD_SHARE of it. The frames are written in parts, and once the first ones show where the
-size is heading, a GIF that would not fit is given up at once and made again by the next of
-STEPS that may fit: fewer frames, then a smaller frame. A game even the smallest step cannot
-fit is its last position alone, still; ReplayTooLarge when not even that fits.
+A replay is at most MAX_BYTES, and with an upload limit (Discord's, which the interaction states)
+at most UPLOAD_SHARE of it: room for the message's other parts. The frames are written in parts,
+and once the first ones show where the size is heading, a GIF that would not fit is given up at
+once and made again by the next of STEPS that may fit: fewer frames, then a smaller frame. A game
+even the smallest step cannot fit is its last position alone, still; ReplayTooLarge when not
+even that fits.
 """
 
 from __future__ import annotations
@@ -33,10 +36,11 @@ from typing import Any
 from PIL import Image
 
 from bot.game import Game, from_record, parse_move
-from render.board import board_size, render_image
+from render.board import GEOMETRY, Painter, board_size
 from render.captions import BoardCaptions
 from render.felt import felt
 from render.palette import board_palette, quantize
+from render.redraw import dirty
 from render.themes import get_theme
 
 FIRST_MS = 1500  # the deal, before the first move
@@ -45,13 +49,14 @@ DRAW_MS = 150  # a draw: only the waste changes
 LAST_MS = 6000  # the end holds before the animation starts again
 PLAY_MS = 60_000  # the frames between the deal and the end last about this long at most: a long game goes faster
 FASTEST_MS = 100  # but no frame is shorter (browsers slow shorter GIF delays down to 100 ms)
-MAX_FRAMES = 400  # about 8 s of drawing for a long game of two decks
+MAX_FRAMES = 100  # at most some 1.2 s of drawing and 2 MiB for the costliest game of two decks (benchmarks/replay.py)
+MAX_BYTES = 4 * 1024 * 1024  # a replay's size at most, whatever the upload limit
 UPLOAD_SHARE = 0.8  # of the upload limit, at most: room for the message's other parts, and for error
 # What to try, in order, until the GIF fits: (the frame's scale, the most frames). Fewer frames
 # first: a board made smaller shows its cards' corners blurred (each 2 x 2 pixels averaged), and
 # saves less than its area (a 50-frame replay of two decks: 0.64 MB whole, 0.47 MB at half the
 # size; smoother resampling saves nothing at all, its blends compressing worse).
-STEPS = ((1.0, MAX_FRAMES), (1.0, 250), (1.0, 160), (1.0, 100), (1.0, 60), (0.5, 60), (0.5, 30))
+STEPS = ((1.0, MAX_FRAMES), (1.0, 75), (1.0, 50), (0.5, 60), (0.5, 30))
 # Frames Pillow is given at once: it holds each (a canvas' worth of bytes, up to 2 MB) until it has
 # written them all, so a replay is written in parts of this many frames, joined (`join_gifs`).
 CHUNK = 50
@@ -125,27 +130,26 @@ def replay_gif(record: dict[str, Any], *, theme: str = "classic", player: str | 
     """The game of `record` (a finished game's deal and moves, as `to_record` gives them) as an
     animated GIF, looping, its frames as `replay_frames` says; `captions` words each position's
     board (a picklable function, such as a partial of bot.words `board_captions`; English by
-    default). With `upload_limit` (bytes), at most UPLOAD_SHARE of it, made smaller as the
-    module's docstring says: ReplayTooLarge when nothing fits. A module-level function of
+    default). At most MAX_BYTES, and with `upload_limit` (bytes) at most UPLOAD_SHARE of it, made
+    smaller as the module's docstring says: ReplayTooLarge when nothing fits. A module-level function of
     picklable arguments, to run in another process."""
     moves = record["moves"]
-    budget = None if upload_limit is None else int(upload_limit * UPLOAD_SHARE)
+    budget = MAX_BYTES if upload_limit is None else min(MAX_BYTES, int(upload_limit * UPLOAD_SHARE))
     tried: list[tuple[float, int, float]] = []  # the steps given up: scale, frames, bytes they were heading for
     for scale, most in STEPS:
         frames = replay_frames(moves, most)
-        if budget is not None and any(_heading_for(given_up, scale, len(frames)) > budget for given_up in tried):
+        if any(_heading_for(given_up, scale, len(frames)) > budget for given_up in tried):
             continue
         try:
             return _gif(record, frames, scale, budget, theme=theme, player=player, captions=captions)
         except _WouldNotFit as over:
             tried.append((scale, len(frames), over.projected))
-    assert upload_limit is not None and budget is not None  # without a budget, the first step is written whole
     still = b""
     for scale in sorted({STEPS[0][0], STEPS[-1][0]}, reverse=True):  # the end alone, still
         still = _gif(record, [Frame(len(moves), LAST_MS)], scale, None, theme=theme, player=player, captions=captions)
         if len(still) <= budget:
             return still
-    raise ReplayTooLarge(upload_limit, len(still))
+    raise ReplayTooLarge(MAX_BYTES if upload_limit is None else upload_limit, len(still))
 
 
 def _heading_for(given_up: tuple[float, int, float], scale: float, frames: int) -> float:
@@ -162,35 +166,41 @@ def _gif(record: dict[str, Any], frames: list[Frame], scale: float, budget: int 
          player: str | None, captions: Callable[[Game], BoardCaptions] | None) -> bytes:
     """The GIF of these frames at `scale`; _WouldNotFit as soon as it is heading over `budget` bytes."""
 
-    def drawn(game: Game, in_play: bool) -> Image.Image:
-        return render_image(game, theme=theme, player=player, in_play=in_play,
-                            captions=captions(game) if captions is not None else None)
-
     last = len(frames) - 1
     full = _canvas(record, frames)
     size = _scaled(full, scale)
-    first = drawn(from_record({**record, "moves": record["moves"][:frames[0].moves]}), last > 0)
-    final = drawn(from_record(record), False)
+    final = from_record(record)
     palette = board_palette(get_theme(theme))
     cloth = quantize(felt(get_theme(theme), size), palette)
     # Every part keeps the theme's palette whole: given none, Pillow would trim a small frame's
     # palette to the colours it uses, and the parts' palettes would differ.
     colours = palette.getpalette()
+    before: tuple[Painter, Image.Image] | None = None  # the last board drawn, and its frame
 
-    def frame(board: Image.Image) -> Image.Image:
-        """The board in the palette's colours, on a canvas of `size` (felt below a shorter board)."""
-        if scale != 1:  # each square of 1/scale pixels averaged
-            factor = round(1 / scale)
-            board = board.reduce(factor) if factor == 1 / scale else board.resize(_scaled(board.size, scale),
-                                                                                   Image.Resampling.BOX)
-        picture = quantize(board, palette)
-        if picture.size == size:
-            return picture
-        canvas = cloth.copy()
-        canvas.paste(picture, (0, 0))
+    def frame(game: Game, in_play: bool) -> Image.Image:
+        """The board in the palette's colours, on a canvas of `size` (felt below a shorter board):
+        whole-size, only what changed from the board before is drawn again (as render.redraw)."""
+        nonlocal before
+        painter = Painter(game, get_theme(theme), GEOMETRY, captions(game) if captions is not None else None,
+                          in_play=in_play)
+        painter.compose(None, None, player)
+        if scale == 1 and before is not None and before[0].frame() == painter.frame() \
+                and before[0].size == painter.size:
+            canvas = before[1].copy()
+            for box in dirty(before[0].parts, painter.parts, painter.size):
+                canvas.paste(quantize(painter.picture(box), palette), box[:2])
+        else:
+            board = painter.picture()
+            if scale != 1:  # each square of 1/scale pixels averaged
+                factor = round(1 / scale)
+                board = board.reduce(factor) if factor == 1 / scale else board.resize(_scaled(board.size, scale),
+                                                                                       Image.Resampling.BOX)
+            canvas = cloth.copy()
+            canvas.paste(quantize(board, palette), (0, 0))
+        before = (painter, canvas)
         return canvas
 
-    images = (frame(first if index == 0 else final if index == last else drawn(game, True))
+    images = (frame(final, False) if index == last else frame(game, last > 0)
               for index, game in enumerate(replay_positions(record, frames)))
     timed = distinct(zip(images, (f.milliseconds for f in frames), strict=True))
     parts: list[bytes] = []

@@ -16,6 +16,7 @@ from render.replay import (
     FASTEST_MS,
     FIRST_MS,
     LAST_MS,
+    MAX_BYTES,
     MAX_FRAMES,
     MOVE_MS,
     PLAY_MS,
@@ -182,3 +183,15 @@ def test_a_frame_no_different_from_the_one_before_is_left_out_and_that_one_lasts
     kept = list(distinct(iter([(red, 100), (red, 50), (blue, 30), (red, 20), (red, 10)])))
     assert [(picture.getpixel((0, 0)), ms, index) for picture, ms, index in kept] == [(1, 150, 1), (2, 30, 2),
                                                                                        (1, 30, 4)]
+
+
+def test_the_longest_games_replay_stays_within_max_bytes_and_the_frame_budget(longest: dict) -> None:
+    # The costliest replay we know (two decks, the move cap's 2,000 moves, tall columns shifting):
+    # however large the upload limit, at most MAX_BYTES and MAX_FRAMES, the deal and the end among them.
+    gif = replay_gif(longest, upload_limit=100 * 1024 * 1024)
+    assert len(gif) <= MAX_BYTES
+    frames = frames_of(gif)
+    assert 50 <= len(frames) <= MAX_FRAMES
+    assert share_off(frames[0][0], drawn(position(longest, 0), frames[0][0].size, ""), 24) < 0.005
+    final = from_record(longest)
+    assert share_off(frames[-1][0], drawn(final, frames[-1][0].size, ""), 24) < 0.005
