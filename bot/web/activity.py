@@ -56,6 +56,7 @@ class Activity:
     def __init__(self, play: Play, config: Config, application_id: Callable[[], int | None]) -> None:
         self.play = play
         self.secret = config.client_secret
+        self._bot_token = config.token  # asks Discord who is in an instance; never logged
         self.api_base = (config.api_base or DEFAULT_API_BASE).rstrip("/")
         self.application_id = application_id
         self.hub = Hub(play)
@@ -106,6 +107,13 @@ class Activity:
         if not str(me.get("id", "")).isdigit():
             return _refuse(ActivityRefused("unknown"))
         language = choose_language(me.get("locale"), None)
+        # The instance and channel the page names, as Discord has them: the member in it, launched there.
+        found = await self._discord("GET", f"/applications/{self.application_id() or 0}/activity-instances/{instance}",
+                                    headers={"Authorization": f"Bot {self._bot_token}"})
+        where, users = found.get("location"), found.get("users")
+        in_it = isinstance(users, list) and str(me["id"]) in [str(user) for user in users]
+        if not in_it or not isinstance(where, dict) or str(where.get("channel_id")) != channel:
+            return _refuse(ActivityRefused("unknown"), language)
         try:
             grant, token = await self.play.table.activity(int(me["id"]), int(channel), instance, language)
         except PlayError as error:

@@ -1166,6 +1166,7 @@ class FakeDiscord:
         self.client_secret = "fake-client-secret"  # the application's OAuth2 secret (the bot's DISCORD_CLIENT_SECRET)
         self.oauth_codes: dict[str, int] = {}  # OAuth2 codes not yet exchanged -> their user's id
         self.access_tokens: dict[str, int] = {}  # OAuth2 access tokens -> their user's id
+        self.activity_instances: dict[str, tuple[int, list[int]]] = {}  # Activity instance -> (channel, users in it)
         self.bot_user = FakeUser(self.application_id, "PatienceBot", bot=True)
         self.owner = FakeUser(1_200_000_000_000_000_009, "owner")
         self.guild_id = 1_300_000_000_000_000_001
@@ -1314,6 +1315,11 @@ class FakeDiscord:
         code = f"code-{self.snowflake()}"
         self.oauth_codes[code] = self.user(who).id
         return code
+
+    def launch_activity(self, instance_id: str, channel_id: int, *users: FakeUser | str) -> None:
+        """Members in an Activity's instance launched in a channel, as Discord's
+        GET /applications/{id}/activity-instances/{instance} tells the app."""
+        self.activity_instances[instance_id] = (channel_id, [self.user(user).id for user in users])
 
     def dm_channel(self, user: FakeUser | str) -> FakeChannel:
         """The DM channel between the bot and a user (created on first use)."""
@@ -2117,6 +2123,7 @@ class FakeDiscord:
         router.add_get(api + "/gateway", self._get_gateway)
         router.add_get(api + "/gateway/bot", self._get_gateway_bot)
         router.add_post(api + "/oauth2/token", self._oauth_token)
+        router.add_get(api + "/applications/{app_id}/activity-instances/{instance_id}", self._activity_instance)
         router.add_get(api + "/users/{user_id}", self._get_user)
         router.add_post(api + "/users/@me/channels", self._create_dm)
         router.add_get(api + "/oauth2/applications/@me", self._get_application)
@@ -2251,6 +2258,21 @@ class FakeDiscord:
             return json_response(self.user(int(user_id)).payload())
         except (LookupError, ValueError):
             raise _ApiError(404, 10013, "Unknown User") from None
+
+    async def _activity_instance(self, request: web.Request) -> web.Response:
+        """GET /applications/{id}/activity-instances/{instance}: where an Activity's instance runs
+        and who is in it (the bot's token); 404 for an instance there is not."""
+        found = self.activity_instances.get(request.match_info["instance_id"])
+        if request.match_info["app_id"] != str(self.application_id) or found is None:
+            raise _ApiError(404, 10_106, "Unknown Activity Instance")
+        channel_id, users = found
+        channel = self.channels.get(channel_id)
+        location = {"id": f"gc-{channel_id}", "kind": "gc", "channel_id": str(channel_id),
+                    "guild_id": str(channel.guild_id) if channel is not None and channel.guild_id else None}
+        return json_response({"application_id": str(self.application_id),
+                              "instance_id": request.match_info["instance_id"],
+                              "launch_id": str(self.snowflake()), "location": location,
+                              "users": [str(user) for user in users]})
 
     async def _oauth_token(self, request: web.Request) -> web.Response:
         """POST /oauth2/token: an authorization code (form-encoded, with the application's

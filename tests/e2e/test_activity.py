@@ -49,6 +49,8 @@ async def test_two_members_in_one_activity_see_each_others_progress_but_not_a_li
     await start(bots, tmp_path, WEB_PORT=str(port), DISCORD_CLIENT_SECRET=fake.client_secret)
     await (await fake.slash_command("alice", "play", {"deal": 1})).wait_response(timeout=SOLVER_WAIT)
     await (await fake.slash_command("bob", "daily", {})).wait_response(timeout=SOLVER_WAIT)
+    carol = fake.add_user("carol")
+    fake.launch_activity(INSTANCE, fake.channel_id, "alice", "bob", carol)
     async with aiohttp.ClientSession() as http:
         async with http.get(f"{base}/activity") as page:
             assert page.status == 200
@@ -94,7 +96,6 @@ async def test_two_members_in_one_activity_see_each_others_progress_but_not_a_li
         async with http.post(f"{base}/activity/session", json={"access_token": "forged", "channel_id": "1",
                                                                "instance_id": INSTANCE}) as forged:
             assert forged.status == 403 and (await forged.json())["said"].startswith("Discord did not confirm")
-        carol = fake.add_user("carol")
         async with http.post(f"{base}/activity/token", json={"code": fake.oauth_code(carol)}) as exchanged:
             access = (await exchanged.json())["access_token"]
         async with http.post(f"{base}/activity/session", json={"access_token": access,
@@ -102,6 +103,16 @@ async def test_two_members_in_one_activity_see_each_others_progress_but_not_a_li
                                                                "instance_id": INSTANCE}) as nothing:
             assert nothing.status == 403
             assert (await nothing.json())["said"] == "You have no game in this channel: start one with /play."
+        # Discord decides who is in an instance and where it runs, not the page: not in it, or elsewhere.
+        dave = fake.add_user("dave")
+        await (await fake.slash_command(dave, "play", {"deal": 2})).wait_response(timeout=SOLVER_WAIT)
+        for who, channel, instance in ((dave, fake.channel_id, INSTANCE), (carol, 1, INSTANCE),
+                                       (dave, fake.channel_id, "i-made-up")):
+            async with http.post(f"{base}/activity/token", json={"code": fake.oauth_code(who)}) as exchanged:
+                access = (await exchanged.json())["access_token"]
+            async with http.post(f"{base}/activity/session", json={"access_token": access, "channel_id": str(channel),
+                                                                   "instance_id": instance}) as outsider:
+                assert outsider.status == 403 and (await outsider.json())["said"].startswith("Discord did not confirm")
         made_up = f"a.1.{alice['game']}.en.99999999999.AAAAAAAAAAAAAAAA.{'A' * 43}"
         for forged_query in (f"instance={INSTANCE}&session={made_up}",
                              f"instance=i-another&session={alice['session']}",  # bound to its instance

@@ -70,6 +70,7 @@ async def test_two_members_open_the_activity_in_chromium_and_see_each_others_pro
     await start(bots, tmp_path, WEB_PORT=str(port), DISCORD_CLIENT_SECRET=fake.client_secret)
     await (await fake.slash_command("alice", "play", {"deal": 1})).wait_response(timeout=SOLVER_WAIT)
     await (await fake.slash_command("bob", "play", {"deal": 4})).wait_response(timeout=SOLVER_WAIT)
+    fake.launch_activity(INSTANCE, fake.channel_id, "alice", "bob")
     async with playwright_api.async_playwright() as playwright:
         browser = await playwright.chromium.launch(
             executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"), args=[LOCAL_NETWORK])
