@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import ClassVar
 from zoneinfo import ZoneInfo
 
 from bot.play.daily import streak
@@ -88,28 +89,32 @@ class DayCount:
 
 @dataclass(frozen=True, slots=True)
 class DailyPost:
-    """A server's daily post of its local day `key`: today's daily (`day`, UTC) of `game`, so far,
-    and the recap of the day before; `role_id` the role it mentions (None: nobody)."""
+    """A server's daily post of its local day `key`: today's daily of `game` (its UTC day and how
+    it goes so far), and the recap of the day before; `role_id` the role it mentions (None: nobody)."""
 
+    kind: ClassVar[str] = "daily"
     guild_id: int
     channel_id: int
     key: str
-    day: str
     game: str
     role_id: int | None
     today: DayCount
     recap: Recap
-    kind: str = "daily"
+
+    @property
+    def day(self) -> str:
+        """The UTC day of the daily it shows."""
+        return self.today.day
 
 
 @dataclass(frozen=True, slots=True)
 class SeasonPost:
     """A season's final standings, for a server's daily channel."""
 
+    kind: ClassVar[str] = "season"
     guild_id: int
     channel_id: int
     standings: SeasonStandings
-    kind: str = "season"
 
     @property
     def key(self) -> str:
@@ -241,9 +246,8 @@ class Ritual:
             key = post_due(settings, now)
             if key is None or settings.daily_channel is None:
                 continue
-            existing = await self.store.ritual.post(guild_id, "daily", key)
-            if existing is not None and (existing.message_id is not None or now - existing.claimed_at < CLAIM_STALE):
-                continue  # sent, or being sent
+            if await self._taken(guild_id, "daily", key, now):
+                continue
             post = await self._post(guild_id, settings, settings.daily_channel, key, now)
             if await self.store.ritual.claim_post(guild_id, "daily", key, settings.daily_channel,
                                                   stale_after=CLAIM_STALE, shown=_shown(post, now)):
@@ -263,14 +267,19 @@ class Ritual:
             ended = previous(season_of(now, settings.season, settings.zone), settings.zone)
             if now - ended.ends > SEASON_POST_WINDOW:
                 continue
-            existing = await self.store.ritual.post(guild_id, "season", ended.name)
-            if existing is not None and (existing.message_id is not None or now - existing.claimed_at < CLAIM_STALE):
+            if await self._taken(guild_id, "season", ended.name, now):
                 continue
             if await self.store.ritual.claim_post(guild_id, "season", ended.name, settings.daily_channel,
                                                   stale_after=CLAIM_STALE, starts=ended.starts, ends=ended.ends):
                 standings = await self.leaderboards.season_standings(guild_id, ended)
                 claimed.append(SeasonPost(guild_id, settings.daily_channel, standings))
         return claimed
+
+    async def _taken(self, guild_id: int, kind: str, key: str, now: float) -> bool:
+        """Whether a post is sent, or being sent by a process that claimed it lately: then nothing
+        is worked out for it here (`claim_post` decides, between processes, all the same)."""
+        existing = await self.store.ritual.post(guild_id, kind, key)
+        return existing is not None and (existing.message_id is not None or now - existing.claimed_at < CLAIM_STALE)
 
     async def sent(self, post: DailyPost | SeasonPost, message_id: int) -> None:
         """The post was sent as this message."""
@@ -315,7 +324,7 @@ class Ritual:
         yesterday = previous_day(day)
         results = await self.store.stats.daily_results(game, guild_id, yesterday, day)
         days = await self.store.stats.daily_days(guild_id=guild_id)
-        return DailyPost(guild_id=guild_id, channel_id=channel_id, key=key, day=day, game=game,
+        return DailyPost(guild_id=guild_id, channel_id=channel_id, key=key, game=game,
                          role_id=settings.daily_role, today=day_count(day, results),
                          recap=recap(yesterday, game, results, days))
 

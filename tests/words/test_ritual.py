@@ -10,7 +10,7 @@ from tests.play.test_daily import at
 RECAP = Recap(day="2026-11-26", game="canfield", players=3, wins=1, winners=(Placing(1, "alice", 352, True),),
               best=(Placing(1, "alice", 352, True), Placing(2, "bob", 40, False)),
               kept=(StreakLine(1, "alice", 3),), broken=(StreakLine(3, "carol", 4),))
-POST = DailyPost(guild_id=5, channel_id=7, key="2026-11-27", day="2026-11-27", game="canfield", role_id=None,
+POST = DailyPost(guild_id=5, channel_id=7, key="2026-11-27", game="canfield", role_id=None,
                  today=DayCount("2026-11-27", 2, 1), recap=RECAP)
 
 
@@ -31,7 +31,7 @@ def test_the_daily_post_names_todays_daily_and_yesterdays_results_by_mention() -
 
 def test_a_quiet_day_and_a_role_read_plainly() -> None:
     empty = Recap(day="2026-11-26", game="canfield", players=0, wins=0, winners=(), best=(), kept=(), broken=())
-    quiet = DailyPost(guild_id=5, channel_id=7, key="2026-11-27", day="2026-11-27", game="patriarchs", role_id=9,
+    quiet = DailyPost(guild_id=5, channel_id=7, key="2026-11-27", game="patriarchs", role_id=9,
                       today=DayCount("2026-11-27", 0, 0), recap=empty)
     text = daily_post_text(quiet, DISCORD)
     assert text.splitlines()[1] == "<@&9>"
