@@ -19,6 +19,7 @@ import html
 import json
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,7 @@ from bot.play.services import Play
 from bot.play.table import ACTIONS
 from bot.web.activity import Hub
 from bot.web.sprites import sprite_sheet
-from bot.web.state import game_state, replay_state
+from bot.web.state import game_state, replay_moves, replay_state
 from bot.words import WEB, Voice, error_text, reply_text
 from bot.words.table import link_error_text, page_words, view_words
 
@@ -43,6 +44,9 @@ STATIC = Path(__file__).parent / "static"
 COOKIE = "pe_session"
 MESSAGE_BYTES = 4096  # the largest message a page may send on its WebSocket
 HEARTBEAT = 30.0  # seconds between pings on an idle WebSocket
+# Games worked out move by move for their replay pages, kept: a watched game is asked for every few
+# seconds by each of its watchers, and is replayed once for all of them while it has not moved.
+REPLAYS_KEPT = 32
 # What the browser may do with the page: its own scripts, styles and images only; no framing
 # except by Discord's Activity host (bot/web/activity.py widens it for that route).
 SECURITY_HEADERS = {
@@ -65,6 +69,7 @@ class TableServer:
         self.more_routes = more_routes
         self.hub = hub  # the Activity's instances (bot/web/activity.py), when it is served
         self._runner: web.AppRunner | None = None
+        self._replays: OrderedDict[tuple[int, str], dict[str, Any]] = OrderedDict()
 
     def app(self) -> web.Application:
         """The aiohttp application."""
@@ -144,8 +149,16 @@ class TableServer:
         except PlayError as error:
             return web.json_response({"said": error_text(error, WEB)}, status=403)
         voice = WEB.speaking(grant.language)
-        state = await self.play.solo.work.engine(grant.member_id, replay_state, replay, voice)
-        return web.json_response({"replay": state, "words": view_words(voice)})
+        key = (replay.game_id, " ".join(replay.record["moves"]))  # an undo then another move is another key
+        moves = self._replays.get(key)
+        if moves is None:
+            moves = await self.play.solo.work.engine(grant.member_id, replay_moves, replay.record)
+            self._replays[key] = moves
+            while len(self._replays) > REPLAYS_KEPT:
+                self._replays.popitem(last=False)
+        else:
+            self._replays.move_to_end(key)
+        return web.json_response({"replay": replay_state(replay, moves, voice), "words": view_words(voice)})
 
     async def sprites(self, request: web.Request) -> web.StreamResponse:
         """The sprite sheet or its map (drawn in a thread the first time)."""
