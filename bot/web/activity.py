@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 from collections.abc import Callable
@@ -48,6 +49,18 @@ _TABLE_SCRIPT = re.compile(r'<script src="(?:\.\.)?/static/table\.js"[^>]*></scr
 _INSTANCE = re.compile(r"[A-Za-z0-9_-]{1,100}")
 
 
+@functools.cache
+def activity_page(client_id: int) -> str:
+    """The table's page with its table.js swapped for activity.js (which loads table.js once the
+    SDK has said who plays), read once."""
+    tag = f'<script src="/static/activity.js" data-client-id="{client_id}" defer></script>'
+    page = (Path(__file__).parent / "static" / "table.html").read_text(encoding="utf-8")
+    page, swapped = _TABLE_SCRIPT.subn(tag, page)
+    if swapped != 1:  # table.js would run twice (once without PE_TABLE): the page and this must agree
+        raise RuntimeError("table.html has no one table.js script tag for the Activity to swap")
+    return page
+
+
 class Activity:
     """The Activity's routes over the play layer `play`, with the settings `config` (its
     DISCORD_CLIENT_SECRET and DISCORD_API_BASE) and `application_id`, which says the bot's
@@ -71,13 +84,8 @@ class Activity:
 
     async def page(self, _request: web.Request) -> web.StreamResponse:
         """The table's page, its table.js loaded by activity.js once the SDK has said who plays."""
-        client_id = self.application_id() or 0
-        tag = f'<script src="/static/activity.js" data-client-id="{client_id}" defer></script>'
-        page = (Path(__file__).parent / "static" / "table.html").read_text(encoding="utf-8")
-        page, swapped = _TABLE_SCRIPT.subn(tag, page)
-        if swapped != 1:  # table.js would run twice (once without PE_TABLE): the page and this must agree
-            raise RuntimeError("table.html has no one table.js script tag for the Activity to swap")
-        return web.Response(text=page, content_type="text/html", headers={"Content-Security-Policy": CSP})
+        return web.Response(text=activity_page(self.application_id() or 0), content_type="text/html",
+                            headers={"Content-Security-Policy": CSP})
 
     async def token(self, request: web.Request) -> web.Response:
         """The page's OAuth2 code exchanged with Discord for an access token."""
