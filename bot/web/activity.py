@@ -228,10 +228,18 @@ class Hub:
         self._rooms.clear()
 
     async def _watch(self, instance: str) -> None:
+        """Every `refresh` seconds, tell the instance when one of its games moved elsewhere: each
+        game's version is looked at (the play layer keeps games in play in memory), and only when
+        one changed are the others' progress and the secrecy rule asked again, seat by seat."""
+        versions: list[tuple[int, int]] | None = None
         while True:
             await asyncio.sleep(self.refresh)
             try:
-                await self.tell(instance)
+                now = [(seat.grant.game_id, (await self.play.solo.look(seat.grant.game_id)).version)
+                       for seat in list(self._rooms.get(instance, []))]
+                if now != versions:
+                    versions = now
+                    await self.tell(instance)
             except Exception:  # a look that fails now is tried again at the next
                 log.exception("could not tell instance %s its players' progress", instance)
 

@@ -85,6 +85,10 @@ async def test_two_members_in_one_activity_see_each_others_progress_but_not_a_li
                 assert bobs_drawn["game"]["version"] > bobs_state["game"]["version"]
                 [moved] = (await next_of(alices, "others", alices_seen))["players"]
                 assert (moved["name"], moved["moves"]) == ("Bob", 1) and "board" not in moved
+                # A move made in Discord (not at the table) shows too, within the hub's look.
+                await (await fake.slash_command("alice", "move", {"moves": "d"})).wait_response(timeout=SOLVER_WAIT)
+                [elsewhere] = (await next_of(bobs, "others", bobs_seen))["players"]
+                assert (elsewhere["name"], elsewhere["moves"]) == ("Alice", 2)
         others = [json.dumps(message) for message in alices_seen if message["type"] == "others"]
         assert len(others) == 3 and not [text for text in others if CARD.search(text)]
 
