@@ -41,6 +41,11 @@ def _sign(secret: str, payload: str) -> str:
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
+def _nonce() -> str:
+    """What tells one token from another made for the same member and game: 96 random bits."""
+    return base64.urlsafe_b64encode(secrets.token_bytes(12)).decode()
+
+
 def _token(kind: str, secret: str, grant: Pass, bound: str = "") -> str:
     payload = f"{kind}.{grant.member_id}.{grant.game_id}.{grant.language}.{grant.expires}.{grant.nonce}"
     return f"{payload}.{_sign(secret, payload + bound)}"
@@ -48,8 +53,7 @@ def _token(kind: str, secret: str, grant: Pass, bound: str = "") -> str:
 
 def make_link(secret: str, member_id: int, game_id: int, language: str, now: float) -> str:
     """A new link's token: for this member and game, opening until LINK_SECONDS from `now`."""
-    nonce = base64.urlsafe_b64encode(secrets.token_bytes(12)).decode()
-    return _token("l", secret, Pass(member_id, game_id, language, int(now) + LINK_SECONDS, nonce))
+    return _token("l", secret, Pass(member_id, game_id, language, int(now) + LINK_SECONDS, _nonce()))
 
 
 def make_session(secret: str, link: Pass, now: float) -> str:
@@ -62,8 +66,7 @@ def make_view(secret: str, member_id: int, game_id: int, language: str, now: flo
     """A link's token for `member_id` to look at game `game_id` move by move, as often as they
     like, until VIEW_SECONDS from `now` (what they may see is asked again at every look): a
     finished game's replay, by /replay's rules; or with `watch`, a game watched, by /watch's."""
-    nonce = base64.urlsafe_b64encode(secrets.token_bytes(12)).decode()
-    return _token("w" if watch else "v", secret, Pass(member_id, game_id, language, int(now) + VIEW_SECONDS, nonce))
+    return _token("w" if watch else "v", secret, Pass(member_id, game_id, language, int(now) + VIEW_SECONDS, _nonce()))
 
 
 def read_view(secret: str, token: str, now: float) -> tuple[Pass, bool]:
@@ -78,8 +81,7 @@ def make_activity_session(secret: str, member_id: int, game_id: int, language: s
     """A session for the member's game in a Discord Activity's instance `instance_id`, lasting
     SESSION_SECONDS from `now`: the page sends it as `?session=` (a cookie does not reach a page in
     Discord's frame). The instance is signed in, not written: the page sends it beside the token."""
-    nonce = base64.urlsafe_b64encode(secrets.token_bytes(12)).decode()
-    grant = Pass(member_id, game_id, language, int(now) + SESSION_SECONDS, nonce)
+    grant = Pass(member_id, game_id, language, int(now) + SESSION_SECONDS, _nonce())
     return _token("a", secret, grant, _bound(instance_id))
 
 
