@@ -23,6 +23,7 @@ import time
 from typing import Any
 
 from bot.game import DRAW, Game, new_game
+from bot.play.replies import DealLabel
 from bot.words import DISCORD, board_captions
 from render import redraw, render, workers
 from render.board import BoardCaptions
@@ -46,8 +47,9 @@ def boards(games: int, rounds: int) -> list[list[Board]]:
     for _ in range(rounds):
         for game in played:
             game.play(DRAW if game.can_move(DRAW) else game.legal_moves()[0])
-        rounds_of_boards.append([(game.copy(last_move_only=True), board_captions(game, DISCORD), key)
-                                 for key, game in enumerate(played)])
+            _ = game.outcome  # worked out before the board is drawn, as the bot does (bot/play/solo.py)
+        rounds_of_boards.append([(game.copy(last_move_only=True), board_captions(game, DISCORD, DealLabel(number=key)),
+                                  key) for key, game in enumerate(played)])
     return rounds_of_boards
 
 

@@ -43,6 +43,7 @@ from bot.play.services import Play, build_play
 from bot.play.solo import VERDICT_LIMIT
 from bot.play.solution import SolutionPlay
 from bot.play.watch import WatchPlay
+from bot.play.work import start_processes
 from bot.store import Store, StoreError, open_store
 from bot.views.mentions import NO_PINGS
 from bot.views.translator import CommandTranslator
@@ -144,6 +145,9 @@ class PatientExorcismBot(commands.AutoShardedBot):
             _, url, _ = await self.http.get_bot_gateway()
             DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         workers.use_processes(self.config.render_processes)
+        if self.config.start_processes:
+            start_processes()
+            workers.start()
         self.store = await open_store(self.config.database_url)
         self.use_play(build_play(self.store))
         await self._rate_what_finished()

@@ -42,6 +42,7 @@ class Config:
     shard_count: int | None = None  # None: as many shards as Discord recommends, all in this process
     shard_ids: tuple[int, ...] | None = None  # None: every shard 0..shard_count-1 in this process
     render_processes: int = 0  # boards drawn in this many worker processes; 0: in threads
+    start_processes: bool = True  # the search, verdict and drawing processes start with the bot, not at first use
     web_port: int | None = None  # the web table's port (bot/web); None: no web server
     public_url: str | None = None  # the address players reach it at (https://..., or http on this machine)
     client_secret: str | None = field(default=None, repr=False)  # the OAuth2 secret the table as an Activity needs
@@ -72,6 +73,9 @@ def load_config(environ: Mapping[str, str] | None = None, env_file: Path = Path(
     processes = settings.get("RENDER_PROCESSES", "").strip() or "0"
     if not processes.isdigit() or not 0 <= int(processes) <= MAX_RENDER_PROCESSES:
         raise ConfigError(f"RENDER_PROCESSES must be a number from 0 to {MAX_RENDER_PROCESSES}, not {processes!r}.")
+    start = settings.get("START_PROCESSES", "").strip().lower() or "on"
+    if start not in ("on", "off"):
+        raise ConfigError(f"START_PROCESSES must be on or off, not {start!r}.")
     web_port, public_url = read_web(settings.get("WEB_PORT", ""), settings.get("PUBLIC_URL", ""))
     return Config(
         token=token,
@@ -85,6 +89,7 @@ def load_config(environ: Mapping[str, str] | None = None, env_file: Path = Path(
         shard_count=shard_count,
         shard_ids=shard_ids,
         render_processes=int(processes),
+        start_processes=start == "on",
         web_port=web_port,
         public_url=public_url,
         client_secret=settings.get("DISCORD_CLIENT_SECRET", "").strip() or None,

@@ -203,6 +203,15 @@ def use_processes(count: int) -> None:
     _workers = [_Worker() for _ in range(count)]
 
 
+def start() -> None:
+    """Start the worker processes now (from the event loop that will use them), rather than at
+    their first drawing, which would otherwise wait for them."""
+    loop = asyncio.get_running_loop()
+    for worker in _workers:
+        if worker.loop is not loop:
+            worker.start(loop)
+
+
 def stop() -> None:
     """Let the worker processes go (drawings in progress are cancelled)."""
     global _workers

@@ -28,6 +28,8 @@ def test_the_environment_wins_over_the_env_file(tmp_path) -> None:
     assert config.api_base == "http://127.0.0.1:9/api/v10" and config.database_url == DEFAULT_DATABASE_URL
     assert config.prefix == "!" and config.message_content is False and config.render_processes == 0
     assert load_config({"DISCORD_TOKEN": "x", "RENDER_PROCESSES": "2"}, tmp_path / "none.env").render_processes == 2
+    assert config.start_processes is True  # the worker processes start with the bot unless told
+    assert load_config({"DISCORD_TOKEN": "x", "START_PROCESSES": " OFF "}, tmp_path / "none.env").start_processes is False
     assert "from-env" not in repr(config)  # the token is never shown
 
 
@@ -39,6 +41,7 @@ def test_the_environment_wins_over_the_env_file(tmp_path) -> None:
     ({"DISCORD_TOKEN": "x", "RENDER_PROCESSES": "-1"}, "RENDER_PROCESSES must be a number from 0 to 64, not '-1'"),
     ({"DISCORD_TOKEN": "x", "RENDER_PROCESSES": "many"}, "RENDER_PROCESSES must be a number from 0 to 64, not 'many'"),
     ({"DISCORD_TOKEN": "x", "RENDER_PROCESSES": "65"}, "RENDER_PROCESSES must be a number from 0 to 64"),
+    ({"DISCORD_TOKEN": "x", "START_PROCESSES": "later"}, "START_PROCESSES must be on or off, not 'later'"),
 ])
 def test_bad_settings_are_one_clear_line(tmp_path, environ: dict, message: str) -> None:
     with pytest.raises(ConfigError, match=message) as error:

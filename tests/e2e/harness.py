@@ -106,6 +106,8 @@ class BotProcess:
                 # Empty settings win over a developer's .env: no sharding unless a test asks.
                 "SHARD_COUNT": "",
                 "SHARD_IDS": "",
+                # A test's bot starts its worker processes when it first needs them: most never do.
+                "START_PROCESSES": "off",
             }
         )
         env.update(self.env)

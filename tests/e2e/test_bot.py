@@ -366,6 +366,14 @@ async def test_boards_drawn_in_worker_processes_are_the_same_and_survive_a_dead_
     assert [moves for _, moves, _ in stored_moves(tmp_path)] == ["d d"]
 
 
+def _command_line(pid: int) -> str:
+    """A process's command line, its arguments joined by spaces ("" once it has gone)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
 def _descendants(pid: int | None, depth: int = 99) -> list[int]:
     """The processes below `pid` (children, grandchildren... down to `depth`), from /proc."""
     children: dict[int, list[int]] = {}
@@ -438,10 +446,20 @@ async def test_a_failure_at_the_start_is_one_clear_line(fake: FakeDiscord, bots:
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGINT", "SIGKILL"])
 async def test_a_stopped_bot_leaves_no_process_behind_and_shuts_down_cleanly(fake: FakeDiscord, bots: BotRunner,
                                                                              tmp_path: Path, how: str) -> None:
-    bot = await start(bots, tmp_path, RENDER_PROCESSES="2", HEALTH_FILE="")
+    bot = await start(bots, tmp_path, RENDER_PROCESSES="2", HEALTH_FILE="", START_PROCESSES="on")
+    # Every worker process is up before the first game: the two drawing processes (under the
+    # forkserver), the two search processes and the verdict process (spawned).
+    for _ in range(100):
+        commands = [_command_line(pid) for pid in _descendants(bot.pid)]
+        if sum("multiprocessing.spawn" in line for line in commands) == 3 and len(_descendants(bot.pid)) >= 7:
+            break
+        await asyncio.sleep(0.1)
+    assert sum("multiprocessing.spawn" in line for line in commands) == 3, commands
+    drawing = set(_descendants(bot.pid)) - set(_descendants(bot.pid, depth=1))  # the forkserver's children
     await play(fake, deal=1)  # boards drawn in the worker processes
     children = _descendants(bot.pid)
-    assert len(children) >= 3  # multiprocessing's resource tracker, the forkserver, the drawing processes
+    assert drawing and drawing <= set(children)  # the same drawing processes, started with the bot
+    assert len(children) >= 7  # the resource tracker, the forkserver, 2 drawing, 2 search, 1 verdict processes
     for _ in range(100):  # the health file is beside the database by default
         if (tmp_path / "patient-exorcism.alive").exists():
             break
