@@ -12,6 +12,9 @@ clipped) and quantized; only the bands they touch are inflated, written into and
 Each band is deflated on its own (raw deflate ending in a full flush, which forgets what came
 before), so bands can be put together in any combination; the zlib stream is a header, the
 bands, an empty final block, and the Adler-32 of all the rows (put together from each band's).
+The bands a board was last written into are also kept as rows (not deflated), since the game's
+next board most likely changes the same ones (a draw: the stock and waste), for the most recently
+drawn boards, within RAW_BYTES a process: those need no inflating.
 The pixels are exactly those `render` draws without the cache (tests/render/test_redraw.py).
 """
 
@@ -23,7 +26,7 @@ import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image
@@ -38,6 +41,7 @@ MERGE_GAP = 24  # dirty boxes nearer each other than this are drawn as one recta
 MOST_RECTANGLES = 8  # more than this, and the dirty boxes are drawn as their bounding box
 ZLIB_HEADER = b"\x78\x01"  # deflate, 32 KB window, fastest
 FINAL_BLOCK = b"\x03\x00"  # an empty fixed-Huffman block marked last
+RAW_BYTES = 48 << 20  # the boards' bands kept as rows in a process, at most: some 200 KB a board after a draw
 
 
 @dataclass(slots=True)
@@ -57,9 +61,18 @@ class _Board:
     parts: list[Part]
     bands: list[_Band]  # never changed: a next board has a list of its own, sharing the bands that stayed
     head: bytes  # the PNG up to its IDAT: signature, IHDR, PLTE
+    # The bands last written into, by index, as rows (a "P" image, as `_rewritten` writes them):
+    # the board's own, written into by its next drawing (never by another game's, which copies it).
+    rows: dict[int, Image.Image] = field(default_factory=dict)
+
+    @property
+    def rows_bytes(self) -> int:
+        """The bytes its rows hold."""
+        return sum(rows.width * rows.height for rows in self.rows.values())
 
 
 _boards: OrderedDict[Hashable, _Board] = OrderedDict()
+_rows_bytes = 0  # what the kept boards' rows hold (`_Board.rows`), within RAW_BYTES
 _lock = threading.Lock()
 
 
@@ -68,24 +81,44 @@ def render_again(key: Hashable, painter: Painter, palette: Image.Image) -> bytes
     under `key` where it can be (same size, theme and background), else from a copy of another
     game's recent board that can be (a game's first board: the felt, the header band and most
     labels are there already), else whole; kept in its place. The same pixels as drawing it whole."""
+    global _rows_bytes
     frame = (*painter.frame(), painter.size)
     with _lock:
         last = _boards.pop(key, None)  # taken out while it is redrawn: a second drawing at once starts afresh
-        if last is None or last.frame != frame:  # a recent board of another game in the same frame, copied
+        own = last is not None and last.frame == frame
+        if last is not None:
+            _rows_bytes -= last.rows_bytes
+        if not own:  # a recent board of another game in the same frame, copied
             recent = itertools.islice(reversed(_boards.values()), TEMPLATES)
             last = next((board for board in recent if board.frame == frame), None)
-    board = _whole(painter, frame, palette) if last is None else _again(last, painter, palette)
+    if last is None:
+        board = _whole(painter, frame, palette)
+    else:
+        board = _again(last, painter, palette, last.rows if own else {})
     with _lock:
         _boards[key] = board
+        _rows_bytes += board.rows_bytes
         while len(_boards) > GAMES:
-            _boards.popitem(last=False)
+            _rows_bytes -= _boards.popitem(last=False)[1].rows_bytes
+        for kept in _boards.values():  # the least recently drawn boards' rows go first
+            if _rows_bytes <= RAW_BYTES:
+                break
+            _rows_bytes -= kept.rows_bytes
+            kept.rows = {}
     return _png(board)
 
 
 def forget() -> None:
     """Let every kept board go."""
+    global _rows_bytes
     with _lock:
         _boards.clear()
+        _rows_bytes = 0
+
+
+def rows_bytes() -> int:
+    """The bytes the kept boards' rows hold (at most RAW_BYTES, and one board's more)."""
+    return _rows_bytes
 
 
 def kept() -> list[Hashable]:
@@ -112,24 +145,36 @@ def _whole(painter: Painter, frame: tuple[object, ...], palette: Image.Image) ->
     return _Board(frame, painter.parts, bands, head)
 
 
-def _again(last: _Board, painter: Painter, palette: Image.Image) -> _Board:
+def _again(last: _Board, painter: Painter, palette: Image.Image, rows: dict[int, Image.Image]) -> _Board:
+    """The board drawn from `last`, written into the rows given for its bands (`rows`, which it
+    takes over) where there are some, else into the bands inflated."""
     width, height = painter.size
     rectangles = dirty(last.parts, painter.parts, (width, height))
     drawn = [(box, quantize(painter.picture(box), palette)) for box in rectangles]
     tops = sorted({top for x0, y0, x1, y1 in rectangles
                    for top in range(y0 // BAND_ROWS * BAND_ROWS, y1, BAND_ROWS)})
     bands = list(last.bands)
+    written: dict[int, Image.Image] = {}
     deflate = deflater.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15)
     for top in tops:
-        bands[top // BAND_ROWS] = _rewritten(bands[top // BAND_ROWS], top, width, drawn, deflate)
-    return _Board(last.frame, painter.parts, bands, last.head)
+        index = top // BAND_ROWS
+        band_rows = rows.get(index)
+        if band_rows is None:
+            band_rows = _inflated(bands[index], width)
+        bands[index] = _rewritten(band_rows, top, drawn, deflate)
+        written[index] = band_rows
+    return _Board(last.frame, painter.parts, bands, last.head, written)
 
 
-def _rewritten(band: _Band, top: int, width: int, drawn: list[tuple[Box, Image.Image]], deflate: Any) -> _Band:
-    """A band of a board `width` pixels wide, starting at row `top`, inflated, with the indexed
-    rectangles `drawn` (each with its box on the board) written into it, and deflated again."""
-    rows = Image.frombytes("P", (width + 1, band.length // (width + 1)),
+def _inflated(band: _Band, width: int) -> Image.Image:
+    """A band of a board `width` pixels wide as rows again (a "P" image, each row after its filter byte)."""
+    return Image.frombytes("P", (width + 1, band.length // (width + 1)),
                            deflater.decompressobj(-15).decompress(band.deflated))
+
+
+def _rewritten(rows: Image.Image, top: int, drawn: list[tuple[Box, Image.Image]], deflate: Any) -> _Band:
+    """A band's rows (starting at row `top` of the board) with the indexed rectangles `drawn`
+    (each with its box on the board) written into them, deflated."""
     for (x0, y0, _, _), indexed in drawn:
         rows.paste(indexed, (x0 + 1, y0 - top))  # both "P": the indices are copied; what falls outside, clipped
     return _deflated(rows, deflate)

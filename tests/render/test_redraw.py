@@ -171,6 +171,23 @@ def test_the_least_recently_drawn_boards_are_let_go(monkeypatch: pytest.MonkeyPa
     check(games[2], key=2)  # drawn whole again, the same
 
 
+def test_the_rows_kept_stay_within_their_bytes_and_boards_drawn_without_them_are_the_same(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    games = {key: new_game("canfield", deal=key) for key in (1, 2, 3)}
+    for key, game in games.items():
+        check(game, key=key)
+        game.play("d")
+        check(game, key=key)  # written into its bands: they are kept as rows
+    one_board = redraw.rows_bytes() // 3
+    assert one_board > 50_000  # a draw rewrites several bands of the stock and waste
+    monkeypatch.setattr(redraw, "RAW_BYTES", one_board + 1)
+    for key in (1, 2, 3, 1, 3, 2):
+        games[key].play("d")
+        check(games[key], key=key)  # from rows where kept, else from the bands inflated: the same
+        assert redraw.rows_bytes() <= 2 * one_board + 20_000  # the budget, and the board just drawn
+    assert set(redraw.kept()) == {1, 2, 3}  # the boards stay: only their rows go
+
+
 def test_a_theme_change_draws_the_board_whole_and_the_same() -> None:
     game = sample_game("canfield", "mid")
     check(game, theme="classic")
