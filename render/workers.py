@@ -1,10 +1,11 @@
-"""Where boards are drawn: in worker threads of the bot's process (the default), or in worker
+"""Where boards are drawn: in a drawing thread of the bot's process (the default), or in worker
 processes (`RENDER_PROCESSES`), which take the drawing off the bot's GIL.
 
-A board costs some 5 ms of CPU, most of it in Pillow and zlib. In threads, those threads and
-the event loop take turns with one GIL, so under load an answer waits for drawings that are
-not its own (benchmarks/load.py profiles it). In processes, the drawing runs beside the event
-loop on another core; the game is pickled there and the PNG back (some 10 KB and 100 KB).
+A board costs some 1.5 to 3 ms of CPU (drawn from the game's last board, render.redraw), most of
+it in Pillow and zlib. In a thread, the drawing and the event loop take turns with one GIL, so
+under load an answer waits for drawings that are not its own (benchmarks/load.py profiles it).
+In processes, the drawing runs beside the event loop on another core; the game is pickled there
+and the PNG back (some 2 KB and 40 KB).
 Each process has one worker of its own, and a game's boards are always drawn by the same one,
 which keeps the game's last board and draws the next only where it differs (render.redraw).
 
@@ -27,14 +28,21 @@ import socket
 import struct
 import traceback
 from collections.abc import Callable
+from functools import partial
 from multiprocessing.process import BaseProcess
 from typing import Any
 
 from bot.processes import exit_with_the_bot
+from bot.threads import Threads
 
 log = logging.getLogger(__name__)
 HEADER = struct.Struct("!IQ")  # a message's length, and its drawing's id
 RECEIVE_BYTES = 1 << 18  # read at most this much at a time: a few PNGs
+# Without worker processes, one thread draws, the boards waiting their turn: more threads would only
+# take turns with the GIL (and the event loop) more often, as Pillow and zlib let it go for each
+# piece they draw (benchmarks/load.py --burst: some 5% less CPU an interaction than asyncio's
+# six threads, and a burst answered as soon).
+_threads = Threads(1, "drawing")
 
 
 class DrawingProcessDied(Exception):
@@ -236,7 +244,7 @@ async def draw(function: Callable[..., bytes], /, *args: Any, **kwargs: Any) -> 
 
 async def _draw(function: Callable[..., bytes], /, *args: Any, **kwargs: Any) -> bytes:
     if not _workers:
-        return await asyncio.to_thread(function, *args, **kwargs)
+        return await _threads.call(partial(function, *args, **kwargs))
     key, workers = kwargs.get("key"), _workers
     if key is None:
         index = min(range(len(workers)), key=lambda at: len(workers[at].pending))
@@ -254,7 +262,7 @@ async def _draw(function: Callable[..., bytes], /, *args: Any, **kwargs: Any) ->
             log.warning("a drawing process died: starting a new one")
             worker.stop()
             workers[index] = _Worker()
-        return await asyncio.to_thread(function, *args, **kwargs)
+        return await _threads.call(partial(function, *args, **kwargs))
 
 
 def _serve(connection: socket.socket) -> None:
