@@ -109,6 +109,9 @@ class Card:
 
         Raises NotationError, quoting the text, when it names no card.
         """
+        known = _BY_NAME.get(text)  # a canonical name, as boards and stored games write them: the deck's card
+        if known is not None:
+            return known
         cleaned = text.strip().lower()
         if not _CARD_RE.match(cleaned):
             raise NotationError(
@@ -124,6 +127,7 @@ def full_deck() -> list[Card]:
 
 
 _DECK = {(card.rank, card.suit.value): card for card in full_deck()}
+_BY_NAME = {card.name: card for card in _DECK.values()}
 
 
 def _deck_card(rank: int, suit: str) -> Card:
