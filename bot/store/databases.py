@@ -7,8 +7,12 @@ the databases apart:
 
 - SQLite has one connection per process, aiosqlite's (a thread of its own), so statements take
   turns on it; a transaction is BEGIN IMMEDIATE ... COMMIT, so that a second writer waits for the
-  first instead of failing. Each statement is compiled here with SQLite's dialect (each shape
-  once: `SqliteDatabase.shape`) and handed to aiosqlite as SQL and values, one trip to its thread
+  first instead of failing. A statement on its own is first tried on the event loop, on a second
+  connection that never waits (`SqliteDatabase.run`): a move's statements take some 20 to 60 us
+  there, where each trip to aiosqlite's thread cost the bot's process some 0.4 ms of CPU in a
+  burst, the thread and the event loop taking turns with the GIL (benchmarks/load.py). Each
+  statement is compiled here with SQLite's dialect (each shape once: `SqliteDatabase.shape`) and
+  handed to aiosqlite as SQL and values, one trip to its thread
   (SQLAlchemy's aiosqlite engine makes four: cursor, execute, fetch, close, each waking a thread
   and the event loop; benchmarks/load.py). That engine, on the same connection, opens it (with
   its pragmas), migrates it and closes it.
@@ -69,6 +73,9 @@ DEFAULT_POOL_SIZE = 10  # connections a process may hold; processes × this must
 MAX_POOL_SIZE = 1000
 UNIQUE_VIOLATION = "23505"  # PostgreSQL's SQLSTATE
 SHAPES = 500  # statement shapes a SQLite database keeps compiled (SQLAlchemy's own cache holds as many)
+QUICK_SECONDS = 0.002  # a SQLite statement tried on the event loop is given this long, then run in the thread
+QUICK_STEPS = 2_000  # SQLite's virtual machine steps between two looks at the clock
+CHECKPOINT_WRITES = 1_000  # writes on the event loop's connection between two checkpoints in the thread
 SQLITE_PRAGMAS = ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000")
 
 
@@ -283,11 +290,15 @@ class Shape:
 
 
 class SqliteDatabase(Database):
-    """One SQLite file in WAL mode, on one aiosqlite connection (a thread of its own, aiosqlite's).
+    """One SQLite file in WAL mode, on one aiosqlite connection (a thread of its own, aiosqlite's),
+    and a second connection for the event loop (`quick`).
 
     SQLAlchemy's engine for aiosqlite (a StaticPool: that one connection) opens it, running the
     pragmas, migrates it, and closes it; every statement of the store goes to the connection
-    itself, as SQL and values (`run_on`)."""
+    itself, as SQL and values (`run_on`), except a statement on its own, which is tried on the
+    event loop first (`run`): on `quick`, which never waits for a lock (another process writing)
+    and is stopped after QUICK_SECONDS, either of which hands the statement to the thread, where
+    it runs as before. Its writes are checkpointed in the thread, not on the event loop."""
 
     def __init__(self, path: Path) -> None:
         if sqlite3.sqlite_version_info < (3, 35):
@@ -299,6 +310,11 @@ class SqliteDatabase(Database):
         self.sqlite = sqlite.dialect(paramstyle="qmark")  # what statements are compiled for (aiosqlite's paramstyle)
         self.shapes: dict[Hashable, Shape] = {}
         self.compiled = 0  # shapes compiled so far (each once, unless more than SHAPES come and go)
+        self.quick: sqlite3.Connection | None = None  # the event loop's connection (none for ":memory:")
+        self.on_loop = 0  # statements answered on the event loop
+        self.handed_over = 0  # statements tried there and handed to the thread (locked, or too long)
+        self._writes = 0  # written on `quick` since its last checkpoint
+        self._deadline = 0.0  # when the statement on `quick` is stopped
 
     async def open(self) -> None:
         """Open the file (creating its folder) in WAL mode."""
@@ -320,10 +336,27 @@ class SqliteDatabase(Database):
             raise error.orig or error from None  # sqlite3's own error, as the bot reports it at start
         assert isinstance(driver, aiosqlite.Connection)
         self.engine, self.connection = engine, driver
+        if str(self.path) != ":memory:":  # a second connection to ":memory:" would be another database
+            self.quick = self._quick_connection()
+
+    def _quick_connection(self) -> sqlite3.Connection:
+        """The event loop's connection: autocommit, foreign keys on; it never waits for a lock
+        and never checkpoints (the thread does), and it stops a statement at `_deadline`."""
+        quick = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
+        for pragma in ("foreign_keys=ON", "busy_timeout=0", "wal_autocheckpoint=0"):
+            quick.execute(f"PRAGMA {pragma}")
+        quick.set_progress_handler(self._too_long, QUICK_STEPS)
+        return quick
+
+    def _too_long(self) -> int:
+        return int(time.perf_counter() > self._deadline)  # not 0: SQLite stops the statement
 
     async def close(self) -> None:
-        """Close the connection (once the statements handed to it are done); its thread ends."""
+        """Close the connections (once the statements handed to them are done); the thread ends."""
         self.connection = None
+        if self.quick is not None:
+            self.quick.close()
+            self.quick = None
         await super().close()
 
     @asynccontextmanager
@@ -336,12 +369,52 @@ class SqliteDatabase(Database):
 
     async def run(self, statement: Executable, parameters: Parameters | Sequence[Parameters] | None = None
                   ) -> Outcome:
-        """Run a statement on its own (it commits): its rows and rowcount."""
+        """Run a statement on its own (it commits): its rows and rowcount. Tried on the event loop
+        first (`quick`), then, if it had to wait for a lock or ran too long, in the thread."""
         connection = self.connection
         if connection is None:
             raise StoreError("the store is not open")
         async with self.turns:
+            if self.quick is not None and (parameters is None or isinstance(parameters, Mapping)):
+                outcome = self._run_quick(self.quick, statement, parameters)
+                if outcome is not None:
+                    if self._writes >= CHECKPOINT_WRITES:
+                        self._writes = 0
+                        with _errors:
+                            await connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    return outcome
+                self.handed_over += 1
             return await self.run_on(connection, statement, parameters)
+
+    def _run_quick(self, quick: sqlite3.Connection, statement: Executable, parameters: Parameters | None
+                   ) -> Outcome | None:
+        """The statement run on the event loop's connection, or None when it met a lock or its
+        time was up (a statement that stops changes nothing: SQLite undoes it whole)."""
+        start = time.perf_counter()
+        self._deadline = start + QUICK_SECONDS
+        handed_over = False
+        try:
+            with _errors:
+                sql, values, shape = self.sql(statement, parameters)
+                try:
+                    cursor = quick.execute(sql, values)
+                    if shape.row is None:
+                        outcome = Outcome([], cursor.rowcount)
+                    else:
+                        rows = [shape.row(row) for row in cursor.fetchall()]
+                        outcome = Outcome(rows, len(rows) if shape.changes else -1)
+                except sqlite3.OperationalError as error:
+                    if error.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_INTERRUPT):
+                        handed_over = True
+                        return None
+                    raise
+        finally:
+            if self.timer is not None and not handed_over:  # the thread times a statement handed to it
+                self.timer(time.perf_counter() - start)
+        self.on_loop += 1
+        if shape.changes:
+            self._writes += 1
+        return outcome
 
     async def run_on(self, connection: aiosqlite.Connection, statement: Executable,
                      parameters: Parameters | Sequence[Parameters] | None) -> Outcome:

@@ -4,16 +4,20 @@ compiled once, then taken from a cache whatever its values (SQLAlchemy's; on SQL
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import itertools
+import sqlite3
+import time
 from typing import Any
 
 import pytest
-from sqlalchemy import event, insert, literal, select
+from sqlalchemy import event, func, insert, literal, select
 from sqlalchemy.engine.interfaces import CacheStats
 
-from bot.store import NewGame, Store, open_store
+from bot.store import NewGame, Store, databases, open_store
 from bot.store.base import NewMatch, NewRace
-from bot.store.databases import DuplicateRow
+from bot.store.databases import QUICK_SECONDS, DuplicateRow, SqliteDatabase
 from bot.store.tables import players
 
 
@@ -127,9 +131,11 @@ async def test_every_statement_is_compiled_once_then_cached_whatever_its_values(
     if store.dialect == "sqlite":  # the store compiles SQLite's statements itself, and counts what it compiles
         await a_bit_of_everything(store, 1)
         shapes, ran = store.db.compiled, []
-        await store.db.connection.set_trace_callback(ran.append)  # every statement SQLite runs
+        await store.db.connection.set_trace_callback(ran.append)  # every statement SQLite runs,
+        store.db.quick.set_trace_callback(ran.append)  # in the thread and on the event loop
         await a_bit_of_everything(store, 2)
         await store.db.connection.set_trace_callback(None)
+        store.db.quick.set_trace_callback(None)
         assert len([sql for sql in ran if not sql.startswith(("BEGIN", "COMMIT", "ROLLBACK"))]) > 80
         assert store.db.compiled == shapes
         return
@@ -163,3 +169,94 @@ async def test_the_timer_is_told_each_statements_seconds_on_its_own_and_in_a_tra
     with pytest.raises(DuplicateRow):
         await store.db.execute(insert(players).values(user_id=1, name="again", updated_at=0))
     assert len(told) == 4  # a statement that failed took its time too
+
+
+# --- SQLite: statements on their own are answered on the event loop, unless they would hold it ---
+
+
+class Ticker:
+    """A task that wakes every millisecond and notes the longest the event loop kept it waiting."""
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self.task = asyncio.get_running_loop().create_task(self._tick())
+
+    async def _tick(self) -> None:
+        last = time.perf_counter()
+        while True:
+            await asyncio.sleep(0.001)
+            now = time.perf_counter()
+            self.longest, last = max(self.longest, now - last), now
+
+    async def stop(self) -> float:
+        """Stop ticking: the longest wait, in seconds."""
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
+        return self.longest
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path):
+    """A fresh SQLite file's store."""
+    store = await open_store(f"sqlite:///{tmp_path / 'pe.sqlite3'}", itertools.count(1_715_000_000, 60).__next__)
+    yield store
+    await store.close()
+
+
+async def test_a_statement_on_its_own_is_answered_on_the_event_loop(sqlite_store: Store) -> None:
+    db = sqlite_store.db
+    assert isinstance(db, SqliteDatabase)
+    before = db.on_loop
+    await sqlite_store.games.upsert_player(1, "Alice")
+    assert await sqlite_store.games.player_names([1]) == {1: "Alice"}
+    assert db.on_loop == before + 2 and db.handed_over == 0
+    with pytest.raises(DuplicateRow):  # the store's errors, as from the thread
+        await db.execute(insert(players).values(user_id=1, name="again", updated_at=0))
+    async with db.transaction() as tx:  # a transaction stays on aiosqlite's connection
+        await tx.execute(insert(players).values(user_id=2, name="Bob", updated_at=0))
+    assert await sqlite_store.games.player_names([2]) == {2: "Bob"}
+
+
+async def test_a_statement_that_would_wait_for_a_lock_waits_in_the_thread(sqlite_store: Store, tmp_path) -> None:
+    db = sqlite_store.db
+    assert isinstance(db, SqliteDatabase)
+    other = sqlite3.connect(tmp_path / "pe.sqlite3", isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # another process writing: the write lock is taken
+    other.execute("INSERT INTO players (user_id, name, updated_at) VALUES (7, 'Other', 0)")
+    loop = asyncio.get_running_loop()
+    loop.call_later(0.3, other.execute, "COMMIT")
+    ticker = Ticker()
+    start = time.perf_counter()
+    await sqlite_store.games.upsert_player(1, "Alice")
+    waited = time.perf_counter() - start
+    assert await ticker.stop() < 0.1  # the event loop went on meanwhile
+    assert waited >= 0.25 and db.handed_over == 1
+    assert await sqlite_store.games.player_names([1, 7]) == {1: "Alice", 7: "Other"}
+    other.close()
+
+
+async def test_a_long_statement_is_stopped_on_the_event_loop_and_run_in_the_thread(sqlite_store: Store) -> None:
+    db = sqlite_store.db
+    assert isinstance(db, SqliteDatabase)
+    numbers = select(literal(1).label("n")).cte("numbers", recursive=True)
+    numbers = numbers.union_all(select(numbers.c.n + 1).where(numbers.c.n < 2_000_000))
+    on_loop = db.on_loop
+    ticker = Ticker()
+    assert await db.fetch_value(select(func.count()).select_from(numbers)) == 2_000_000
+    assert await ticker.stop() < QUICK_SECONDS + 0.05  # held the event loop no longer than it was given
+    assert db.on_loop == on_loop and db.handed_over == 1
+
+
+async def test_the_event_loops_writes_are_checkpointed_in_the_thread(sqlite_store: Store, tmp_path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(databases, "CHECKPOINT_WRITES", 50)
+    wal = tmp_path / "pe.sqlite3-wal"
+    for n in range(49):
+        await sqlite_store.games.upsert_player(n, f"player {n}")
+    grown = wal.stat().st_size
+    assert grown > 0
+    checkpointed = []
+    await sqlite_store.db.connection.set_trace_callback(checkpointed.append)
+    await sqlite_store.games.upsert_player(49, "player 49")  # the 50th write: then a checkpoint, in the thread
+    assert checkpointed == ["PRAGMA wal_checkpoint(PASSIVE)"]
