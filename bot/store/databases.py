@@ -298,7 +298,8 @@ class SqliteDatabase(Database):
     itself, as SQL and values (`run_on`), except a statement on its own, which is tried on the
     event loop first (`run`): on `quick`, which never waits for a lock (another process writing)
     and is stopped after QUICK_SECONDS, either of which hands the statement to the thread, where
-    it runs as before. Its writes are checkpointed in the thread, not on the event loop."""
+    it runs as before (a shape once stopped for its time always goes there). Its writes are
+    checkpointed in the thread, not on the event loop."""
 
     def __init__(self, path: Path) -> None:
         if sqlite3.sqlite_version_info < (3, 35):
@@ -315,6 +316,7 @@ class SqliteDatabase(Database):
         self.handed_over = 0  # statements tried there and handed to the thread (locked, or too long)
         self._writes = 0  # written on `quick` since its last checkpoint
         self._deadline = 0.0  # when the statement on `quick` is stopped
+        self._slow: set[int] = set()  # the shapes (their ids) once stopped for taking too long: run in the thread
 
     async def open(self) -> None:
         """Open the file (creating its folder) in WAL mode."""
@@ -396,6 +398,9 @@ class SqliteDatabase(Database):
         try:
             with _errors:
                 sql, values, shape = self.sql(statement, parameters)
+                if id(shape) in self._slow:
+                    handed_over = True
+                    return None
                 try:
                     cursor = quick.execute(sql, values)
                     if shape.row is None:
@@ -404,6 +409,8 @@ class SqliteDatabase(Database):
                         rows = [shape.row(row) for row in cursor.fetchall()]
                         outcome = Outcome(rows, len(rows) if shape.changes else -1)
                 except sqlite3.OperationalError as error:
+                    if error.sqlite_errorcode == sqlite3.SQLITE_INTERRUPT and len(self._slow) < SHAPES:
+                        self._slow.add(id(shape))
                     if error.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_INTERRUPT):
                         handed_over = True
                         return None
@@ -491,6 +498,7 @@ class SqliteDatabase(Database):
         if key is not None:
             if len(self.shapes) >= SHAPES:
                 self.shapes.clear()
+                self._slow.clear()
             self.shapes[key.key, columns, many] = shape
         return shape
 

@@ -246,6 +246,10 @@ async def test_a_long_statement_is_stopped_on_the_event_loop_and_run_in_the_thre
     assert await db.fetch_value(select(func.count()).select_from(numbers)) == 2_000_000
     assert await ticker.stop() < QUICK_SECONDS + 0.05  # held the event loop no longer than it was given
     assert db.on_loop == on_loop and db.handed_over == 1
+    calls = []
+    db.quick.set_trace_callback(calls.append)
+    assert await db.fetch_value(select(func.count()).select_from(numbers)) == 2_000_000
+    assert calls == [] and db.handed_over == 2  # its shape goes to the thread at once from now on
 
 
 async def test_the_event_loops_writes_are_checkpointed_in_the_thread(sqlite_store: Store, tmp_path,
