@@ -43,11 +43,12 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
 
 
-def run(label: str, games: list, seconds: float, expected: list[str] | None = None, **options: object) -> None:
+def run(label: str, games: list, seconds: float, expected: list[str] | None = None, *,
+        reference: bool = False) -> None:
     """Solve each game and print one row of the table."""
     statuses, times, agree = [], [], 0
     for index, game in enumerate(games):
-        solution = solve(game, limit=10**9, seconds=seconds, **options)
+        solution = solve(game, limit=10**9, seconds=seconds, reference=reference)
         statuses.append(solution.status)
         times.append(solution.seconds)
         if expected is not None and solution.status == expected[index]:
