@@ -21,9 +21,12 @@ from tests.game.wolter import read_deals
 def compare(label: str, games: list, names: list[str], seconds: float, *, reference: bool) -> int:
     """Solve each game pruned and unpruned, print one row, and each disagreement; return how
     many disagreements there were."""
-    both = agree = pruned_only = unpruned_only = neither = 0
+    both = agree = 0
     pruned_seconds = unpruned_seconds = 0.0
-    disagreements = []
+    disagreements: list[str] = []
+    pruned_only: list[str] = []
+    unpruned_only: list[str] = []
+    neither: list[str] = []
     for game, name in zip(games, names, strict=True):
         pruned = solve(game, limit=10**10, seconds=seconds, reference=reference)
         unpruned = solve(game, limit=10**10, seconds=seconds, reference=reference, prune=False)
@@ -38,13 +41,17 @@ def compare(label: str, games: list, names: list[str], seconds: float, *, refere
                 disagreements.append(f"  DISAGREEMENT {name}: pruned {pruned.status}, unpruned {unpruned.status}")
                 print(disagreements[-1], flush=True)
         elif decided[0]:
-            pruned_only += 1
+            pruned_only.append(f"{name} ({pruned.status})")
         elif decided[1]:
-            unpruned_only += 1
+            unpruned_only.append(f"{name} ({unpruned.status})")
         else:
-            neither += 1
-    print(f"{label:<40} {len(games):>6} {both:>6} {agree:>6} {len(disagreements):>9} {pruned_only:>8} "
-          f"{unpruned_only:>10} {neither:>8} {pruned_seconds:>9.1f} {unpruned_seconds:>9.1f}", flush=True)
+            neither.append(name)
+    print(f"{label:<40} {len(games):>6} {both:>6} {agree:>6} {len(disagreements):>9} {len(pruned_only):>8} "
+          f"{len(unpruned_only):>10} {len(neither):>8} {pruned_seconds:>9.1f} {unpruned_seconds:>9.1f}", flush=True)
+    for what, names in (("only the pruned search decides", pruned_only),
+                        ("only the unpruned search decides", unpruned_only), ("neither decides", neither)):
+        if names:
+            print(f"  {what}: {', '.join(names)}", flush=True)
     return len(disagreements)
 
 
