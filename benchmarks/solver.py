@@ -1,15 +1,22 @@
 """The solver's yardstick and budgets: Jan Wolter's 100 reference deals and PySolFC's games.
 
 Run from the project root: .venv/bin/python -m benchmarks.solver [--seconds 10] [--games 1000]
-Prints, for each set and rule set (the 100 reference deals also with a long limit, to show that
-every verdict agrees): the share of deals decided within the time limit, the
-winnable share among the decided with its 95% confidence interval (Wilson), agreement with the
-reference, and the time per deal (median, 90th percentile, max); then the time of is_dead and
-hint on positions along random playouts (budgets, docs/design.md: median 100 ms, worst 1 s).
-First, the short winning lines (bot.game.lines, as /solution makes them) on Wolter's 70 won
-deals against his lines: moves besides draws (his fills of an empty column from the reserve
-count as moves, as he prints them; our engine makes them by itself), each line replayed to a
-win in the engine. `--lines-only` prints that table alone.
+Prints, in turn:
+
+- on Wolter's 100 deals with any group moving, under his rule for foundation moves and ours,
+  the search without and with its pruning of partial group moves (docs/games.md, "How the
+  solver searches"): deals decided, agreement with Wolter, total time and the worst deal
+  (`--pruning-only` prints that table alone);
+- the short winning lines (bot.game.lines, as /solution makes them) on Wolter's 70 won deals
+  against his lines: moves besides draws (his fills of an empty column from the reserve count
+  as moves, as he prints them; our engine makes them by itself), each line replayed to a win in
+  the engine (`--lines-only` prints that table alone);
+- for each set and rule set (the 100 reference deals also with a long limit, to show that every
+  verdict agrees): the share of deals decided within the time limit, the winnable share among
+  the decided with its 95% confidence interval (Wilson), agreement with the reference, and the
+  time per deal (median, 90th percentile, max);
+- the time of is_dead and hint on positions along random playouts (budgets, docs/design.md:
+  median 100 ms, worst 1 s).
 """
 
 from __future__ import annotations
@@ -43,11 +50,12 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
 
 
-def run(label: str, games: list, seconds: float, expected: list[str] | None = None, **options: object) -> None:
+def run(label: str, games: list, seconds: float, expected: list[str] | None = None, *,
+        reference: bool = False) -> None:
     """Solve each game and print one row of the table."""
     statuses, times, agree = [], [], 0
     for index, game in enumerate(games):
-        solution = solve(game, limit=10**9, seconds=seconds, **options)
+        solution = solve(game, limit=10**9, seconds=seconds, reference=reference)
         statuses.append(solution.status)
         times.append(solution.seconds)
         if expected is not None and solution.status == expected[index]:
@@ -59,6 +67,31 @@ def run(label: str, games: list, seconds: float, expected: list[str] | None = No
     print(f"{label:<44} {len(decided) / len(games):>8.1%} {winnable / max(1, len(decided)):>9.1%} "
           f"{low:>6.1%}-{high:<6.1%} {agreement:>7} {statistics.median(times):>7.2f} {percentile(times, 0.9):>7.2f} "
           f"{max(times):>7.2f}", flush=True)
+
+
+def before_after(deals: list, seconds: float) -> None:
+    """Print, for each rule for foundation moves, Wolter's deals solved without the pruning of
+    partial group moves (before) and with it (after): deals decided, agreement with Wolter's
+    verdicts, total seconds, and the slowest deal."""
+    print(f"Wolter's {len(deals)} deals, any group, {seconds:g} s a deal: before and after the pruning of partial "
+          "group moves")
+    print(f"{'rule, search':<38} {'decided':>8} {'agrees':>8} {'total s':>8}  worst deal")
+    for reference in (True, False):
+        for prune in (False, True):
+            decided = agree = 0
+            total, worst, worst_seed = 0.0, -1.0, -1
+            for deal in deals:
+                game = new_game("canfield", cards=deal.cards(), groups="any")
+                solution = solve(game, limit=10**10, seconds=seconds, reference=reference, prune=prune)
+                decided += solution.status != "gave-up"
+                agree += solution.status == ("winnable" if deal.verdict == "won" else "unwinnable")
+                total += solution.seconds
+                if solution.seconds > worst:
+                    worst, worst_seed = solution.seconds, deal.seed
+            label = f"{'reference' if reference else 'exact'}, {'after (pruned)' if prune else 'before (unpruned)'}"
+            print(f"{label:<38} {decided:>4}/{len(deals):<3} {agree:>4}/{len(deals):<3} {total:>8.2f}  "
+                  f"{worst_seed} ({worst:.2f} s)", flush=True)
+    print()
 
 
 def line_lengths(deals: list) -> None:
@@ -128,8 +161,14 @@ def main() -> None:
                         help="the long time limit per reference deal (0: leave that row out)")
     parser.add_argument("--groups", default="top-or-whole,any", help="rule sets for PySolFC's games")
     parser.add_argument("--lines-only", action="store_true", help="print the short lines' table alone")
+    parser.add_argument("--pruning-only", action="store_true",
+                        help="print the table before and after the pruning alone")
     args = parser.parse_args()
     deals = read_deals()
+    if not args.lines_only:
+        before_after(deals, args.seconds)
+    if args.pruning_only:
+        return
     line_lengths(deals)
     if args.lines_only:
         return

@@ -57,7 +57,7 @@ typedef struct {
     uint64_t sits[DECK]; /* bit c set: card c may be built on this card */
     int wanted[4][13];
     int reserve[DECK], reserve_len;
-    int any_group, fill, redeals, draw, reference, capped;
+    int any_group, fill, redeals, draw, reference, prune, capped;
     int rolls[MAX_PASSES + 1], has_rolls;
     /* scratch for the talon walk: a stamp per (passes, waste length) */
     uint32_t stamp;
@@ -214,6 +214,15 @@ static int group_sizes(const Rules *r, const State *s, int c, int *sizes) {
     return 1;
 }
 
+/* Whether moving the top `count` cards of column c onto the card `onto` is a partial group move
+ * between twins that the pruning leaves out (solver.py's Search.twin_move). */
+static int twin_move(const Rules *r, const State *s, int c, int count, int onto) {
+    int len = s->len[c];
+    if (count >= len) return 0;
+    int left = s->col[c][len - count - 1];
+    return sits_on(r, s->col[c][len - count], left) && r->sits[left] == r->sits[onto] && !accepts(r, s->found, left);
+}
+
 /* Every move from a position, in the order solver.py's Search.moves yields them. */
 static int moves_of(Rules *r, const State *s, Move *out) {
     int count = 0;
@@ -249,7 +258,7 @@ static int moves_of(Rules *r, const State *s, Move *out) {
             for (int dst = 0; dst < COLUMNS; dst++) {
                 if (dst == src) continue;
                 int fits = tops[dst] >= 0 ? sits_on(r, head, tops[dst]) : (dst == empty && size < s->len[src]);
-                if (!fits) continue;
+                if (!fits || (r->prune && tops[dst] >= 0 && twin_move(r, s, src, size, tops[dst]))) continue;
                 Move m = {COLUMN_TO_COLUMN, (uint8_t)src, (uint8_t)dst, (uint8_t)size, 0, 0, 0};
                 if (r->fill && s->reserve && size == s->len[src])
                     out[count++] = m;
@@ -575,12 +584,12 @@ PyDoc_STRVAR(solve_doc,
 static PyObject *core_solve(PyObject *self, PyObject *args) {
     PyObject *suit, *rel, *sits, *helpers, *wanted, *reserve, *rolls;
     PyObject *found, *columns, *talon;
-    int any_group, fill, redeals, draw, reference, reserve_len, waste, passes;
+    int any_group, fill, redeals, draw, reference, prune, reserve_len, waste, passes;
     long long limit;
     double seconds;
     (void)self;
-    if (!PyArg_ParseTuple(args, "(OOOOOO)(iiiiiO)(OiOOii)Ld", &suit, &rel, &sits, &helpers, &wanted, &reserve,
-                          &any_group, &fill, &redeals, &draw, &reference, &rolls, &found, &reserve_len, &columns,
+    if (!PyArg_ParseTuple(args, "(OOOOOO)(iiiiiOi)(OiOOii)Ld", &suit, &rel, &sits, &helpers, &wanted, &reserve,
+                          &any_group, &fill, &redeals, &draw, &reference, &rolls, &prune, &found, &reserve_len, &columns,
                           &talon, &waste, &passes, &limit, &seconds))
         return NULL;
     Rules *r = calloc(1, sizeof(Rules));
@@ -615,6 +624,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     r->redeals = redeals;
     r->draw = draw;
     r->reference = reference;
+    r->prune = prune;
     if (rolls != Py_None) {
         if (!read_ints(rolls, r->rolls, MAX_PASSES + 1, "rolls")) goto out;
         r->has_rolls = 1;

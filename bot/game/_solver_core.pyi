@@ -4,7 +4,7 @@ from collections.abc import Sequence
 
 def solve(
     tables: tuple[object, object, Sequence[int], Sequence[int], Sequence[int], object],
-    options: tuple[bool, bool, int, int, bool, object],
+    options: tuple[bool, bool, int, int, bool, object, bool],
     position: tuple[object, int, object, object, int, int],
     limit: int,
     seconds: float,

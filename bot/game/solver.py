@@ -14,7 +14,9 @@ rank - 1), piles are tuples. The stock and waste are one "talon" whose cards are
 drawing: a talon move draws (redealing as needed) until a card is on top of the waste, then plays
 it, so runs of draws are never searched one by one. Safe foundation moves are made at once; the
 key of a position sorts the columns, so equal columns count as one; moves to empty columns go to
-the first one only.
+the first one only. Where any group may move, `solve` leaves out the partial group moves that
+only swap what lies on two twin cards (Search.twin_move; why that loses no win: docs/games.md,
+"How the solver searches").
 """
 
 from __future__ import annotations
@@ -171,13 +173,18 @@ class Talon:
 class Search:
     """The rules of one game as tables, and the moves they allow in a State."""
 
-    def __init__(self, game: CanfieldGame, reserve: tuple[int, ...], *, reference: bool = False) -> None:
+    def __init__(self, game: CanfieldGame, reserve: tuple[int, ...], *, reference: bool = False,
+                 prune: bool = False) -> None:
         rules = game.rules
         self.reference = reference
         self.rules = rules
         self.reserve = reserve  # bottom to top, as dealt; the state keeps only its length
         self.suit, self.rank, self.rel, self.sits_on, self.helpers = _card_tables(rules.build, game.base_rank)
         self.any_group = rules.groups is Groups.ANY
+        # Leave out partial group moves between twins (see `twin_move`): only where any group
+        # may move, which the argument for it needs. Off by default: the searches for the
+        # shortest way somewhere (hints, short lines) want every move.
+        self.prune = prune and self.any_group
         self.fill = rules.fill_from_reserve
         self.redeals = rules.redeals
         self.rolls = _die_rolls(game) if rules.die is not Die.OFF else None
@@ -308,6 +315,18 @@ class Search:
             return list(range(1, run + 1))
         return [1, len(column)] if run == len(column) and len(column) > 1 else [1]
 
+    def twin_move(self, foundations: tuple[int, ...], column: tuple[int, ...], count: int, onto: int) -> bool:
+        """Whether moving the top `count` cards of `column` onto the card `onto` is a move the
+        pruning leaves out: a part of a built run moved, so that the card it leaves on top takes
+        what `onto` takes (its twin: same rank, and same colour or any suit), and that card cannot
+        go to its foundation at once. Such a move only swaps what lies on the twins
+        (docs/games.md, "How the solver searches")."""
+        if count >= len(column):
+            return False
+        left = column[-count - 1]
+        return (column[-count] in self.sits_on[left] and self.sits_on[left] == self.sits_on[onto]
+                and not self.accepts(foundations, left))
+
     def after_column_move(self, state: State, src: int, dst: int, count: int) -> State:
         """The position after moving `count` cards from column src to column dst."""
         foundations, reserve, columns, waste, stock, passes = state
@@ -419,7 +438,8 @@ class Search:
             if top >= 0:
                 for card in self.sits_list[top]:
                     found_head = heads.get(card)
-                    if found_head is not None and found_head[0] != dst:
+                    if found_head is not None and found_head[0] != dst and not (
+                            self.prune and self.twin_move(foundations, columns[found_head[0]], found_head[1], top)):
                         column_moves.append((found_head[0], found_head[1], dst))
             elif dst == empty:
                 column_moves.extend((src, count, dst) for src, count in heads.values()
@@ -471,17 +491,19 @@ def native_file() -> str | None:
 
 
 def solve(game: Game, *, limit: int = 1_000_000, seconds: float | None = None,
-          reference: bool = False, native: bool = True) -> Solution:
+          reference: bool = False, native: bool = True, prune: bool = True) -> Solution:
     """Search the game from its position with every card known: "winnable" with the winning
     line, "unwinnable", or "gave-up" after `limit` positions (or `seconds`, if given).
     Deterministic when no time limit is given. `reference` plays the reference solver's
     automatic foundation moves (see Search.safe), to compare verdicts with it. The search runs
     in C when that is built (see NATIVE) unless `native` is false; both search the same
-    positions in the same order. ValueError for a game it does not cover (see `covers`)."""
+    positions in the same order. `prune` leaves out the partial group moves between twins that
+    cannot change the verdict (see Search.twin_move); off, every move is searched. ValueError for
+    a game it does not cover (see `covers`)."""
     if not covers(game):
         raise ValueError(f"the solver does not cover {game.name}: it knows the one-deck Canfield family")
     start = time.perf_counter()
-    search = Search(game, card_indexes(game.reserve), reference=reference)
+    search = Search(game, card_indexes(game.reserve), reference=reference, prune=prune)
     state = Search.state_of(game)
     if search.redeals is None and search.rolls is None:
         # With unlimited redeals and no die, the passes made so far do not matter: a game
@@ -554,7 +576,7 @@ def _solve_native(search: Search, state: State, limit: int, seconds: float | Non
               [sum(1 << suit for suit in helpers) for helpers in search.helpers],
               [card for suit in search.wanted for card in suit], search.reserve)
     options = (search.any_group, search.fill, -1 if search.redeals is None else search.redeals, search.draw,
-               search.reference, search.rolls)
+               search.reference, search.rolls, search.prune)
     position = (foundations, reserve, columns, waste + stock[::-1], len(waste), passes)
     assert _solver_core is not None  # only called when NATIVE
     code, raw, positions, _ = _solver_core.solve(tables, options, position, min(limit, 2**62),
