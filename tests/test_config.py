@@ -29,7 +29,8 @@ def test_the_environment_wins_over_the_env_file(tmp_path) -> None:
     assert config.prefix == "!" and config.message_content is False and config.render_processes == 0
     assert load_config({"DISCORD_TOKEN": "x", "RENDER_PROCESSES": "2"}, tmp_path / "none.env").render_processes == 2
     assert config.start_processes is True  # the worker processes start with the bot unless told
-    assert load_config({"DISCORD_TOKEN": "x", "START_PROCESSES": " OFF "}, tmp_path / "none.env").start_processes is False
+    lazy = load_config({"DISCORD_TOKEN": "x", "START_PROCESSES": " OFF "}, tmp_path / "none.env")
+    assert lazy.start_processes is False
     assert "from-env" not in repr(config)  # the token is never shown
 
 

@@ -157,7 +157,8 @@ def test_the_c_search_leaves_the_game_alone_and_answers_the_same_twice() -> None
     assert first.status == "winnable" and first.moves == second.moves
     assert game.piles(reveal=True) == before and not game.history
     assert solve(game, limit=50).status == "gave-up"
-    assert solve(reference_game(47), limit=10**9, seconds=0.2).status == "gave-up"
+    # Deal 47 under the reference rule: some 5 s of search even pruned (exactly, some 0.2 s: too near)
+    assert solve(reference_game(47), limit=10**9, seconds=0.2, reference=True).status == "gave-up"
 
 
 # --- the pruning of partial group moves between twins (Search.twin_move) ---------------------
