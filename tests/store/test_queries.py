@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import math
+import random
 import sqlite3
 import time
 from typing import Any
@@ -15,7 +17,7 @@ import pytest
 from sqlalchemy import event, func, insert, literal, select
 from sqlalchemy.engine.interfaces import CacheStats
 
-from bot.store import NewGame, Store, databases, open_store
+from bot.store import NewGame, Store, databases, open_store, tables
 from bot.store.base import NewMatch, NewRace
 from bot.store.databases import QUICK_SECONDS, DuplicateRow, SqliteDatabase
 from bot.store.tables import players
@@ -204,35 +206,47 @@ async def sqlite_store(tmp_path):
     await store.close()
 
 
+def new_game(user_id: int = 1) -> NewGame:
+    """A game to store."""
+    return NewGame(guild_id=1, channel_id=2, user_id=user_id, name="canfield", options={}, deal=5, cards=None,
+                   snapshot=None, score=-12)
+
+
 async def test_a_statement_on_its_own_is_answered_on_the_event_loop(sqlite_store: Store) -> None:
     db = sqlite_store.db
     assert isinstance(db, SqliteDatabase)
     before = db.on_loop
-    await sqlite_store.games.upsert_player(1, "Alice")
-    assert await sqlite_store.games.player_names([1]) == {1: "Alice"}
-    assert db.on_loop == before + 2 and db.handed_over == 0
+    game = await sqlite_store.games.create_game(new_game())  # INSERT ... RETURNING
+    saved = await sqlite_store.games.save_game(game.id, expected_version=0, moves=["d"], snapshot=None,
+                                               status="playing", score=-12)  # UPDATE ... RETURNING
+    assert (await sqlite_store.games.get_game(game.id)) == saved  # SELECT
+    assert db.on_loop == before + 3 and db.handed_over == 0
+    await sqlite_store.games.upsert_player(1, "Alice")  # a write that gives no rows back: in the thread
+    assert db.on_loop == before + 3 and await sqlite_store.games.player_names([1]) == {1: "Alice"}
     with pytest.raises(DuplicateRow):  # the store's errors, as from the thread
-        await db.execute(insert(players).values(user_id=1, name="again", updated_at=0))
+        await db.fetch_one(insert(players).values(user_id=1, name="again", updated_at=0).returning(players.c.name))
     async with db.transaction() as tx:  # a transaction stays on aiosqlite's connection
         await tx.execute(insert(players).values(user_id=2, name="Bob", updated_at=0))
     assert await sqlite_store.games.player_names([2]) == {2: "Bob"}
+    assert db.handed_over == 0
 
 
 async def test_a_statement_that_would_wait_for_a_lock_waits_in_the_thread(sqlite_store: Store, tmp_path) -> None:
     db = sqlite_store.db
     assert isinstance(db, SqliteDatabase)
+    game = await sqlite_store.games.create_game(new_game())
     other = sqlite3.connect(tmp_path / "pe.sqlite3", isolation_level=None, check_same_thread=False)
     other.execute("BEGIN IMMEDIATE")  # another process writing: the write lock is taken
     other.execute("INSERT INTO players (user_id, name, updated_at) VALUES (7, 'Other', 0)")
-    loop = asyncio.get_running_loop()
-    loop.call_later(0.3, other.execute, "COMMIT")
+    asyncio.get_running_loop().call_later(0.3, other.execute, "COMMIT")
     ticker = Ticker()
     start = time.perf_counter()
-    await sqlite_store.games.upsert_player(1, "Alice")
+    saved = await sqlite_store.games.save_game(game.id, expected_version=0, moves=["d"], snapshot=None,
+                                               status="playing", score=-12)
     waited = time.perf_counter() - start
     assert await ticker.stop() < 0.1  # the event loop went on meanwhile
-    assert waited >= 0.25 and db.handed_over == 1
-    assert await sqlite_store.games.player_names([1, 7]) == {1: "Alice", 7: "Other"}
+    assert waited >= 0.25 and db.handed_over == 1 and saved.version == 1
+    assert await sqlite_store.games.player_names([7]) == {7: "Other"}
     other.close()
 
 
@@ -252,15 +266,39 @@ async def test_a_long_statement_is_stopped_on_the_event_loop_and_run_in_the_thre
     assert calls == [] and db.handed_over == 2  # its shape goes to the thread at once from now on
 
 
+async def test_writes_stopped_at_any_point_are_made_exactly_once(sqlite_store: Store) -> None:
+    """SQLite can say a statement was stopped once it has committed: a write stopped at random
+    points of its run (its first step only is ever stopped) is made once, in one place or the other."""
+    db = sqlite_store.db
+    assert isinstance(db, SqliteDatabase) and db.quick is not None
+    rng = random.Random(30)
+    # Stopped at random, wherever the store would let its time run out (never once the deadline is lifted).
+    db.quick.set_progress_handler(lambda: int(db._deadline != math.inf and (
+        time.perf_counter() > db._deadline or rng.random() < 0.01)), 1)
+    games = []
+    for user_id in range(60):
+        db._slow.clear()  # each time tried on the event loop again
+        games.append(await sqlite_store.games.create_game(new_game(user_id)))
+    assert len({game.id for game in games}) == 60
+    assert await db.fetch_value(select(func.count()).select_from(tables.games)) == 60
+    version = 0
+    for move in range(150):
+        db._slow.clear()
+        saved = await sqlite_store.games.save_game(games[0].id, expected_version=version, moves=["d"] * (move + 1),
+                                                   snapshot=None, status="playing", score=-12)
+        version = saved.version
+    assert version == 150 and (await sqlite_store.games.get_game(games[0].id)).moves == ["d"] * 150
+    assert db.handed_over > 20 and db.on_loop > 20  # both ways were taken
+
+
 async def test_the_event_loops_writes_are_checkpointed_in_the_thread(sqlite_store: Store, tmp_path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(databases, "CHECKPOINT_WRITES", 50)
     wal = tmp_path / "pe.sqlite3-wal"
-    for n in range(49):
-        await sqlite_store.games.upsert_player(n, f"player {n}")
-    grown = wal.stat().st_size
-    assert grown > 0
-    checkpointed = []
+    for user_id in range(49):
+        await sqlite_store.games.create_game(new_game(user_id))
+    assert wal.stat().st_size > 0
+    checkpointed: list[str] = []
     await sqlite_store.db.connection.set_trace_callback(checkpointed.append)
-    await sqlite_store.games.upsert_player(49, "player 49")  # the 50th write: then a checkpoint, in the thread
+    await sqlite_store.games.create_game(new_game(49))  # the 50th write: then a checkpoint, in the thread
     assert checkpointed == ["PRAGMA wal_checkpoint(PASSIVE)"]
