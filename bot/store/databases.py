@@ -404,6 +404,7 @@ class SqliteDatabase(Database):
             with _errors:
                 sql, values, shape = self.sql(statement, parameters)
                 if shape.row is None:
+                    handed_over = True  # not tried: the thread runs and times it
                     return None
                 if id(shape) in self._slow:
                     handed_over = True
