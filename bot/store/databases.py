@@ -8,9 +8,10 @@ the databases apart:
 - SQLite has one connection per process, aiosqlite's (a thread of its own), so statements take
   turns on it; a transaction is BEGIN IMMEDIATE ... COMMIT, so that a second writer waits for the
   first instead of failing. A statement on its own is first tried on the event loop, on a second
-  connection that never waits (`SqliteDatabase.run`): a move's statements take some 20 to 60 us
-  there, where each trip to aiosqlite's thread cost the bot's process some 0.4 ms of CPU in a
-  burst, the thread and the event loop taking turns with the GIL (benchmarks/load.py). Each
+  connection that never waits (`SqliteDatabase.run`): a move's statements take some 40 to 60 us
+  there (a save's 99th percentile under 0.2 ms), where each trip to aiosqlite's thread cost the
+  bot's process some 0.4 ms of CPU in a burst, the thread and the event loop taking turns with the
+  GIL (benchmarks/load.py). Each
   statement is compiled here with SQLite's dialect (each shape once: `SqliteDatabase.shape`) and
   handed to aiosqlite as SQL and values, one trip to its thread
   (SQLAlchemy's aiosqlite engine makes four: cursor, execute, fetch, close, each waking a thread
@@ -343,10 +344,12 @@ class SqliteDatabase(Database):
             self.quick = self._quick_connection()
 
     def _quick_connection(self) -> sqlite3.Connection:
-        """The event loop's connection: autocommit, foreign keys on; it never waits for a lock
-        and never checkpoints (the thread does), and it stops a statement at `_deadline`."""
+        """The event loop's connection: autocommit, with the other's pragmas (WAL, synchronous
+        NORMAL: a commit does not wait for the disk) but that it never waits for a lock and never
+        checkpoints (the thread does); it stops a statement at `_deadline`."""
         quick = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
-        for pragma in ("foreign_keys=ON", "busy_timeout=0", "wal_autocheckpoint=0"):
+        for pragma in (*[p for p in SQLITE_PRAGMAS if not p.startswith("busy_timeout")], "busy_timeout=0",
+                       "wal_autocheckpoint=0"):
             quick.execute(f"PRAGMA {pragma}")
         quick.set_progress_handler(self._too_long, QUICK_STEPS)
         return quick

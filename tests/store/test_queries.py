@@ -221,6 +221,9 @@ async def test_a_statement_on_its_own_is_answered_on_the_event_loop(sqlite_store
                                                status="playing", score=-12)  # UPDATE ... RETURNING
     assert (await sqlite_store.games.get_game(game.id)) == saved  # SELECT
     assert db.on_loop == before + 3 and db.handed_over == 0
+    assert db.quick is not None  # as durable as the thread's: WAL, commits not waiting for the disk, keys checked
+    assert [db.quick.execute(f"PRAGMA {name}").fetchone()[0] for name in ("journal_mode", "synchronous", "foreign_keys")
+            ] == ["wal", 1, 1]
     await sqlite_store.games.upsert_player(1, "Alice")  # a write that gives no rows back: in the thread
     assert db.on_loop == before + 3 and await sqlite_store.games.player_names([1]) == {1: "Alice"}
     with pytest.raises(DuplicateRow):  # the store's errors, as from the thread
