@@ -72,6 +72,7 @@ class _Board:
 
 
 _boards: OrderedDict[Hashable, _Board] = OrderedDict()
+_with_rows: OrderedDict[Hashable, None] = OrderedDict()  # the keys of boards kept with rows, least recent first
 _rows_bytes = 0  # what the kept boards' rows hold (`_Board.rows`), within RAW_BYTES
 _lock = threading.Lock()
 
@@ -98,13 +99,18 @@ def render_again(key: Hashable, painter: Painter, palette: Image.Image) -> bytes
     with _lock:
         _boards[key] = board
         _rows_bytes += board.rows_bytes
+        if board.rows:
+            _with_rows[key] = None
+            _with_rows.move_to_end(key)
         while len(_boards) > GAMES:
-            _rows_bytes -= _boards.popitem(last=False)[1].rows_bytes
-        for kept in _boards.values():  # the least recently drawn boards' rows go first
-            if _rows_bytes <= RAW_BYTES:
-                break
+            gone, kept = _boards.popitem(last=False)
             _rows_bytes -= kept.rows_bytes
-            kept.rows = {}
+            _with_rows.pop(gone, None)
+        while _rows_bytes > RAW_BYTES and _with_rows:  # the least recently drawn boards' rows go first
+            kept = _boards.get(_with_rows.popitem(last=False)[0])
+            if kept is not None:
+                _rows_bytes -= kept.rows_bytes
+                kept.rows = {}
     return _png(board)
 
 
@@ -113,6 +119,7 @@ def forget() -> None:
     global _rows_bytes
     with _lock:
         _boards.clear()
+        _with_rows.clear()
         _rows_bytes = 0
 
 

@@ -215,9 +215,19 @@ def start() -> None:
     """Start the worker processes now (from the event loop that will use them), rather than at
     their first drawing, which would otherwise wait for them."""
     loop = asyncio.get_running_loop()
-    for worker in _workers:
-        if worker.loop is not loop:
-            worker.start(loop)
+    for index in range(len(_workers)):
+        _started(_workers, index, loop)
+
+
+def _started(workers: list[_Worker], index: int, loop: asyncio.AbstractEventLoop) -> _Worker:
+    """The worker at `index`, started by `loop`: a new one when it was not started yet, or was
+    started by an event loop that has gone."""
+    worker = workers[index]
+    if worker.loop is not loop:
+        worker.stop()
+        worker = workers[index] = _Worker()
+        worker.start(loop)
+    return worker
 
 
 def stop() -> None:
@@ -250,11 +260,7 @@ async def _draw(function: Callable[..., bytes], /, *args: Any, **kwargs: Any) ->
         index = min(range(len(workers)), key=lambda at: len(workers[at].pending))
     else:
         index = hash(key) % len(workers)
-    worker, loop = workers[index], asyncio.get_running_loop()
-    if worker.loop is not loop:  # not started yet, or started by an event loop that has gone
-        worker.stop()
-        worker = workers[index] = _Worker()
-        worker.start(loop)
+    worker = _started(workers, index, asyncio.get_running_loop())
     try:
         return await worker.ask(function, args, kwargs)
     except DrawingProcessDied:
