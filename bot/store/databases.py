@@ -414,21 +414,21 @@ class SqliteDatabase(Database):
                     self.handed_over += 1
                     return None
                 self._deadline = start + QUICK_SECONDS
+                committing = False  # a write's first step is done: what is left commits it, never stopped
                 try:
                     cursor = quick.execute(sql, values)
                     if shape.changes:
-                        self._deadline = math.inf  # its changes are made: what is left commits them
+                        self._deadline, committing = math.inf, True
                     rows = [shape.row(row) for row in cursor.fetchall()]
                 except sqlite3.OperationalError as error:
                     code = error.sqlite_errorcode & 0xFF  # the primary code (BUSY_SNAPSHOT is a BUSY)
+                    if committing or code not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_INTERRUPT):
+                        raise
                     if code == sqlite3.SQLITE_INTERRUPT and len(self._slow) < SHAPES:
                         self._slow.add(id(shape))
-                    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_INTERRUPT) and not (
-                            shape.changes and self._deadline == math.inf):
-                        handed_over = True
-                        self.handed_over += 1
-                        return None
-                    raise
+                    handed_over = True
+                    self.handed_over += 1
+                    return None
         finally:
             if self.timer is not None and not handed_over:  # the thread times a statement handed to it
                 self.timer(time.perf_counter() - start)
