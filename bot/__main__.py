@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import signal
 import sys
 
@@ -47,8 +48,15 @@ def _command(argv: list[str]) -> int:
     if args.command == "health":
         return health()
     if args.command != "play":
-        from bot.app import run
-        from bot.config import ConfigError, load_config
+        # Importing the bot makes some 200,000 objects that all live on: the garbage collector's
+        # passes over them meanwhile took some 0.06 s of the 0.7 s it imports in. The bot tunes
+        # the collector once it is set up (bot.app `tune_garbage_collection`).
+        gc.disable()
+        try:
+            from bot.app import run
+            from bot.config import ConfigError, load_config
+        finally:
+            gc.enable()
 
         try:
             config = load_config()

@@ -46,6 +46,7 @@ from bot.play.watch import WatchPlay
 from bot.play.work import start_processes
 from bot.store import Store, StoreError, open_store
 from bot.views.mentions import NO_PINGS
+from bot.views.respond import pace_members
 from bot.views.translator import CommandTranslator
 from bot.web.activity import Activity
 from bot.web.health import add_routes
@@ -145,6 +146,7 @@ class PatientExorcismBot(commands.AutoShardedBot):
             _, url, _ = await self.http.get_bot_gateway()
             DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         workers.use_processes(self.config.render_processes)
+        pace_members(self.config.member_pace)
         if self.config.start_processes:
             start_processes()
             workers.start()

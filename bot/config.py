@@ -18,6 +18,10 @@ from bot.store import DEFAULT_DATABASE_URL, sqlite_path
 HEALTH_FILE_NAME = "patient-exorcism.alive"
 DEFAULT_HEALTH_FILE = str((sqlite_path(DEFAULT_DATABASE_URL) or Path()).parent / HEALTH_FILE_NAME)  # beside the data
 MAX_RENDER_PROCESSES = 64
+# The shortest time between the ends of two answers to one member (bot.views.respond `in_turn`):
+# faster than anyone clicks, and it keeps one member's spam from taking the bot.
+DEFAULT_MEMBER_PACE = 0.1
+MAX_MEMBER_PACE = 5.0
 HEALTHY_WITHIN = 120.0  # seconds: a connected bot touches its health file every 30
 NUMBER = re.compile(r"[0-9]+")
 SHARD_RANGE = re.compile(r"(?P<first>[0-9]+)(?:\s*-\s*(?P<last>[0-9]+))?")
@@ -43,6 +47,7 @@ class Config:
     shard_ids: tuple[int, ...] | None = None  # None: every shard 0..shard_count-1 in this process
     render_processes: int = 0  # boards drawn in this many worker processes; 0: in threads
     start_processes: bool = True  # the search, verdict and drawing processes start with the bot, not at first use
+    member_pace: float = DEFAULT_MEMBER_PACE  # seconds at least between the ends of two answers to one member
     web_port: int | None = None  # the web table's port (bot/web); None: no web server
     public_url: str | None = None  # the address players reach it at (https://..., or http on this machine)
     client_secret: str | None = field(default=None, repr=False)  # the OAuth2 secret the table as an Activity needs
@@ -76,6 +81,13 @@ def load_config(environ: Mapping[str, str] | None = None, env_file: Path = Path(
     start = settings.get("START_PROCESSES", "").strip().lower() or "on"
     if start not in ("on", "off"):
         raise ConfigError(f"START_PROCESSES must be on or off, not {start!r}.")
+    pace = settings.get("MEMBER_PACE", "").strip() or str(DEFAULT_MEMBER_PACE)
+    try:
+        member_pace = float(pace)
+    except ValueError:
+        member_pace = -1.0
+    if not 0 <= member_pace <= MAX_MEMBER_PACE:
+        raise ConfigError(f"MEMBER_PACE must be a number of seconds from 0 to {MAX_MEMBER_PACE:g}, not {pace!r}.")
     web_port, public_url = read_web(settings.get("WEB_PORT", ""), settings.get("PUBLIC_URL", ""))
     return Config(
         token=token,
@@ -90,6 +102,7 @@ def load_config(environ: Mapping[str, str] | None = None, env_file: Path = Path(
         shard_ids=shard_ids,
         render_processes=int(processes),
         start_processes=start == "on",
+        member_pace=member_pace,
         web_port=web_port,
         public_url=public_url,
         client_secret=settings.get("DISCORD_CLIENT_SECRET", "").strip() or None,

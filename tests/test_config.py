@@ -31,6 +31,9 @@ def test_the_environment_wins_over_the_env_file(tmp_path) -> None:
     assert config.start_processes is True  # the worker processes start with the bot unless told
     lazy = load_config({"DISCORD_TOKEN": "x", "START_PROCESSES": " OFF "}, tmp_path / "none.env")
     assert lazy.start_processes is False
+    assert config.member_pace == 0.1  # a member's answers at least 0.1 s apart unless told
+    assert load_config({"DISCORD_TOKEN": "x", "MEMBER_PACE": " 0.25 "}, tmp_path / "none.env").member_pace == 0.25
+    assert load_config({"DISCORD_TOKEN": "x", "MEMBER_PACE": "0"}, tmp_path / "none.env").member_pace == 0
     assert "from-env" not in repr(config)  # the token is never shown
 
 
@@ -43,6 +46,10 @@ def test_the_environment_wins_over_the_env_file(tmp_path) -> None:
     ({"DISCORD_TOKEN": "x", "RENDER_PROCESSES": "many"}, "RENDER_PROCESSES must be a number from 0 to 64, not 'many'"),
     ({"DISCORD_TOKEN": "x", "RENDER_PROCESSES": "65"}, "RENDER_PROCESSES must be a number from 0 to 64"),
     ({"DISCORD_TOKEN": "x", "START_PROCESSES": "later"}, "START_PROCESSES must be on or off, not 'later'"),
+    ({"DISCORD_TOKEN": "x", "MEMBER_PACE": "-0.1"}, "MEMBER_PACE must be a number of seconds from 0 to 5, not '-0.1'"),
+    ({"DISCORD_TOKEN": "x", "MEMBER_PACE": "fast"}, "MEMBER_PACE must be a number of seconds from 0 to 5, not 'fast'"),
+    ({"DISCORD_TOKEN": "x", "MEMBER_PACE": "nan"}, "MEMBER_PACE must be a number of seconds"),
+    ({"DISCORD_TOKEN": "x", "MEMBER_PACE": "6"}, "MEMBER_PACE must be a number of seconds"),
 ])
 def test_bad_settings_are_one_clear_line(tmp_path, environ: dict, message: str) -> None:
     with pytest.raises(ConfigError, match=message) as error:

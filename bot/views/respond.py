@@ -35,6 +35,7 @@ import discord
 
 from bot import metrics
 from bot.cogs.checks import posts_publicly
+from bot.config import DEFAULT_MEMBER_PACE
 from bot.i18n import N_
 from bot.languages import choose_language, language_of
 from bot.play import PlayError
@@ -54,7 +55,8 @@ ANSWER_WITHIN = 1.5
 CROWD = 8  # with fewer answers in progress than this, never defer at once
 # The shortest time between the ends of two answers to one member: faster than anyone clicks,
 # and it keeps one member's spam (answered at once, each refused cheaply) from taking the bot.
-MEMBER_PACE = 0.1
+# The MEMBER_PACE setting (bot.config) sets it (`pace_members`).
+MEMBER_PACE = DEFAULT_MEMBER_PACE
 RATE_WINDOW = 2.0  # seconds over which the rate of finished answers is measured
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
@@ -334,6 +336,12 @@ def time_left(interaction: discord.Interaction) -> float:
     was made, by its id (a clock behind Discord's counts from now: never more than ANSWER_WITHIN)."""
     made = discord.utils.snowflake_time(interaction.id).timestamp()
     return max(0.0, ANSWER_WITHIN - max(0.0, time.time() - made))
+
+
+def pace_members(seconds: float) -> None:
+    """Set the shortest time between the ends of two answers to one member (MEMBER_PACE)."""
+    global MEMBER_PACE
+    MEMBER_PACE = seconds
 
 
 async def in_turn(member_id: int, work: Awaitable[T], *, answering: bool = False) -> T:

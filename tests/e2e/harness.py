@@ -108,6 +108,9 @@ class BotProcess:
                 "SHARD_IDS": "",
                 # A test's bot starts its worker processes when it first needs them: most never do.
                 "START_PROCESSES": "off",
+                # No pause between one member's answers: a test's member answers as fast as it
+                # reads (tests/e2e/test_fair.py checks the pace, with a long one).
+                "MEMBER_PACE": "0",
             }
         )
         env.update(self.env)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import sqlite3
 from pathlib import Path
 
@@ -36,3 +37,30 @@ async def test_a_member_over_a_rate_limit_is_told_privately_and_a_bystander_play
     with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
         games = dict(db.execute("SELECT user_id, COUNT(*) FROM games GROUP BY user_id").fetchall())
     assert games == {fake.alice.id: allowed, fake.bob.id: 1}
+
+
+async def test_one_members_answers_come_at_their_pace_and_anothers_at_once(
+        fake: FakeDiscord, bots: BotRunner, tmp_path: Path) -> None:
+    # The tests' bots run without the pace (the harness's MEMBER_PACE=0): this one has a long one.
+    pace = 0.5
+    await start(bots, tmp_path, MEMBER_PACE=str(pace))
+    await play(fake, deal=1)
+    await play(fake, "bob", deal=2)
+    await asyncio.sleep(pace)
+    loop = asyncio.get_running_loop()
+
+    async def seen(user: str) -> float:
+        interaction = await fake.slash_command(user, "move", {"moves": "d"})
+        answer = await interaction.wait_response(timeout=SOLVER_WAIT)
+        assert answer is not None and answer.attachments, said(answer) if answer else "no answer"
+        return loop.time()
+
+    sent = loop.time()
+    *alices, bobs = await asyncio.gather(*(seen("alice") for _ in range(3)), seen("bob"))
+    alices.sort()
+    assert alices[0] - sent < pace  # her first, at once
+    assert all(later - earlier >= pace * 0.9 for earlier, later in itertools.pairwise(alices)), alices
+    assert bobs - sent < pace  # bob does not wait for alice's
+    with sqlite3.connect(tmp_path / "pe.sqlite3") as db:
+        stored = dict(db.execute("SELECT user_id, moves FROM games").fetchall())
+    assert stored[fake.alice.id].split() == ["d"] * 3 and stored[fake.bob.id].split() == ["d"]
