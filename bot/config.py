@@ -19,7 +19,8 @@ HEALTH_FILE_NAME = "patient-exorcism.alive"
 DEFAULT_HEALTH_FILE = str((sqlite_path(DEFAULT_DATABASE_URL) or Path()).parent / HEALTH_FILE_NAME)  # beside the data
 MAX_RENDER_PROCESSES = 64
 # The shortest time between the ends of two answers to one member (bot.views.respond `in_turn`):
-# faster than anyone clicks, and it keeps one member's spam from taking the bot.
+# faster than anyone clicks, and it keeps one member's spam (answered at once, each refused
+# cheaply) from taking the bot.
 DEFAULT_MEMBER_PACE = 0.1
 MAX_MEMBER_PACE = 5.0
 HEALTHY_WITHIN = 120.0  # seconds: a connected bot touches its health file every 30

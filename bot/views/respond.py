@@ -53,10 +53,7 @@ from bot.words import error_text as worded
 # machine loaded four times over, with 2 s, some deferrals came after the 3 s).
 ANSWER_WITHIN = 1.5
 CROWD = 8  # with fewer answers in progress than this, never defer at once
-# The shortest time between the ends of two answers to one member: faster than anyone clicks,
-# and it keeps one member's spam (answered at once, each refused cheaply) from taking the bot.
-# The MEMBER_PACE setting (bot.config) sets it (`pace_members`).
-MEMBER_PACE = DEFAULT_MEMBER_PACE
+MEMBER_PACE = DEFAULT_MEMBER_PACE  # the MEMBER_PACE setting (bot.config), as `pace_members` sets it
 RATE_WINDOW = 2.0  # seconds over which the rate of finished answers is measured
 if TYPE_CHECKING:
     from bot.app import PatientExorcismBot
