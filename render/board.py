@@ -13,11 +13,12 @@ zlib-compatible deflate), which lets go of the GIL while it compresses (see `enc
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import struct
 import zlib
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
@@ -31,7 +32,7 @@ from render.fonts import font
 from render.layouts import Align, BoardLayout, Fan, Spot, layout_for
 from render.palette import board_palette, quantize
 from render.sprites import SHADOW, CardSize, card_back, card_face, empty_slot
-from render.themes import Theme, get_theme
+from render.themes import RGB, Theme, get_theme
 
 try:  # Intel's ISA-L deflate: the same zlib stream, about 3 times faster at level 1
     from isal import isal_zlib as deflater
@@ -50,6 +51,8 @@ BACKGROUNDS = 32  # backgrounds kept (a theme, size and labels: about one per la
 RING_SPACING = 6  # pixels between two rings around one pile
 SPRITE_PIECES = 1024  # sprites cut into pieces kept (a sprite, as it shows under each card offset): ~50 KB each
 OPAQUE_PIECE = 3000  # an opaque middle at least this many pixels is copied apart from the sprite's blended edges
+LAYOUTS_KEPT = 1024  # where the piles go, for so many layouts and counts of their cards (the first kept go first)
+PILE_PARTS = 8192  # piles' parts kept (a pile's cards in one place: a few parts each), the least recently used let go
 RING_MASKS = 256  # ring masks kept (one per size of area ringed: a card, a waste, a column of some length): ~6 KB each
 
 
@@ -202,10 +205,18 @@ class Painter:
         self.geo = geometry
         self.board = layout_for(game.kind)
         self.piles = game.piles()
-        self.fan = self._column_fan()
+        # Where the piles go follows from how many cards each holds: worked out once for them.
+        key = (self.board, geometry, tuple([len(self.piles[spot.pile]) for spot in self.board.spots]))
+        known = _layouts.get(key)
+        if known is None:
+            self.fan = self._column_fan()
+            known = _layouts[key] = (self.fan, self._tops, self._height())
+            if len(_layouts) > LAYOUTS_KEPT:
+                _layouts.popitem(last=False)
+        self.fan, self._tops, height = known  # the tops: the cached property's value, as it keeps it
         self.placed: dict[str, list[Placed]] = {}
         self.outcome = None if in_play else game.outcome  # `in_play`: known not to be over, no search
-        width, height = geometry.width(self.board), self._height()
+        width = geometry.width(self.board)
         self.banner = None if self.outcome is None else self.banner_box(width, height)
         self.size = (width, height if self.banner is None else max(height, self.banner[3] + geometry.margin))
         self.ringed: Counter[tuple[int, int, int, int]] = Counter()  # the areas ringed, and how often
@@ -337,36 +348,55 @@ class Painter:
         return [Placed(x, y, cards[-1])]
 
     def _paint_pile(self, spot: Spot) -> None:
-        placed = self._place(spot)
         cards = self.piles[spot.pile]
-        if not cards:
-            words, sprite = self._empty(spot.pile)
-            self.parts.append(Sprite(f"empty {words}", placed[0].x, placed[0].y, sprite))
+        empty = None if cards else self._empty(spot.pile)  # its words and their colour
+        # What shows of the pile: the parts of a stock are the same while its depth is.
+        shown = (tuple(cards) if spot.fan is Fan.DOWN else tuple(cards[-3:]) if spot.fan is Fan.RIGHT3
+                 else (cards[-1], _depth(len(cards))) if cards and spot.fan is Fan.STACK else tuple(cards[-1:]))
+        key = (self.theme, self.geo, spot, shown, self._tops[spot.pile], self.fan if spot.fan is Fan.DOWN else 0, empty)
+        kept = _pile_parts.get(key)
+        if kept is None:
+            kept = _pile_parts[key] = self._pile_parts(spot, empty)
+            if len(_pile_parts) > PILE_PARTS:
+                _pile_parts.popitem(last=False)
         else:
-            back = card_back(self.theme, self.geo.card)
-            depth = _depth(len(cards)) if spot.fan is Fan.STACK else 0
-            layers = [("??", back, placed[0].x + step, placed[0].y + step)
-                      for step in (layer * self.geo.depth_step for layer in range(depth, 0, -1))]
-            faces = [(card.text, self._sprite(card.text), card.x, card.y) for card in placed]
-            stack = [*layers, *faces]  # bottom to top
-            for index, (name, sprite, x, y) in enumerate(stack):
-                above = stack[index + 1][2:] if index + 1 < len(stack) else None
-                self.parts.append(Sprite(name, x, y, sprite, above))
-        self.placed[spot.pile] = placed
+            with contextlib.suppress(KeyError):  # let go meanwhile by a drawing in another thread
+                _pile_parts.move_to_end(key)
+        parts, self.placed[spot.pile] = kept
+        self.parts.extend(parts)
+
+    def _pile_parts(self, spot: Spot, empty: tuple[str, RGB | None] | None) -> tuple[list[Part], list[Placed]]:
+        """A pile's parts, bottom to top, and where its visible cards go; `empty`: an empty
+        pile's words in its outline, and their colour (`_empty`)."""
+        placed = self._place(spot)
+        if empty is not None:
+            words, colour = empty
+            sprite = empty_slot(self.theme, self.geo.card, words, colour)
+            return [_sprite_part(f"empty {words}", placed[0].x, placed[0].y, _Same(sprite), None)], placed
+        cards = self.piles[spot.pile]
+        back = card_back(self.theme, self.geo.card)
+        depth = _depth(len(cards)) if spot.fan is Fan.STACK else 0
+        layers = [("??", back, placed[0].x + step, placed[0].y + step)
+                  for step in (layer * self.geo.depth_step for layer in range(depth, 0, -1))]
+        faces = [(card.text, self._sprite(card.text), card.x, card.y) for card in placed]
+        stack = [*layers, *faces]  # bottom to top
+        parts: list[Part] = []
+        for index, (name, sprite, x, y) in enumerate(stack):
+            above = stack[index + 1][2:] if index + 1 < len(stack) else None
+            parts.append(_sprite_part(name, x, y, _Same(sprite), above))
+        return parts, placed
 
     def _sprite(self, text: str) -> Image.Image:
         return card_back(self.theme, self.geo.card) if text == "??" else card_face(
             Card.parse(text), self.theme, self.geo.card)
 
-    def _empty(self, pile: str) -> tuple[str, Image.Image]:
-        """An empty pile's outline, and its words (what tells it from the other outlines)."""
+    def _empty(self, pile: str) -> tuple[str, RGB | None]:
+        """The words in an empty pile's outline (what tells it from the other outlines), and
+        their colour (None: the outline's own)."""
         if pile.startswith("f"):
             base = self.game.foundation_base(pile)
-            words = rank_name(base.rank) + base.suit.symbol
-            return words, empty_slot(self.theme, self.geo.card, words, _visible_on(self.theme.suits[base.suit],
-                                                                                      self.theme))
-        words = "↻" if pile == "s" and self.game.can_move(DRAW) else ""
-        return words, empty_slot(self.theme, self.geo.card, words)
+            return rank_name(base.rank) + base.suit.symbol, _visible_on(self.theme.suits[base.suit], self.theme)
+        return ("↻" if pile == "s" and self.game.can_move(DRAW) else ""), None
 
     # --- words -------------------------------------------------------------------------
 
@@ -374,7 +404,7 @@ class Painter:
         text = spot.pile
         if spot.counted:
             text += f" · {len(self.piles[spot.pile])}"
-        self.parts.append(Label(*self._label_place(spot), text, self.geo.label))
+        self.parts.append(_label_part(*self._label_place(spot), text, self.geo.label))
 
     def _label_place(self, spot: Spot) -> tuple[int, int]:
         """The top left corner of a pile's label: above the pile, wherever its row starts."""
@@ -383,7 +413,7 @@ class Painter:
     def _text(self, xy: tuple[int, int], text: str, size: int, fill: tuple[int, int, int], anchor: str,
               bold: bool = True) -> None:
         """`ImageDraw.text` at a whole-pixel point, with the text's mask drawn once and kept."""
-        self.parts.append(Text(*xy, text, size, fill, anchor, bold))
+        self.parts.append(_text_part(*xy, text, size, fill, anchor, bold))
 
     def _header(self, player: str | None) -> None:
         game, theme, geo = self.game, self.theme, self.geo
@@ -425,7 +455,7 @@ class Painter:
 
     def _die(self, x: int, y: int, size: int, roll: int) -> None:
         """A die face showing `roll`: the Die of Justice."""
-        self.parts.append(Die(x, y, size, roll))
+        self.parts.append(_die_part(x, y, size, roll))
 
     def _marks(self) -> None:
         """The layout's marks in their band over the first row: which way the columns under
@@ -470,7 +500,7 @@ class Painter:
         outside = RING_SPACING * self.ringed[area]
         self.ringed[area] += 1
         ringed = (area[0] - outside, area[1] - outside, area[2] + outside, area[3] + outside)
-        self.parts.append(Ring(ringed, colour, width, self.geo.card.radius + 3))
+        self.parts.append(_ring_part(ringed, colour, width, self.geo.card.radius + 3))
 
     def paint_banner(self, outcome: Outcome) -> None:
         won = outcome is Outcome.WON
@@ -481,7 +511,7 @@ class Painter:
         size = 34 if won else 26
         while size > 16 and font(size).getlength(text) > box[2] - box[0] - 24:  # a longer language's words
             size -= 2
-        self.parts.append(Banner(box, text, size, colour))
+        self.parts.append(_banner_part(box, text, size, colour))
 
 
 # --- a board's parts --------------------------------------------------------------------
@@ -536,8 +566,8 @@ class Sprite:
         """Draw it: its pieces (`_pieces`), each blended through its alpha, or copied where it is opaque."""
         x, y = canvas.at(self.x - SHADOW, self.y - SHADOW)
         above = None if self.under is None else (self.under[0] - self.x + SHADOW, self.under[1] - self.y + SHADOW)
-        for (left, top), piece in _pieces(_Same(self.sprite), above, canvas.geo.card):
-            canvas.image.paste(piece, (x + left, y + top), piece if piece.mode == "RGBA" else None)
+        for (left, top), piece, mask in _pieces(_Same(self.sprite), above, canvas.geo.card):
+            _paste(canvas.image, piece, (x + left, y + top), mask)
 
 
 class _Same:
@@ -556,8 +586,10 @@ class _Same:
 
 
 @functools.lru_cache(maxsize=SPRITE_PIECES)
-def _pieces(sprite: _Same, above: tuple[int, int] | None, card: CardSize) -> list[tuple[tuple[int, int], Image.Image]]:
-    """The pieces of a sprite to paste, each with its top left corner in the sprite: the parts a
+def _pieces(sprite: _Same, above: tuple[int, int] | None, card: CardSize
+            ) -> list[tuple[tuple[int, int], Image.Image, Image.Image | None]]:
+    """The pieces of a sprite to paste, each with its top left corner in the sprite and its mask
+    (itself, where it blends; None where it is copied): the parts a
     card lying at `above` (in the sprite's pixels) leaves showing (`_uncovered`), or all of it;
     a large opaque middle apart, as RGB, to be copied rather than blended (the same pixels,
     sooner), and the rest as RGBA."""
@@ -577,7 +609,8 @@ def _pieces(sprite: _Same, above: tuple[int, int] | None, card: CardSize) -> lis
                   (right, top, box[2], bottom)]
         pieces += [(side, False) for side in around if side[0] < side[2] and side[1] < side[3]]
         pieces.append(((left, top, right, bottom), True))
-    return [((box[0], box[1]), image.crop(box).convert("RGB") if whole else image.crop(box)) for box, whole in pieces]
+    cut = [((box[0], box[1]), image.crop(box).convert("RGB") if whole else image.crop(box)) for box, whole in pieces]
+    return [(corner, piece, piece if piece.mode == "RGBA" else None) for corner, piece in cut]
 
 
 @dataclass(frozen=True, slots=True)
@@ -591,14 +624,13 @@ class Text:
     fill: tuple[int, int, int]
     anchor: str
     bold: bool = True
+    box: Box = field(init=False, compare=False, repr=False)  # the pixels it may draw on
 
-    @property
-    def box(self) -> Box:
-        """The pixels it may draw on."""
+    def __post_init__(self) -> None:
         mask, left, top = _text_mask(self.text, self.size, self.bold, self.anchor)
-        if mask is None:
-            return self.x, self.y, self.x, self.y
-        return self.x + left, self.y + top, self.x + left + mask.width, self.y + top + mask.height
+        box = (self.x, self.y, self.x, self.y) if mask is None else (
+            self.x + left, self.y + top, self.x + left + mask.width, self.y + top + mask.height)
+        object.__setattr__(self, "box", box)  # worked out once: the part is kept (`_text_part`)
 
     def paint(self, canvas: Canvas) -> None:
         """Draw it."""
@@ -613,13 +645,13 @@ class Label:
     y: int
     text: str
     height: int  # the geometry's label band
+    box: Box = field(init=False, compare=False, repr=False)  # the pixels it may draw on: the tag, and the text
 
-    @property
-    def box(self) -> Box:
-        """The pixels it may draw on: the tag, and the text, which may reach out of it."""
+    def __post_init__(self) -> None:
         right, bottom = self.x + round(_length(self.text, 19, True)) + 15, self.y + self.height - 5  # `_label_tag`
         words = Text(*_label_text_place(self.x, self.y, self.height), self.text, 19, (0, 0, 0), "lm").box
-        return min(self.x, words[0]), min(self.y, words[1]), max(right, words[2]), max(bottom, words[3])
+        box = min(self.x, words[0]), min(self.y, words[1]), max(right, words[2]), max(bottom, words[3])
+        object.__setattr__(self, "box", box)  # the text may reach out of the tag; worked out once (`_label_part`)
 
     def paint(self, canvas: Canvas) -> None:
         """Draw it."""
@@ -672,7 +704,7 @@ class Ring:
         x0, y0, x1, y1 = self.area
         x, y = canvas.at(x0 - 5, y0 - 5)
         for (left, top), mask in _ring_mask(x1 - x0, y1 - y0, self.radius, self.width):
-            canvas.image.paste(self.colour, (x + left, y + top), mask)
+            _paste(canvas.image, self.colour, (x + left, y + top), mask)
 
 
 @dataclass(frozen=True, slots=True)
@@ -700,6 +732,24 @@ class Banner:
 
 
 Part = Sprite | Text | Label | Die | Ring | Banner
+# A board's parts are made once and kept while they are in use (its piles' in `_pile_parts`, by the
+# pile's cards and place; its words and rings by their values here), so that the parts two boards
+# of a game share are the same objects: render.redraw compares them by identity.
+_text_part = functools.lru_cache(maxsize=TEXT_CACHE)(Text)
+_label_part = functools.lru_cache(maxsize=TEXT_CACHE)(Label)
+_ring_part = functools.lru_cache(maxsize=RING_MASKS)(Ring)
+_die_part = functools.lru_cache(maxsize=64)(Die)
+_banner_part = functools.lru_cache(maxsize=64)(Banner)
+
+
+@functools.lru_cache(maxsize=PILE_PARTS)
+def _sprite_part(name: str, x: int, y: int, sprite: _Same, under: tuple[int, int] | None) -> Sprite:
+    """A sprite's part, kept: the same object for the same sprite, place and card over it."""
+    return Sprite(name, x, y, sprite.image, under)
+
+
+_pile_parts: OrderedDict[tuple[object, ...], tuple[list[Part], list[Placed]]] = OrderedDict()
+_layouts: OrderedDict[tuple[object, ...], tuple[int, dict[str, int], int]] = OrderedDict()  # Painter.__init__
 DIE_PIPS = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (0, 2), (2, 0), (2, 2)],
             5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)], 6: [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)]}
 
@@ -737,7 +787,7 @@ def _rows(height: int) -> int:
 def _paste_label(image: Image.Image, corner: tuple[int, int], text: str, theme: Theme, geometry: Geometry) -> None:
     """A pile's label, its tag and `text`, its top left corner at `corner`."""
     x, y = corner
-    image.paste(theme.tag[:3], (x, y), _label_tag(text, theme.tag[3], geometry.label))
+    _paste(image, theme.tag[:3], (x, y), _label_tag(text, theme.tag[3], geometry.label))
     _paste_text(image, _label_text_place(x, y, geometry.label), text, 19, theme.text, "lm", True)
 
 
@@ -752,7 +802,22 @@ def _paste_text(image: Image.Image, xy: tuple[int, int], text: str, size: int, f
     """Paste `fill` through the text's mask (`_text_mask`): as `ImageDraw.text` draws at `xy`."""
     mask, left, top = _text_mask(text, size, bold, anchor)
     if mask is not None:
-        image.paste(fill, (xy[0] + left, xy[1] + top), mask)
+        _paste(image, fill, (xy[0] + left, xy[1] + top), mask)
+
+
+def _paste(image: Image.Image, source: Image.Image | tuple[int, ...], corner: tuple[int, int],
+           mask: Image.Image | None) -> None:
+    """`image.paste(source, corner, mask)` straight to Pillow's core, for an RGB image of a board
+    being drawn (its own, loaded) and a colour or a loaded image of its mode or RGBA (a mask's
+    size when there is one): the same pixels, without the checks `Image.paste` makes each time
+    (a board is drawn in some 45 pastes, and they were a tenth of its time)."""
+    width, height = (source if mask is None else mask).size  # type: ignore[union-attr]  # a colour has a mask
+    box = (corner[0], corner[1], corner[0] + width, corner[1] + height)
+    pixels = source if isinstance(source, tuple) else source.im
+    if mask is None:
+        image.im.paste(pixels, box)
+    else:
+        image.im.paste(pixels, box, mask.im)
 
 
 @functools.lru_cache(maxsize=TEXT_CACHE)

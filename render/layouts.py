@@ -33,7 +33,7 @@ class Align(Enum):
     RIGHT = "right"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # a layout's own: compared and hashed as itself (render keys on it)
 class Spot:
     """One pile on the board: its notation name, its place, how it fans, and whether its
     label shows how many cards it holds."""
@@ -56,7 +56,7 @@ class Mark:
     align: Align
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # the module's constants: compared and hashed as themselves
 class BoardLayout:
     """A game's board: its width in card slots, its piles, and the marks over them."""
 

@@ -374,9 +374,8 @@ class _BoardPainter(Painter):
                 self.initials[player])
         self.draw.text((right, 53), counts, font=font(20), fill=theme.text, anchor="rm")
 
-    def _empty(self, pile: str) -> tuple[str, Image.Image]:
-        words = "↻" if pile == "s" and self.piles["w"] else ""  # the waste turns over: redeals are unlimited
-        return words, empty_slot(self.theme, self.geo.card, words)
+    def _empty(self, pile: str) -> tuple[str, RGB | None]:
+        return ("↻" if pile == "s" and self.piles["w"] else ""), None  # the waste turns over: redeals are unlimited
 
     def _last_move(self) -> None:
         """Outline the player's last move, as board.py does: the source's new top, and the cards

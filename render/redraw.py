@@ -190,16 +190,17 @@ def _rewritten(rows: Image.Image, top: int, drawn: list[tuple[Box, Image.Image]]
 def dirty(before: Sequence[Part], after: Sequence[Part], size: tuple[int, int]) -> list[Box]:
     """The rectangles of a board of `size` to draw again when its parts go from `before` to
     `after`: around every part that went or came, merged into a few; the whole board where the
-    parts both have are in another order (one may now cover the other)."""
+    parts both have are in another order (one may now cover the other).
+
+    Parts are compared by identity: the parts two boards share are the same objects (render.board
+    keeps them), and a part equal to one before but made anew is drawn again, the same pixels."""
     width, height = size
-    kept_before, kept_after = set(before), set(after)
-    stayed = [part in kept_after for part in before]
-    was = [part in kept_before for part in after]
-    if ([part for part, kept in zip(before, stayed, strict=True) if kept]
-            != [part for part, kept in zip(after, was, strict=True) if kept]):
+    ids_before, ids_after = {id(part) for part in before}, {id(part) for part in after}
+    if ([id(part) for part in before if id(part) in ids_after]
+            != [id(part) for part in after if id(part) in ids_before]):
         return [(0, 0, width, height)]
-    boxes = [part.box for part, kept in zip(before, stayed, strict=True) if not kept]
-    boxes += [part.box for part, kept in zip(after, was, strict=True) if not kept]
+    boxes = [part.box for part in before if id(part) not in ids_after]
+    boxes += [part.box for part in after if id(part) not in ids_before]
     clipped = [(max(0, x0), max(0, y0), min(width, x1), min(height, y1)) for x0, y0, x1, y1 in boxes]
     return merged([box for box in clipped if box[0] < box[2] and box[1] < box[3]])
 

@@ -13,6 +13,9 @@ is the kind's own (CanfieldGame's `Rules`, PatriarchsGame's `PatriarchsRules`).
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import operator
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -20,7 +23,7 @@ from enum import Enum
 from typing import Any, Generic, Protocol, Self, TypeVar
 
 from bot.game import notation
-from bot.game.cards import Card
+from bot.game.cards import Card, cards_code, cards_from_code
 from bot.game.deals import random_deal
 from bot.game.errors import IllegalMoveError, NotationError
 from bot.game.moves import DRAW, Move
@@ -288,6 +291,18 @@ class Game(ABC, Generic[RulesT]):
         twin._known_outcome = self._known_outcome
         return twin
 
+    def __reduce__(self) -> tuple[Callable[..., Game[Any]], tuple[Any, ...]]:
+        # Pickled as what `copy` copies, every pile and the deck a `cards_code`: a game goes to
+        # a drawing process with every move (render.workers), and pickling its cards one by one
+        # (`Card.__reduce__`, a Python call each) was most of what sending it cost.
+        known = self._known_outcome
+        history = [(step.move, None if step.before is None else _position_text(step.before), step.fills)
+                   for step in self.history]
+        rules = (type(self.rules), _fields_of(type(self.rules))(self.rules))
+        return _unpickled_game, (type(self), rules, self.deal, cards_code(self.cards),
+                                 _position_text(self._position()), history,
+                                 None if known is None else (_position_text(known[0]), known[1]))
+
     _known_outcome: tuple[Position, Outcome | None] | None = None
 
     def _outcome_once(self, work_out: Callable[[], Outcome | None]) -> Outcome | None:
@@ -536,3 +551,47 @@ class Game(ABC, Generic[RulesT]):
         if name not in self._piles:
             raise IllegalMoveError("{text!r} is not legal: this game has no pile {pile}", text=text or name, pile=name)
         return self._piles[name]
+
+
+def _position_text(position: Position) -> tuple[str, tuple[int, ...], int, int | None]:
+    """A position as the `cards_code` of all its piles one after another, each pile's length,
+    the redeals and the die."""
+    piles, redeals, die = position
+    return cards_code([card for pile in piles for card in pile]), tuple(map(len, piles)), redeals, die
+
+
+def _position_of(text: tuple[str, tuple[int, ...], int, int | None]) -> Position:
+    cards, lengths, redeals, die = text
+    every = cards_from_code(cards)
+    piles, start = [], 0
+    for length in lengths:
+        piles.append(every[start:start + length])
+        start += length
+    return tuple(piles), redeals, die
+
+
+@functools.cache
+def _fields_of(kind: type) -> Callable[[Any], tuple[Any, ...]]:
+    """What gives a dataclass's fields as a tuple, in order (its rules' values, to pickle a game;
+    rules have several fields, so that `attrgetter` gives a tuple)."""
+    return operator.attrgetter(*(field.name for field in dataclasses.fields(kind)))
+
+
+@functools.lru_cache(maxsize=64)
+def _shared_rules(kind: type, values: tuple[Any, ...]) -> Any:
+    """The rules with these values (`_fields_of`), one object for all the games unpickled with them."""
+    return kind(*values)
+
+
+def _unpickled_game(kind: type[Game[Any]], rules: tuple[type, tuple[Any, ...]], deal: int | None, cards: str,
+                    position: tuple[str, tuple[int, ...], int, int | None],
+                    history: list[tuple[Move, Any, tuple[str, ...]]], known: tuple[Any, Outcome | None] | None,
+                    ) -> Game[Any]:
+    """A game as `Game.__reduce__` pickled it."""
+    game = kind(_shared_rules(*rules), cards_from_code(cards), deal, checked=True)
+    game._restore(_position_of(position))
+    game.history = [Step(move, None if before is None else _position_of(before), fills)
+                    for move, before, fills in history]
+    if known is not None:
+        game._known_outcome = (_position_of(known[0]), known[1])
+    return game

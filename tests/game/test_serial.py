@@ -8,8 +8,9 @@ import random
 
 import pytest
 
-from bot.game import SnapshotError, from_record, from_snapshot, new_game, to_record, to_snapshot
+from bot.game import DRAW, SnapshotError, from_record, from_snapshot, new_game, to_record, to_snapshot
 from bot.game.games import option_names
+from bot.game.solver import GaveUp
 from tests.game.decks import deck
 
 
@@ -50,9 +51,26 @@ def test_a_game_pickles_to_the_same_game_with_the_same_history(name: str) -> Non
     for card in game.cards:
         assert pickle.loads(pickle.dumps(card)) == card and pickle.loads(pickle.dumps(card)).is_red == card.is_red
         assert pickle.loads(pickle.dumps(card)) is pickle.loads(pickle.dumps(card))  # the deck's one card
+    assert [step.before for step in twin.history] == [step.before for step in game.history]  # undo needs no replay
+    assert twin.rules == game.rules and pickle.loads(pickle.dumps(game)).rules is twin.rules  # one object, shared
     twin.undo()
     game.undo()
     assert same(twin, game)
+
+
+def test_a_pickled_game_keeps_its_known_outcome_and_an_explicit_deck() -> None:
+    game, unknown = new_game("canfield", deal=10), new_game("canfield", deal=10)
+    game.play(DRAW)
+    unknown.play(DRAW)
+    with pytest.raises(GaveUp):
+        unknown.outcome_within(1)  # a search of one position does not tell it
+    outcome = game.outcome  # worked out once: a drawing process does not search again
+    assert pickle.loads(pickle.dumps(game)).outcome_within(1) == outcome  # known: no search
+    explicit = new_game("canfield", cards=deck("AC", ["QH"], ["8S", "9H", "TS", "2C"]))
+    explicit.play("t1t2 d")
+    twin = pickle.loads(pickle.dumps(explicit))
+    assert twin.deal is None and same(twin, explicit)
+    assert pickle.loads(pickle.dumps(new_game("patriarchs", deal=5))).history == []
 
 
 def test_explicit_decks_are_recorded_by_their_cards() -> None:

@@ -145,6 +145,24 @@ def test_a_draw_is_drawn_again_only_around_the_stock_and_the_waste() -> None:
     assert sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in rectangles) < width * height / 8
     waste = after.box_of(after.spot_of("w"))
     assert any(x0 <= waste[0] and y0 <= waste[1] for x0, y0, _, _ in rectangles)
+    # The stock's cards show the same (one card fewer, as deep): its parts stay, only its label changes.
+    stock = after.box_of(after.spot_of("s"))
+    assert not any(x0 < stock[2] and stock[1] < y1 and y0 < stock[3] and stock[0] < x1
+                   for x0, y0, x1, y1 in rectangles)
+
+
+def test_the_parts_two_boards_share_are_the_same_objects_and_parts_made_anew_are_drawn_again() -> None:
+    game = new_game("canfield", deal=7)
+    game.play("d")
+    before = Painter(game, get_theme("classic"), GEOMETRY).compose(None, None, "Zoë")
+    game.play("d")
+    after = Painter(game, get_theme("classic"), GEOMETRY).compose(None, None, "Zoë")
+    shared = [part for part in after if any(part == old for old in before)]
+    assert shared and all(any(part is old for old in before) for part in shared)  # kept: one object each
+    copies = [copy.copy(part) for part in before]  # equal, but not the parts drawn before
+    painter = Painter(game, get_theme("classic"), GEOMETRY)
+    rectangles = redraw.dirty(before, copies, painter.size)
+    assert sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in rectangles) > painter.size[0] * painter.size[1] / 2
 
 
 def test_dirty_boxes_are_merged_into_a_few_rectangles() -> None:
