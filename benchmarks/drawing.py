@@ -2,9 +2,10 @@
 shared machine's load does not sway: its timings vary by a fifth from run to run, and changes of
 a few percent are lost in them (benchmarks/load.py measures the whole bot).
 
-The workload is what a drawing process gets while players draw (render.workers): for each of
-`--games` Canfield deals, `--draws` draws, each board's request as the bot sends it (the game
-copied with its last move only, its captions, the call pickled), unpickled and drawn with the
+The workload is what a drawing process gets while players draw (render.workers): `--games`
+Canfield deals drawn from `--draws` times in turn (a move where no draw is left), each board's
+request as the bot sends it (the game copied with its last move only, its captions, the call
+pickled; benchmarks.handoff `boards`), unpickled and drawn with the
 game's key, so that each board is drawn from that game's last (render.redraw). Each game's first
 board is drawn once before counting, and the boards kept are let go before the counted round, so
 that each game's first counted board starts from another game's, as a new game's does. The
@@ -29,35 +30,27 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.game import DRAW, new_game
 from render import redraw
 from render.board import render
-from render.captions import board_captions
 
 
 def requests(games: int, draws: int) -> list[tuple[int, bytes]]:
-    """Each board's request as the bot pickles it for a drawing process, with the game's key."""
-    made = []
-    for deal in range(1, games + 1):
-        game = new_game("canfield", deal=deal)
-        for _ in range(draws):
-            if not game.can_move(DRAW):
-                break
-            game.play(DRAW)
-            _ = game.outcome  # worked out in the bot, before it sends the game
-            call = (render, (game.copy(last_move_only=True),),
-                    {"highlight": None, "player": "Alice", "captions": board_captions(game), "key": deal})
-            made.append((deal, pickle.dumps(call, pickle.HIGHEST_PROTOCOL)))
-    return made
+    """Each board's request as the bot pickles it for a drawing process (the boards of
+    benchmarks.handoff, as board_file asks for them), with the game's key."""
+    from benchmarks.handoff import boards  # imported here: the runs under callgrind need none of it
+
+    return [(key, pickle.dumps((render, (game,), {"highlight": None, "player": "Alice", "captions": captions,
+                                                  "key": key}), pickle.HIGHEST_PROTOCOL))
+            for boards_of_a_round in boards(games, draws) for game, captions, key in boards_of_a_round]
 
 
 def work(path: Path, rounds: int, draw: bool) -> float:
     """Draw the requests stored at `path` as a drawing process would, `rounds` times after a
     first board of each game; or, with `draw` false, only unpickle them. The CPU seconds a board."""
     made: list[tuple[int, bytes]] = pickle.loads(path.read_bytes())
-    for deal, request in made:  # each game's first board, and every sprite drawn once
+    for key, request in made:  # each game's first board, and every sprite drawn once
         function, args, kwargs = pickle.loads(request)
-        function(*args, **{**kwargs, "key": -deal})
+        function(*args, **{**kwargs, "key": -1 - key})
     start = time.process_time()
     for _ in range(rounds):
         redraw.forget()
@@ -99,7 +92,7 @@ def main() -> None:
         seconds = work(path, 3, True)
         whole = (counted(path, 1, True) - counted(path, 0, True)) / len(made)
         unpickled = (counted(path, 1, False) - counted(path, 0, False)) / len(made)
-    print(f"{len(made)} boards ({args.games} Canfield games, up to {args.draws} draws each), "
+    print(f"{len(made)} boards ({args.games} Canfield games, {args.draws} draws each), "
           f"a drawing process's work per board")
     print(f"{'':28}{'instructions':>14}")
     print(f"{'unpickling the request':28}{unpickled:>14,.0f}")

@@ -19,8 +19,9 @@ import io
 import struct
 import zlib
 from collections import Counter, OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -51,8 +52,8 @@ BACKGROUNDS = 32  # backgrounds kept (a theme, size and labels: about one per la
 RING_SPACING = 6  # pixels between two rings around one pile
 SPRITE_PIECES = 1024  # sprites cut into pieces kept (a sprite, as it shows under each card offset): ~50 KB each
 OPAQUE_PIECE = 3000  # an opaque middle at least this many pixels is copied apart from the sprite's blended edges
-LAYOUTS_KEPT = 1024  # where the piles go, for so many layouts and counts of their cards (the first kept go first)
-PILE_PARTS = 8192  # piles' parts kept (a pile's cards in one place: a few parts each), the least recently used let go
+LAYOUTS_KEPT = 1024  # where the piles go, for so many layouts and counts of their cards
+PILE_PARTS = 8192  # piles' parts kept (a pile's cards in one place: a few parts each)
 RING_MASKS = 256  # ring masks kept (one per size of area ringed: a card, a waste, a column of some length): ~6 KB each
 
 
@@ -206,14 +207,9 @@ class Painter:
         self.board = layout_for(game.kind)
         self.piles = game.piles()
         # Where the piles go follows from how many cards each holds: worked out once for them.
-        key = (self.board, geometry, tuple([len(self.piles[spot.pile]) for spot in self.board.spots]))
-        known = _layouts.get(key)
-        if known is None:
-            self.fan = self._column_fan()
-            known = _layouts[key] = (self.fan, self._tops, self._height())
-            if len(_layouts) > LAYOUTS_KEPT:
-                _layouts.popitem(last=False)
-        self.fan, self._tops, height = known  # the tops: the cached property's value, as it keeps it
+        counts = tuple([len(self.piles[spot.pile]) for spot in self.board.spots])
+        laid_out = _kept(_layouts, LAYOUTS_KEPT, (self.board, geometry, counts), self._laid_out)
+        self.fan, self._tops, height = laid_out  # the tops: the cached property's value, as it keeps it
         self.placed: dict[str, list[Placed]] = {}
         self.outcome = None if in_play else game.outcome  # `in_play`: known not to be over, no search
         width = geometry.width(self.board)
@@ -221,6 +217,11 @@ class Painter:
         self.size = (width, height if self.banner is None else max(height, self.banner[3] + geometry.margin))
         self.ringed: Counter[tuple[int, int, int, int]] = Counter()  # the areas ringed, and how often
         self.parts: list[Part] = []
+
+    def _laid_out(self) -> tuple[int, dict[str, int], int]:
+        """The columns' fan, each pile's top edge and the board's height (before any banner)."""
+        self.fan = self._column_fan()  # the tops and the height depend on it
+        return self.fan, self._tops, self._height()
 
     def paint(self, highlight: Move | None, losing: Move | None, player: str | None) -> Image.Image:
         """The board: its scene (`compose`) drawn (`picture`)."""
@@ -354,15 +355,7 @@ class Painter:
         shown = (tuple(cards) if spot.fan is Fan.DOWN else tuple(cards[-3:]) if spot.fan is Fan.RIGHT3
                  else (cards[-1], _depth(len(cards))) if cards and spot.fan is Fan.STACK else tuple(cards[-1:]))
         key = (self.theme, self.geo, spot, shown, self._tops[spot.pile], self.fan if spot.fan is Fan.DOWN else 0, empty)
-        kept = _pile_parts.get(key)
-        if kept is None:
-            kept = _pile_parts[key] = self._pile_parts(spot, empty)
-            if len(_pile_parts) > PILE_PARTS:
-                _pile_parts.popitem(last=False)
-        else:
-            with contextlib.suppress(KeyError):  # let go meanwhile by a drawing in another thread
-                _pile_parts.move_to_end(key)
-        parts, self.placed[spot.pile] = kept
+        parts, self.placed[spot.pile] = _kept(_piles, PILE_PARTS, key, lambda: self._pile_parts(spot, empty))
         self.parts.extend(parts)
 
     def _pile_parts(self, spot: Spot, empty: tuple[str, RGB | None] | None) -> tuple[list[Part], list[Placed]]:
@@ -732,7 +725,7 @@ class Banner:
 
 
 Part = Sprite | Text | Label | Die | Ring | Banner
-# A board's parts are made once and kept while they are in use (its piles' in `_pile_parts`, by the
+# A board's parts are made once and kept while they are in use (its piles' in `_piles`, by the
 # pile's cards and place; its words and rings by their values here), so that the parts two boards
 # of a game share are the same objects: render.redraw compares them by identity.
 _text_part = functools.lru_cache(maxsize=TEXT_CACHE)(Text)
@@ -748,8 +741,25 @@ def _sprite_part(name: str, x: int, y: int, sprite: _Same, under: tuple[int, int
     return Sprite(name, x, y, sprite.image, under)
 
 
-_pile_parts: OrderedDict[tuple[object, ...], tuple[list[Part], list[Placed]]] = OrderedDict()
+_piles: OrderedDict[tuple[object, ...], tuple[list[Part], list[Placed]]] = OrderedDict()  # Painter._paint_pile
 _layouts: OrderedDict[tuple[object, ...], tuple[int, dict[str, int], int]] = OrderedDict()  # Painter.__init__
+Kept = TypeVar("Kept")
+
+
+def _kept(cache: OrderedDict[tuple[object, ...], Kept], most: int, key: tuple[object, ...],
+          make: Callable[[], Kept]) -> Kept:
+    """`cache[key]`, made by `make` the first time, the least recently used let go past `most`
+    values. Drawing threads may share it: at worst a value is made twice."""
+    value = cache.get(key)
+    if value is None:
+        value = cache[key] = make()
+        if len(cache) > most:
+            with contextlib.suppress(KeyError):  # emptied meanwhile by another thread
+                cache.popitem(last=False)
+    else:
+        with contextlib.suppress(KeyError):  # let go meanwhile by another thread
+            cache.move_to_end(key)
+    return value
 DIE_PIPS = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (0, 2), (2, 0), (2, 2)],
             5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)], 6: [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)]}
 

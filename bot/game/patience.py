@@ -285,23 +285,31 @@ class Game(ABC, Generic[RulesT]):
         """An independent game in the same position with the same history; `last_move_only`:
         with only its last move's step (it shows and draws the same, and undoes once at most),
         which is all a board needs and a fraction of the bytes to send a drawing process."""
-        twin = type(self)(self.rules, self.cards, self.deal, checked=True)
-        twin._restore(self._position())
-        twin.history = self.history[-1:] if last_move_only else list(self.history)
-        twin._known_outcome = self._known_outcome
-        return twin
+        history = self.history[-1:] if last_move_only else list(self.history)
+        return self._rebuilt(self.rules, self.cards, self.deal, self._position(), history, self._known_outcome)
+
+    @classmethod
+    def _rebuilt(cls, rules: RulesT, cards: Sequence[Card], deal: int | None, position: Position, history: list[Step],
+                 known: tuple[Position, Outcome | None] | None) -> Self:
+        """A game of this deck at `position`, after `history`, its outcome there `known` (a copy's
+        or an unpickled game's: every part of a game's state)."""
+        game = cls(rules, cards, deal, checked=True)
+        game._restore(position)
+        game.history = history
+        game._known_outcome = known
+        return game
 
     def __reduce__(self) -> tuple[Callable[..., Game[Any]], tuple[Any, ...]]:
         # Pickled as what `copy` copies, every pile and the deck a `cards_code`: a game goes to
         # a drawing process with every move (render.workers), and pickling its cards one by one
         # (`Card.__reduce__`, a Python call each) was most of what sending it cost.
         known = self._known_outcome
-        history = [(step.move, None if step.before is None else _position_text(step.before), step.fills)
+        history = [(step.move, None if step.before is None else _position_code(step.before), step.fills)
                    for step in self.history]
         rules = (type(self.rules), _fields_of(type(self.rules))(self.rules))
         return _unpickled_game, (type(self), rules, self.deal, cards_code(self.cards),
-                                 _position_text(self._position()), history,
-                                 None if known is None else (_position_text(known[0]), known[1]))
+                                 _position_code(self._position()), history,
+                                 None if known is None else (_position_code(known[0]), known[1]))
 
     _known_outcome: tuple[Position, Outcome | None] | None = None
 
@@ -553,15 +561,15 @@ class Game(ABC, Generic[RulesT]):
         return self._piles[name]
 
 
-def _position_text(position: Position) -> tuple[str, tuple[int, ...], int, int | None]:
+def _position_code(position: Position) -> tuple[str, tuple[int, ...], int, int | None]:
     """A position as the `cards_code` of all its piles one after another, each pile's length,
     the redeals and the die."""
     piles, redeals, die = position
     return cards_code([card for pile in piles for card in pile]), tuple(map(len, piles)), redeals, die
 
 
-def _position_of(text: tuple[str, tuple[int, ...], int, int | None]) -> Position:
-    cards, lengths, redeals, die = text
+def _position_from_code(code: tuple[str, tuple[int, ...], int, int | None]) -> Position:
+    cards, lengths, redeals, die = code
     every = cards_from_code(cards)
     piles, start = [], 0
     for length in lengths:
@@ -588,10 +596,7 @@ def _unpickled_game(kind: type[Game[Any]], rules: tuple[type, tuple[Any, ...]], 
                     history: list[tuple[Move, Any, tuple[str, ...]]], known: tuple[Any, Outcome | None] | None,
                     ) -> Game[Any]:
     """A game as `Game.__reduce__` pickled it."""
-    game = kind(_shared_rules(*rules), cards_from_code(cards), deal, checked=True)
-    game._restore(_position_of(position))
-    game.history = [Step(move, None if before is None else _position_of(before), fills)
-                    for move, before, fills in history]
-    if known is not None:
-        game._known_outcome = (_position_of(known[0]), known[1])
-    return game
+    steps = [Step(move, None if before is None else _position_from_code(before), fills)
+             for move, before, fills in history]
+    return kind._rebuilt(_shared_rules(*rules), cards_from_code(cards), deal, _position_from_code(position), steps,
+                         None if known is None else (_position_from_code(known[0]), known[1]))
