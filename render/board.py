@@ -31,7 +31,7 @@ from render.captions import BoardCaptions, board_captions, shorten
 from render.felt import FELT_ROWS, felt
 from render.fonts import font
 from render.layouts import Align, BoardLayout, Fan, Spot, layout_for
-from render.palette import board_palette, quantize
+from render.palette import board_palette, paint_indexed, paint_table, quantize
 from render.sprites import SHADOW, CardSize, card_back, card_face, empty_slot
 from render.themes import RGB, Theme, get_theme
 
@@ -56,6 +56,11 @@ LAYOUTS_KEPT = 1024  # where the piles go, for so many layouts and counts of the
 PILE_PARTS = 8192  # piles' parts kept (a pile's cards in one place: a few parts each)
 RING_MASKS = 256  # ring masks kept (one per size of area ringed: a card, a waste, a column of some length): ~6 KB each
 SOLIDS = 4096  # plain images kept, a colour in a mask's size (`_solid`): a few KB each
+PIXELS_KEPT = 8192  # images' pixels kept as bytes for the paint core (`_pixels`): sprites, masks, backgrounds
+COPY, BLEND_ALPHA, COLOUR_MASK = 0, 1, 2  # the paint core's ops (render/_paint_core.c): copy RGB, blend RGBA, a colour
+# An op of the paint core: its kind, source pixels, their width, the box read from them (x, y, width,
+# height), where it goes in the rectangle painted (x, y), and for a colour, its mask and the mask's width.
+Op = tuple[int, bytes, int, int, int, int, int, int, int, bytes | None, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,11 +133,11 @@ def render(game: Game, *, theme: str = "classic", highlight: Move | None = None,
     that key is drawn from it, only where it differs (render.redraw). The pixels are the same."""
     painter = Painter(game, get_theme(theme), GEOMETRY, captions)
     palette = board_palette(painter.theme)
+    painter.compose(highlight, losing, player)
     if key is None:
-        return encode_png(quantize(painter.paint(highlight, losing, player), palette))
+        return encode_png(painter.indexed(palette))
     from render.redraw import render_again  # it builds on this module
 
-    painter.compose(highlight, losing, player)
     return render_again(key, painter, palette)
 
 
@@ -236,6 +241,38 @@ class Painter:
         image = _background(*self.frame()).crop(box)
         paint_parts(self.parts, Canvas(image, box[:2], self.theme, self.geo))
         return image
+
+    def indexed(self, palette: Image.Image, box: Box | None = None) -> Image.Image:
+        """The parts drawn so far on the background (the whole board, or the part in `box`) in
+        the palette's indices, as `quantize(self.picture(box), palette)` gives them: in one call
+        of the paint core where it is built and can paint every part there (render/_paint_core.c:
+        one release of the GIL, not one a paste), else with Pillow."""
+        width, height = self.size
+        box = box or (0, 0, width, height)
+        table = paint_table(self.theme)
+        ops = None if table is None else self._ops(box)
+        if table is None or ops is None:
+            return quantize(self.picture(box), palette)
+        size = (box[2] - box[0], box[3] - box[1])
+        indexed = Image.frombytes("P", size, paint_indexed(size, ops, table))
+        indexed.putpalette(palette.getpalette() or [])
+        return indexed
+
+    def _ops(self, box: Box) -> list[Op] | None:
+        """The paint core's ops for the rectangle `box`: the background, then each part that
+        reaches into it, bottom first; None if a part there is not one it paints."""
+        left, top, right, bottom = box
+        background = _background(*self.frame())
+        ops: list[Op] = [(COPY, _pixels(_Same(background)), background.width, left, top, right - left, bottom - top,
+                          0, 0, None, 0)]
+        for part in self.parts:
+            x0, y0, x1, y1 = part.box
+            if x0 < right and left < x1 and y0 < bottom and top < y1:
+                more = part.ops((left, top), self.theme, self.geo)
+                if more is None:
+                    return None
+                ops += more
+        return ops
 
     def frame(self) -> tuple[Theme, Geometry, int, int, tuple[tuple[int, int, str], ...]]:
         """What the board's background is made of (`_background`'s arguments): boards with one
@@ -563,6 +600,15 @@ class Sprite:
         for (left, top), piece, mask in _pieces(_Same(self.sprite), above, canvas.geo.card):
             _paste(canvas.image, piece, (x + left, y + top), mask)
 
+    def ops(self, origin: tuple[int, int], theme: Theme, geo: Geometry) -> list[Op] | None:
+        """What `paint` does, as the paint core's ops (render.palette `paint_indexed`) for a
+        rectangle whose top left corner is at `origin`."""
+        x, y = self.x - SHADOW - origin[0], self.y - SHADOW - origin[1]
+        above = None if self.under is None else (self.under[0] - self.x + SHADOW, self.under[1] - self.y + SHADOW)
+        return [(BLEND_ALPHA if piece.mode == "RGBA" else COPY, _pixels(_Same(piece)), piece.width, 0, 0,
+                 piece.width, piece.height, x + left, y + top, None, 0)
+                for (left, top), piece, _ in _pieces(_Same(self.sprite), above, geo.card)]
+
 
 class _Same:
     """An image that is equal only to itself (the caches of pieces of sprites are keyed by it)."""
@@ -621,7 +667,7 @@ def _opaque_box(image: Image.Image) -> Box | None:
     left, right = _opaque_run(row, width // 2)
     top, bottom = _opaque_run(column, height // 2)
     while left < right and top < bottom:
-        shrink = [alpha.crop(edge).getextrema()[0] < 255 for edge in (
+        shrink = [alpha.crop(edge).getextrema() != (255, 255) for edge in (
             (left, top, left + 1, bottom), (left, top, right, top + 1),
             (right - 1, top, right, bottom), (left, bottom - 1, right, bottom))]
         if not any(shrink):
@@ -663,6 +709,11 @@ class Text:
         """Draw it."""
         _paste_text(canvas.image, canvas.at(self.x, self.y), self.text, self.size, self.fill, self.anchor, self.bold)
 
+    def ops(self, origin: tuple[int, int], theme: Theme, geo: Geometry) -> list[Op] | None:
+        """What `paint` does, as the paint core's ops (`Sprite.ops`)."""
+        return _text_ops((self.x - origin[0], self.y - origin[1]), self.text, self.size, self.fill, self.anchor,
+                         self.bold)
+
 
 @dataclass(frozen=True, slots=True)
 class Label:
@@ -684,6 +735,13 @@ class Label:
         """Draw it."""
         _paste_label(canvas.image, canvas.at(self.x, self.y), self.text, canvas.theme, canvas.geo)
 
+    def ops(self, origin: tuple[int, int], theme: Theme, geo: Geometry) -> list[Op] | None:
+        """What `paint` does, as the paint core's ops (`Sprite.ops`)."""
+        x, y = self.x - origin[0], self.y - origin[1]
+        tag = _label_tag(self.text, theme.tag[3], self.height)
+        return [_colour_op(theme.tag[:3], tag, (x, y)),
+                *_text_ops(_label_text_place(x, y, self.height), self.text, 19, theme.text, "lm", True)]
+
 
 @dataclass(frozen=True, slots=True)
 class Die:
@@ -698,6 +756,10 @@ class Die:
     def box(self) -> Box:
         """The pixels it may draw on."""
         return self.x, self.y, self.x + self.size + 1, self.y + self.size + 1
+
+    def ops(self, origin: tuple[int, int], theme: Theme, geo: Geometry) -> list[Op] | None:
+        """None: it is drawn with ImageDraw (`paint`), which the paint core does not do."""
+        return None
 
     def paint(self, canvas: Canvas) -> None:
         """Draw it."""
@@ -733,6 +795,13 @@ class Ring:
         for (left, top), mask in _ring_mask(x1 - x0, y1 - y0, self.radius, self.width):
             _paste(canvas.image, self.colour, (x + left, y + top), mask)
 
+    def ops(self, origin: tuple[int, int], theme: Theme, geo: Geometry) -> list[Op] | None:
+        """What `paint` does, as the paint core's ops (`Sprite.ops`)."""
+        x0, y0, x1, y1 = self.area
+        x, y = x0 - 5 - origin[0], y0 - 5 - origin[1]
+        return [_colour_op(self.colour, mask, (x + left, y + top))
+                for (left, top), mask in _ring_mask(x1 - x0, y1 - y0, self.radius, self.width)]
+
 
 @dataclass(frozen=True, slots=True)
 class Banner:
@@ -748,6 +817,10 @@ class Banner:
         """The pixels it may draw on."""
         x0, y0, x1, y1 = self.area
         return x0, y0, x1 + 1, y1 + 1
+
+    def ops(self, origin: tuple[int, int], theme: Theme, geo: Geometry) -> list[Op] | None:
+        """None: it is drawn with ImageDraw (`paint`), which the paint core does not do."""
+        return None
 
     def paint(self, canvas: Canvas) -> None:
         """Draw it."""
@@ -847,6 +920,31 @@ def _paste_text(image: Image.Image, xy: tuple[int, int], text: str, size: int, f
     mask, left, top = _text_mask(text, size, bold, anchor)
     if mask is not None:
         _paste(image, fill, (xy[0] + left, xy[1] + top), mask)
+
+
+def _text_ops(xy: tuple[int, int], text: str, size: int, fill: tuple[int, int, int], anchor: str,
+              bold: bool) -> list[Op]:
+    """What `_paste_text` does, as the paint core's ops."""
+    mask, left, top = _text_mask(text, size, bold, anchor)
+    return [] if mask is None else [_colour_op(fill, mask, (xy[0] + left, xy[1] + top))]
+
+
+def _colour_op(colour: tuple[int, ...], mask: Image.Image, corner: tuple[int, int]) -> Op:
+    """The paint core's op that pastes `colour` through an "L" `mask` at `corner`."""
+    return (COLOUR_MASK, _colour_bytes(colour[:3]), 0, 0, 0, mask.width, mask.height, corner[0], corner[1],
+            _pixels(_Same(mask)), mask.width)
+
+
+@functools.lru_cache(maxsize=SOLIDS)
+def _colour_bytes(colour: tuple[int, ...]) -> bytes:
+    return bytes(colour)
+
+
+@functools.lru_cache(maxsize=PIXELS_KEPT)
+def _pixels(image: _Same) -> bytes:
+    """An image's pixels as the paint core reads them (Pillow's `tobytes`: 3 bytes a pixel for
+    RGB, 4 for RGBA, 1 for L), kept while the image is."""
+    return image.image.tobytes()
 
 
 def _paste(image: Image.Image, source: Image.Image | tuple[int, ...], corner: tuple[int, int],

@@ -22,7 +22,7 @@ import functools
 import math
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from typing import cast
+from typing import Any, cast
 
 from PIL import Image
 
@@ -31,6 +31,12 @@ from bot.game.cards import Card, Suit
 from render.felt import felt, felt_shades
 from render.fonts import ASSETS
 from render.themes import RGB, Theme
+
+try:
+    from render import _paint_core
+except ImportError:  # not built (no C compiler): boards are painted with Pillow alone
+    _paint_core = None
+NATIVE = _paint_core is not None  # whether boards are painted by the paint core (tests turn it off to compare)
 
 PALETTES = ASSETS / "palettes.txt"
 HEADER = """# Each theme's palette (render/palette.py), made from what it draws. When the look of the boards
@@ -44,6 +50,30 @@ NEAR = 11  # a blend this close to a kept colour (Euclidean, 0-255 levels) could
 def quantize(image: Image.Image, palette: Image.Image) -> Image.Image:
     """`image` (RGB) in the palette's colours, each pixel its nearest (no dithering)."""
     return image.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def paint_table(theme: Theme) -> bytes | None:
+    """The index in the theme's palette of every colour as `quantize` looks it up (the top six
+    bits of each channel: red, green, blue, 2**18 of them), for the paint core
+    (render/_paint_core.c), made by `quantize` itself; None where the core is not used (`NATIVE`)."""
+    return _table(theme) if NATIVE else None
+
+
+@functools.cache
+def _table(theme: Theme) -> bytes:
+    levels = range(0, 256, 4)
+    channels = (bytes(level for level in levels for _ in range(64 * 64)),  # red: every 4096th colour on
+                bytes(level for level in levels for _ in range(64)) * 64,  # green: every 64th
+                bytes(levels) * 64 * 64)  # blue: each colour on
+    cube = Image.merge("RGB", [Image.frombytes("L", (1 << 9, 1 << 9), channel) for channel in channels])
+    return quantize(cube, board_palette(theme)).tobytes()
+
+
+def paint_indexed(size: tuple[int, int], ops: list[Any], table: bytes) -> bytes:
+    """A rectangle of `size` painted by the paint core's `ops` (render.board `Op`), in the
+    palette's indices through `table` (`paint_table`)."""
+    assert _paint_core is not None
+    return _paint_core.paint(size[0], size[1], ops, table)
 
 
 @functools.cache

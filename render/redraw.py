@@ -32,7 +32,6 @@ from typing import Any
 from PIL import Image
 
 from render.board import PNG_COMPRESS_LEVEL, PNG_SIGNATURE, Box, Painter, Part, deflater, png_chunk
-from render.palette import quantize
 
 BAND_ROWS = 48  # rows deflated together: a draw touches ~250 rows of the ~580 (header, stock, waste)
 GAMES = 1024  # boards kept per process, the least recently drawn let go first: ~40 KB of bands each
@@ -140,7 +139,7 @@ def kept_png(key: Hashable) -> bytes | None:
 
 
 def _whole(painter: Painter, frame: tuple[object, ...], palette: Image.Image) -> _Board:
-    indexed = quantize(painter.picture(), palette)
+    indexed = painter.indexed(palette)
     width, height = indexed.size
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indexed, deflate, no interlace
     head = PNG_SIGNATURE + png_chunk(b"IHDR", header) + png_chunk(b"PLTE", bytes(indexed.getpalette() or []))
@@ -157,7 +156,7 @@ def _again(last: _Board, painter: Painter, palette: Image.Image, rows: dict[int,
     takes over) where there are some, else into the bands inflated."""
     width, height = painter.size
     rectangles = dirty(last.parts, painter.parts, (width, height))
-    drawn = [(box, quantize(painter.picture(box), palette)) for box in rectangles]
+    drawn = [(box, painter.indexed(palette, box)) for box in rectangles]
     tops = sorted({top for x0, y0, x1, y1 in rectangles
                    for top in range(y0 // BAND_ROWS * BAND_ROWS, y1, BAND_ROWS)})
     bands = list(last.bands)

@@ -1,0 +1,195 @@
+/* A rectangle of a board painted and put in the palette's indices, in one call: the same pixels as
+ * pasting its parts with Pillow and quantizing them (render/paint.py says how, and is the way in).
+ *
+ * Pillow releases the GIL for each of the forty-odd pastes of a board, so a drawing thread hands
+ * the GIL to the event loop (and waits for it back) at each; here a rectangle is one call, which
+ * releases it once. The blends are Pillow's own (Paste.c's BLEND: a * (255 - m) + b * m, divided
+ * by 255 rounding as Pillow does), and a pixel's index is the palette's for its colour's top six
+ * bits of each channel, which is how Pillow's quantizer looks colours up (render/palette.py): the
+ * table `lut` is made by Pillow itself, from every such colour.
+ *
+ * It is an optional speed-up: without a C compiler the package installs without it and boards
+ * are painted with Pillow alone.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define LUT_SIZE (1 << 18)
+#define MAX_OPS 4096
+
+enum { COPY = 0, BLEND_ALPHA = 1, COLOUR_MASK = 2 };
+
+typedef struct {
+    int kind;
+    Py_buffer source, mask;
+    int has_mask;
+    Py_ssize_t source_width, mask_width;
+    Py_ssize_t sx, sy, w, h, dx, dy;
+} Op;
+
+static inline uint8_t blend(unsigned int mask, unsigned int under, unsigned int over) {
+    unsigned int tmp = under * (255 - mask) + over * mask + 128;
+    return (uint8_t)(((tmp >> 8) + tmp) >> 8);
+}
+
+static void release_ops(Op *ops, Py_ssize_t count) {
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyBuffer_Release(&ops[i].source);
+        if (ops[i].has_mask) PyBuffer_Release(&ops[i].mask);
+    }
+}
+
+/* Clip the op to the rectangle (width x height): its source and destination corners and size. */
+static int clip(Op *op, Py_ssize_t width, Py_ssize_t height) {
+    if (op->dx < 0) { op->sx -= op->dx; op->w += op->dx; op->dx = 0; }
+    if (op->dy < 0) { op->sy -= op->dy; op->h += op->dy; op->dy = 0; }
+    if (op->dx + op->w > width) op->w = width - op->dx;
+    if (op->dy + op->h > height) op->h = height - op->dy;
+    return op->w > 0 && op->h > 0;
+}
+
+static void run(const Op *op, uint8_t *pixels, Py_ssize_t width) {
+    for (Py_ssize_t y = 0; y < op->h; y++) {
+        uint8_t *out = pixels + ((op->dy + y) * width + op->dx) * 3;
+        if (op->kind == COPY) {
+            const uint8_t *in = (const uint8_t *)op->source.buf + ((op->sy + y) * op->source_width + op->sx) * 3;
+            memcpy(out, in, (size_t)op->w * 3);
+        } else if (op->kind == BLEND_ALPHA) {
+            const uint8_t *in = (const uint8_t *)op->source.buf + ((op->sy + y) * op->source_width + op->sx) * 4;
+            for (Py_ssize_t x = 0; x < op->w; x++, in += 4, out += 3) {
+                unsigned int a = in[3];
+                if (a == 255) {
+                    out[0] = in[0]; out[1] = in[1]; out[2] = in[2];
+                } else if (a) {
+                    out[0] = blend(a, out[0], in[0]);
+                    out[1] = blend(a, out[1], in[1]);
+                    out[2] = blend(a, out[2], in[2]);
+                }
+            }
+        } else {
+            const uint8_t *colour = (const uint8_t *)op->source.buf;
+            const uint8_t *mask = (const uint8_t *)op->mask.buf + (op->sy + y) * op->mask_width + op->sx;
+            for (Py_ssize_t x = 0; x < op->w; x++, out += 3) {
+                unsigned int m = mask[x];
+                if (m == 255) {
+                    out[0] = colour[0]; out[1] = colour[1]; out[2] = colour[2];
+                } else if (m) {
+                    out[0] = blend(m, out[0], colour[0]);
+                    out[1] = blend(m, out[1], colour[1]);
+                    out[2] = blend(m, out[2], colour[2]);
+                }
+            }
+        }
+    }
+}
+
+static int read_op(PyObject *item, Op *op) {
+    PyObject *source, *mask;
+    if (!PyArg_ParseTuple(item, "iOnnnnnnnOn;an op is (kind, source, source width, sx, sy, w, h, dx, dy, mask, mask width)",
+                          &op->kind, &source, &op->source_width, &op->sx, &op->sy, &op->w, &op->h, &op->dx,
+                          &op->dy, &mask, &op->mask_width))
+        return -1;
+    if (op->kind < COPY || op->kind > COLOUR_MASK) {
+        PyErr_Format(PyExc_ValueError, "unknown op kind %d", op->kind);
+        return -1;
+    }
+    if (PyObject_GetBuffer(source, &op->source, PyBUF_SIMPLE) < 0) return -1;
+    op->has_mask = 0;
+    if (op->kind == COLOUR_MASK) {
+        if (PyObject_GetBuffer(mask, &op->mask, PyBUF_SIMPLE) < 0) {
+            PyBuffer_Release(&op->source);
+            return -1;
+        }
+        op->has_mask = 1;
+    }
+    /* The source (or the mask) must hold the whole of the box it is read from. */
+    Py_ssize_t width = op->kind == COLOUR_MASK ? op->mask_width : op->source_width;
+    Py_ssize_t depth = op->kind == COPY ? 3 : op->kind == BLEND_ALPHA ? 4 : 1;
+    Py_ssize_t length = op->kind == COLOUR_MASK ? op->mask.len : op->source.len;
+    int fits = op->sx >= 0 && op->sy >= 0 && op->w >= 0 && op->h >= 0 && width > 0 && op->sx + op->w <= width
+               && (op->sy + op->h) * width * depth <= length && (op->kind != COLOUR_MASK || op->source.len >= 3);
+    if (!fits) {
+        PyErr_SetString(PyExc_ValueError, "an op reads outside its source");
+        PyBuffer_Release(&op->source);
+        if (op->has_mask) PyBuffer_Release(&op->mask);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *paint(PyObject *self, PyObject *args) {
+    Py_ssize_t width, height;
+    PyObject *sequence;
+    Py_buffer lut;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "nnOy*", &width, &height, &sequence, &lut)) return NULL;
+    if (width <= 0 || height <= 0 || width > 16384 || height > 16384 || lut.len != LUT_SIZE) {
+        PyBuffer_Release(&lut);
+        PyErr_SetString(PyExc_ValueError, "a rectangle of 1 to 16384 pixels a side, and a table of 2**18 indices");
+        return NULL;
+    }
+    PyObject *items = PySequence_Fast(sequence, "ops must be a sequence");
+    if (items == NULL) {
+        PyBuffer_Release(&lut);
+        return NULL;
+    }
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(items);
+    if (count > MAX_OPS) {
+        Py_DECREF(items);
+        PyBuffer_Release(&lut);
+        PyErr_SetString(PyExc_ValueError, "too many ops");
+        return NULL;
+    }
+    Op *ops = PyMem_Calloc((size_t)count + 1, sizeof(Op));
+    uint8_t *pixels = PyMem_Malloc((size_t)(width * height * 3));
+    PyObject *result = PyBytes_FromStringAndSize(NULL, width * height);
+    Py_ssize_t read = 0;
+    if (ops == NULL || pixels == NULL || result == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (; read < count; read++) {
+        if (read_op(PySequence_Fast_GET_ITEM(items, read), &ops[read]) < 0) goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    /* Black where no op paints (none, when the first op is a background that covers it all). */
+    if (count == 0 || ops[0].kind != COPY || !clip(&ops[0], width, height) || ops[0].dx || ops[0].dy
+        || ops[0].w != width || ops[0].h != height)
+        memset(pixels, 0, (size_t)(width * height * 3));
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (clip(&ops[i], width, height)) run(&ops[i], pixels, width);
+    }
+    const uint8_t *table = (const uint8_t *)lut.buf;
+    uint8_t *indices = (uint8_t *)PyBytes_AS_STRING(result);
+    const uint8_t *in = pixels;
+    for (Py_ssize_t i = 0; i < width * height; i++, in += 3) {
+        indices[i] = table[((in[0] >> 2) << 12) | ((in[1] >> 2) << 6) | (in[2] >> 2)];
+    }
+    Py_END_ALLOW_THREADS
+    release_ops(ops, read);
+    PyMem_Free(ops);
+    PyMem_Free(pixels);
+    Py_DECREF(items);
+    PyBuffer_Release(&lut);
+    return result;
+done:
+    release_ops(ops, read);
+    PyMem_Free(ops);
+    PyMem_Free(pixels);
+    Py_XDECREF(result);
+    Py_DECREF(items);
+    PyBuffer_Release(&lut);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"paint", paint, METH_VARARGS,
+     "paint(width, height, ops, lut) -> bytes: a rectangle painted by its ops, in palette indices."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_paint_core", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__paint_core(void) { return PyModule_Create(&module); }

@@ -1,0 +1,7 @@
+"""A board's rectangle painted in C (render/_paint_core.c), as Python sees it: for type checkers."""
+
+from collections.abc import Sequence
+
+def paint(width: int, height: int, ops: Sequence[tuple[object, ...]], lut: bytes, /) -> bytes:
+    """The rectangle painted by its ops (render.board `Op`), in the palette's indices through `lut`
+    (2**18 indices). ValueError for an op that reads outside its source, or a bad size or table."""
