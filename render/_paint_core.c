@@ -184,7 +184,33 @@ done:
     return NULL;
 }
 
+/* put(rows, stride, x, y, indices, width): the rectangle `indices` (rows of `width` bytes) written
+ * into `rows` (a writable buffer of rows `stride` bytes long) with its top left corner at column x,
+ * row y; the rows of it that fall outside `rows` (above or below) are left out. */
+static PyObject *put(PyObject *self, PyObject *args) {
+    Py_buffer rows, indices;
+    Py_ssize_t stride, x, y, width;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "w*nnny*n", &rows, &stride, &x, &y, &indices, &width)) return NULL;
+    PyObject *result = NULL;
+    if (stride <= 0 || width <= 0 || x < 0 || x + width > stride || indices.len % width != 0) {
+        PyErr_SetString(PyExc_ValueError, "a rectangle that fits across the rows");
+        goto done;
+    }
+    Py_ssize_t height = indices.len / width, count = rows.len / stride;
+    Py_ssize_t first = y < 0 ? -y : 0, last = y + height > count ? count - y : height;
+    for (Py_ssize_t row = first; row < last; row++)
+        memcpy((uint8_t *)rows.buf + (y + row) * stride + x, (const uint8_t *)indices.buf + row * width, (size_t)width);
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&rows);
+    PyBuffer_Release(&indices);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"put", put, METH_VARARGS,
+     "put(rows, stride, x, y, indices, width): a rectangle of bytes written into rows `stride` long."},
     {"paint", paint, METH_VARARGS,
      "paint(width, height, ops, lut) -> bytes: a rectangle painted by its ops, in palette indices."},
     {NULL, NULL, 0, NULL},

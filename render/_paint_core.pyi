@@ -5,3 +5,7 @@ from collections.abc import Sequence
 def paint(width: int, height: int, ops: Sequence[tuple[object, ...]], lut: bytes, /) -> bytes:
     """The rectangle painted by its ops (render.board `Op`), in the palette's indices through `lut`
     (2**18 indices). ValueError for an op that reads outside its source, or a bad size or table."""
+
+def put(rows: bytearray, stride: int, x: int, y: int, indices: bytes, width: int, /) -> None:
+    """The rectangle `indices` (rows of `width` bytes) written into `rows` (rows `stride` bytes long)
+    at column x, row y; its rows outside `rows` are left out. ValueError if it does not fit across."""

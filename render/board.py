@@ -244,19 +244,22 @@ class Painter:
 
     def indexed(self, palette: Image.Image, box: Box | None = None) -> Image.Image:
         """The parts drawn so far on the background (the whole board, or the part in `box`) in
-        the palette's indices, as `quantize(self.picture(box), palette)` gives them: in one call
-        of the paint core where it is built and can paint every part there (render/_paint_core.c:
-        one release of the GIL, not one a paste), else with Pillow."""
+        the palette's indices: `quantize(self.picture(box), palette)`, painted as `indices` paints it."""
         width, height = self.size
         box = box or (0, 0, width, height)
+        indexed = Image.frombytes("P", (box[2] - box[0], box[3] - box[1]), self.indices(palette, box))
+        indexed.putpalette(palette.getpalette() or [])
+        return indexed
+
+    def indices(self, palette: Image.Image, box: Box) -> bytes:
+        """The palette's index of each pixel of `box` (row after row) as `indexed` draws it: in
+        one call of the paint core where it is built and can paint every part there
+        (render/_paint_core.c: one release of the GIL, not one a paste), else with Pillow."""
         table = paint_table(self.theme)
         ops = None if table is None else self._ops(box)
         if table is None or ops is None:
-            return quantize(self.picture(box), palette)
-        size = (box[2] - box[0], box[3] - box[1])
-        indexed = Image.frombytes("P", size, paint_indexed(size, ops, table))
-        indexed.putpalette(palette.getpalette() or [])
-        return indexed
+            return quantize(self.picture(box), palette).tobytes()
+        return paint_indexed((box[2] - box[0], box[3] - box[1]), ops, table)
 
     def _ops(self, box: Box) -> list[Op] | None:
         """The paint core's ops for the rectangle `box`: the background, then each part that
@@ -670,8 +673,9 @@ def _opaque_box(image: Image.Image) -> Box | None:
         shrink = [alpha.crop(edge).getextrema() != (255, 255) for edge in (
             (left, top, left + 1, bottom), (left, top, right, top + 1),
             (right - 1, top, right, bottom), (left, bottom - 1, right, bottom))]
-        if not any(shrink):
-            return left, top, right, bottom
+        if not any(shrink):  # and the inside, as a whole
+            return (left, top, right, bottom) if alpha.crop((left, top, right, bottom)).getextrema() == (255, 255) \
+                else None
         left, top, right, bottom = left + shrink[0], top + shrink[1], right - shrink[2], bottom - shrink[3]
     return None
 

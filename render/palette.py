@@ -69,6 +69,20 @@ def _table(theme: Theme) -> bytes:
     return quantize(cube, board_palette(theme)).tobytes()
 
 
+def put_indices(rows: bytearray, stride: int, corner: tuple[int, int], indices: bytes, width: int) -> None:
+    """The rectangle `indices` (rows of `width` bytes) written into `rows` (rows `stride` bytes
+    long) with its top left corner at `corner` (column, row); its rows that fall outside `rows`
+    are left out. By the paint core where it is built."""
+    x, y = corner
+    if NATIVE and _paint_core is not None:
+        _paint_core.put(rows, stride, x, y, indices, width)
+        return
+    height, count = len(indices) // width, len(rows) // stride
+    for row in range(max(0, -y), min(height, count - y)):
+        start = (y + row) * stride + x
+        rows[start:start + width] = indices[row * width:(row + 1) * width]
+
+
 def paint_indexed(size: tuple[int, int], ops: list[Any], table: bytes) -> bytes:
     """A rectangle of `size` painted by the paint core's `ops` (render.board `Op`), in the
     palette's indices through `table` (`paint_table`)."""

@@ -32,6 +32,7 @@ from typing import Any
 from PIL import Image
 
 from render.board import PNG_COMPRESS_LEVEL, PNG_SIGNATURE, Box, Painter, Part, deflater, png_chunk
+from render.palette import put_indices
 
 BAND_ROWS = 48  # rows deflated together: a draw touches ~250 rows of the ~580 (header, stock, waste)
 GAMES = 1024  # boards kept per process, the least recently drawn let go first: ~40 KB of bands each
@@ -60,14 +61,14 @@ class _Board:
     parts: list[Part]
     bands: list[_Band]  # never changed: a next board has a list of its own, sharing the bands that stayed
     head: bytes  # the PNG up to its IDAT: signature, IHDR, PLTE
-    # The bands last written into, by index, as rows (a "P" image, as `_rewritten` writes them):
-    # the board's own, written into by its next drawing (never by another game's, which copies it).
-    rows: dict[int, Image.Image] = field(default_factory=dict)
+    # The bands last written into, by index, as rows (each after its filter byte, as `_rewritten`
+    # writes them): the board's own, written into by its next drawing (never by another game's).
+    rows: dict[int, bytearray] = field(default_factory=dict)
 
     @property
     def rows_bytes(self) -> int:
         """The bytes its rows hold."""
-        return sum(rows.width * rows.height for rows in self.rows.values())
+        return sum(len(rows) for rows in self.rows.values())
 
 
 _boards: OrderedDict[Hashable, _Board] = OrderedDict()
@@ -139,50 +140,49 @@ def kept_png(key: Hashable) -> bytes | None:
 
 
 def _whole(painter: Painter, frame: tuple[object, ...], palette: Image.Image) -> _Board:
-    indexed = painter.indexed(palette)
-    width, height = indexed.size
+    width, height = painter.size
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indexed, deflate, no interlace
-    head = PNG_SIGNATURE + png_chunk(b"IHDR", header) + png_chunk(b"PLTE", bytes(indexed.getpalette() or []))
-    rows = Image.new("P", (width + 1, height), 0)
-    rows.paste(indexed, (1, 0))
+    head = PNG_SIGNATURE + png_chunk(b"IHDR", header) + png_chunk(b"PLTE", bytes(palette.getpalette() or []))
+    rows = bytearray((width + 1) * height)  # each row after its filter byte, 0: none
+    put_indices(rows, width + 1, (1, 0), painter.indices(palette, (0, 0, width, height)), width)
     deflate = deflater.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15)  # raw deflate: no header, no checksum
-    bands = [_deflated(rows.crop((0, top, width + 1, min(height, top + BAND_ROWS))), deflate)
-             for top in range(0, height, BAND_ROWS)]
+    band = BAND_ROWS * (width + 1)
+    bands = [_deflated(rows[start:start + band], deflate) for start in range(0, len(rows), band)]
     return _Board(frame, painter.parts, bands, head)
 
 
-def _again(last: _Board, painter: Painter, palette: Image.Image, rows: dict[int, Image.Image]) -> _Board:
+def _again(last: _Board, painter: Painter, palette: Image.Image, rows: dict[int, bytearray]) -> _Board:
     """The board drawn from `last`, written into the rows given for its bands (`rows`, which it
     takes over) where there are some, else into the bands inflated."""
     width, height = painter.size
     rectangles = dirty(last.parts, painter.parts, (width, height))
-    drawn = [(box, painter.indexed(palette, box)) for box in rectangles]
+    drawn = [(box, painter.indices(palette, box)) for box in rectangles]
     tops = sorted({top for x0, y0, x1, y1 in rectangles
                    for top in range(y0 // BAND_ROWS * BAND_ROWS, y1, BAND_ROWS)})
     bands = list(last.bands)
-    written: dict[int, Image.Image] = {}
+    written: dict[int, bytearray] = {}
     deflate = deflater.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15)
     for top in tops:
         index = top // BAND_ROWS
         band_rows = rows.get(index)
         if band_rows is None:
             band_rows = _inflated(bands[index], width)
-        bands[index] = _rewritten(band_rows, top, drawn, deflate)
+        bands[index] = _rewritten(band_rows, width, top, drawn, deflate)
         written[index] = band_rows
     return _Board(last.frame, painter.parts, bands, last.head, written)
 
 
-def _inflated(band: _Band, width: int) -> Image.Image:
-    """A band of a board `width` pixels wide as rows again (a "P" image, each row after its filter byte)."""
-    return Image.frombytes("P", (width + 1, band.length // (width + 1)),
-                           deflater.decompressobj(-15).decompress(band.deflated))
+def _inflated(band: _Band, width: int) -> bytearray:
+    """A band of a board as rows again (each after its filter byte)."""
+    return bytearray(deflater.decompressobj(-15).decompress(band.deflated))
 
 
-def _rewritten(rows: Image.Image, top: int, drawn: list[tuple[Box, Image.Image]], deflate: Any) -> _Band:
-    """A band's rows (starting at row `top` of the board) with the indexed rectangles `drawn`
-    (each with its box on the board) written into them, deflated."""
-    for (x0, y0, _, _), indexed in drawn:
-        rows.paste(indexed, (x0 + 1, y0 - top))  # both "P": the indices are copied; what falls outside, clipped
+def _rewritten(rows: bytearray, width: int, top: int, drawn: list[tuple[Box, bytes]], deflate: Any) -> _Band:
+    """A band's rows (of a board `width` pixels wide, starting at its row `top`) with the
+    rectangles `drawn` (each with its box on the board, in palette indices) written into them
+    (what falls outside the band left out), deflated."""
+    for (x0, y0, x1, _), indices in drawn:
+        put_indices(rows, width + 1, (x0 + 1, y0 - top), indices, x1 - x0)
     return _deflated(rows, deflate)
 
 
@@ -226,13 +226,12 @@ def _near(a: Box, b: Box) -> bool:
     return a[0] < b[2] + MERGE_GAP and b[0] < a[2] + MERGE_GAP and a[1] < b[3] + MERGE_GAP and b[1] < a[3] + MERGE_GAP
 
 
-def _deflated(rows: Image.Image, deflate: Any) -> _Band:
-    """A band of a PNG's rows (a "P" image one pixel wider than the board: the filter byte, 0,
+def _deflated(rows: bytes | bytearray, deflate: Any) -> _Band:
+    """A band of a PNG's rows (each a byte longer than the board is wide: the filter byte, 0,
     then the row), deflated on its own by `deflate` (a raw compressobj: the band ends in a full
     flush, so that the bands after it do not look back into it, and it can be inflated alone)."""
-    raw = rows.tobytes()
-    deflated = deflate.compress(raw) + deflate.flush(deflater.Z_FULL_FLUSH)
-    return _Band(deflated, deflater.adler32(raw), len(raw))
+    deflated = deflate.compress(rows) + deflate.flush(deflater.Z_FULL_FLUSH)
+    return _Band(deflated, deflater.adler32(rows), len(rows))
 
 
 def _png(board: _Board) -> bytes:

@@ -9,11 +9,14 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from PIL import Image
 
 from bot.game import GAMES, Game, new_game
+from bot.game.cards import Card
 from render import THEMES, palette, redraw, render
-from render.board import COLOUR_MASK, COPY, GEOMETRY, Painter
-from render.palette import board_palette, paint_indexed, paint_table, quantize
+from render.board import COLOUR_MASK, COPY, GEOMETRY, Canvas, Painter, Part, Sprite
+from render.palette import board_palette, paint_indexed, paint_table, put_indices, quantize
+from render.sprites import SHADOW, card_back, card_face, empty_slot
 from render.themes import get_theme
 from tests.samples import sample_game
 
@@ -127,3 +130,52 @@ def test_what_the_core_is_handed_is_checked() -> None:
     # Parts off the rectangle are clipped; where nothing paints, the index is black's.
     far = (COPY, bytes(48), 4, 0, 0, 4, 4, 100, -100, None, 0)
     assert paint_indexed((4, 4), [far], table) == paint_indexed((4, 4), [], table)
+
+
+@pytest.mark.parametrize("theme", list(THEMES))
+def test_a_sprite_in_pieces_is_the_sprite_pasted_whole(theme: str) -> None:
+    """A card is pasted in pieces (an opaque middle copied, the edges blended, only what the card
+    over it leaves showing): the same pixels as the sprite, and the card over it, pasted whole
+    through their alpha, by Pillow and by the paint core."""
+    look = get_theme(theme)
+    card = GEOMETRY.card
+    sprites = [card_face(Card.parse(text), look, card) for text in ("AS", "7D", "TC", "QH", "KS")]
+    sprites += [card_back(look, card), empty_slot(look, card, "w", None)]
+    for sprite in sprites:
+        for over in (None, (0, 30), (45, 0), (12, 80)):
+            width, height = sprite.width + 60, sprite.height + 90
+            expected = Image.new("RGB", (width, height), look.felt)
+            expected.paste(sprite, (SHADOW, SHADOW), sprite)
+            under = None if over is None else (SHADOW + over[0] + SHADOW, SHADOW + over[1] + SHADOW)
+            parts: list[Part] = [Sprite("a", SHADOW + SHADOW, SHADOW + SHADOW, sprite, under)]
+            if under is not None:
+                top = sprites[0]
+                expected.paste(top, (SHADOW + over[0], SHADOW + over[1]), top)
+                parts.append(Sprite("b", *under, top))
+            drawn = Image.new("RGB", (width, height), look.felt)
+            canvas = Canvas(drawn, (0, 0), look, GEOMETRY)
+            for part in parts:
+                part.paint(canvas)
+            assert drawn.tobytes() == expected.tobytes(), (theme, over)
+            felt = Image.new("RGB", (width, height), look.felt).tobytes()
+            ops = [(COPY, felt, width, 0, 0, width, height, 0, 0, None, 0)]
+            for part in parts:
+                ops += part.ops((0, 0), look, GEOMETRY) or []
+            table = paint_table(look)
+            assert table is not None
+            assert paint_indexed((width, height), ops, table) == quantize(expected, board_palette(look)).tobytes()
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_a_rectangle_is_put_into_rows_clipped_to_them(native: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(palette, "NATIVE", native)
+    rows = bytearray(4 * 3)  # three rows of four
+    put_indices(rows, 4, (1, -1), bytes([1, 2, 3, 4, 5, 6]), 2)  # its first row above the rows: left out
+    assert list(rows) == [0, 3, 4, 0, 0, 5, 6, 0, 0, 0, 0, 0]
+    put_indices(rows, 4, (2, 2), bytes([7, 8, 9, 9]), 2)  # its second row below them
+    assert list(rows) == [0, 3, 4, 0, 0, 5, 6, 0, 0, 0, 7, 8]
+    put_indices(rows, 4, (0, 5), bytes([1, 1]), 2)  # wholly below
+    assert list(rows) == [0, 3, 4, 0, 0, 5, 6, 0, 0, 0, 7, 8]
+    if native:
+        with pytest.raises(ValueError):
+            put_indices(rows, 4, (3, 0), bytes([1, 1]), 2)  # wider than the rows
