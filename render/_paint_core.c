@@ -1,5 +1,5 @@
 /* A rectangle of a board painted and put in the palette's indices, in one call: the same pixels as
- * pasting its parts with Pillow and quantizing them (render/paint.py says how, and is the way in).
+ * pasting its parts with Pillow and quantizing them (render.board `Painter.indices` is the way in).
  *
  * Pillow releases the GIL for each of the forty-odd pastes of a board, so a drawing thread hands
  * the GIL to the event loop (and waits for it back) at each; here a rectangle is one call, which
@@ -21,6 +21,8 @@
 
 enum { COPY = 0, BLEND_ALPHA = 1, COLOUR_MASK = 2 };
 
+/* An op; `mask` is a colour's mask, or a copied or blended source's indices (`index`, one byte a
+ * pixel, in the source's layout): where the source is opaque, its index is the pixel's. */
 typedef struct {
     int kind;
     Py_buffer source, mask;
@@ -28,6 +30,10 @@ typedef struct {
     Py_ssize_t source_width, mask_width;
     Py_ssize_t sx, sy, w, h, dx, dy;
 } Op;
+
+static inline uint8_t lookup(const uint8_t *table, const uint8_t *rgb) {
+    return table[((rgb[0] >> 2) << 12) | ((rgb[1] >> 2) << 6) | (rgb[2] >> 2)];
+}
 
 static inline uint8_t blend(unsigned int mask, unsigned int under, unsigned int over) {
     unsigned int tmp = under * (255 - mask) + over * mask + 128;
@@ -50,35 +56,44 @@ static int clip(Op *op, Py_ssize_t width, Py_ssize_t height) {
     return op->w > 0 && op->h > 0;
 }
 
-static void run(const Op *op, uint8_t *pixels, Py_ssize_t width) {
+/* The op painted on `pixels` (RGB), each pixel's index in `indices` kept with it: copied where the
+ * source is opaque, looked up where it blends. */
+static void run(const Op *op, uint8_t *pixels, uint8_t *indices, Py_ssize_t width, const uint8_t *table) {
     for (Py_ssize_t y = 0; y < op->h; y++) {
         uint8_t *out = pixels + ((op->dy + y) * width + op->dx) * 3;
+        uint8_t *index = indices + (op->dy + y) * width + op->dx;
+        const uint8_t *known = (const uint8_t *)op->mask.buf + (op->sy + y) * op->mask_width + op->sx;
         if (op->kind == COPY) {
             const uint8_t *in = (const uint8_t *)op->source.buf + ((op->sy + y) * op->source_width + op->sx) * 3;
             memcpy(out, in, (size_t)op->w * 3);
+            memcpy(index, known, (size_t)op->w);
         } else if (op->kind == BLEND_ALPHA) {
             const uint8_t *in = (const uint8_t *)op->source.buf + ((op->sy + y) * op->source_width + op->sx) * 4;
             for (Py_ssize_t x = 0; x < op->w; x++, in += 4, out += 3) {
                 unsigned int a = in[3];
                 if (a == 255) {
                     out[0] = in[0]; out[1] = in[1]; out[2] = in[2];
+                    index[x] = known[x];
                 } else if (a) {
                     out[0] = blend(a, out[0], in[0]);
                     out[1] = blend(a, out[1], in[1]);
                     out[2] = blend(a, out[2], in[2]);
+                    index[x] = lookup(table, out);
                 }
             }
         } else {
             const uint8_t *colour = (const uint8_t *)op->source.buf;
-            const uint8_t *mask = (const uint8_t *)op->mask.buf + (op->sy + y) * op->mask_width + op->sx;
+            uint8_t own = lookup(table, colour);
             for (Py_ssize_t x = 0; x < op->w; x++, out += 3) {
-                unsigned int m = mask[x];
+                unsigned int m = known[x];
                 if (m == 255) {
                     out[0] = colour[0]; out[1] = colour[1]; out[2] = colour[2];
+                    index[x] = own;
                 } else if (m) {
                     out[0] = blend(m, out[0], colour[0]);
                     out[1] = blend(m, out[1], colour[1]);
                     out[2] = blend(m, out[2], colour[2]);
+                    index[x] = lookup(table, out);
                 }
             }
         }
@@ -87,7 +102,8 @@ static void run(const Op *op, uint8_t *pixels, Py_ssize_t width) {
 
 static int read_op(PyObject *item, Op *op) {
     PyObject *source, *mask;
-    if (!PyArg_ParseTuple(item, "iOnnnnnnnOn;an op is (kind, source, source width, sx, sy, w, h, dx, dy, mask, mask width)",
+    if (!PyArg_ParseTuple(item, "iOnnnnnnnOn;an op is (kind, source, source width, sx, sy, w, h, dx, dy, mask or "
+                          "indices, mask width)",
                           &op->kind, &source, &op->source_width, &op->sx, &op->sy, &op->w, &op->h, &op->dx,
                           &op->dy, &mask, &op->mask_width))
         return -1;
@@ -96,20 +112,19 @@ static int read_op(PyObject *item, Op *op) {
         return -1;
     }
     if (PyObject_GetBuffer(source, &op->source, PyBUF_SIMPLE) < 0) return -1;
-    op->has_mask = 0;
-    if (op->kind == COLOUR_MASK) {
-        if (PyObject_GetBuffer(mask, &op->mask, PyBUF_SIMPLE) < 0) {
-            PyBuffer_Release(&op->source);
-            return -1;
-        }
-        op->has_mask = 1;
+    if (PyObject_GetBuffer(mask, &op->mask, PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(&op->source);
+        return -1;
     }
-    /* The source (or the mask) must hold the whole of the box it is read from. */
+    op->has_mask = 1;
+    if (op->kind != COLOUR_MASK) op->mask_width = op->source_width;  /* the source's indices, in its layout */
+    /* The source, and the mask or indices, must hold the whole of the box they are read from. */
     Py_ssize_t width = op->kind == COLOUR_MASK ? op->mask_width : op->source_width;
     Py_ssize_t depth = op->kind == COPY ? 3 : op->kind == BLEND_ALPHA ? 4 : 1;
     Py_ssize_t length = op->kind == COLOUR_MASK ? op->mask.len : op->source.len;
     int fits = op->sx >= 0 && op->sy >= 0 && op->w >= 0 && op->h >= 0 && width > 0 && op->sx + op->w <= width
-               && (op->sy + op->h) * width * depth <= length && (op->kind != COLOUR_MASK || op->source.len >= 3);
+               && (op->sy + op->h) * width * depth <= length && (op->sy + op->h) * width <= op->mask.len
+               && (op->kind != COLOUR_MASK || op->source.len >= 3);
     if (!fits) {
         PyErr_SetString(PyExc_ValueError, "an op reads outside its source");
         PyBuffer_Release(&op->source);
@@ -154,18 +169,16 @@ static PyObject *paint(PyObject *self, PyObject *args) {
         if (read_op(PySequence_Fast_GET_ITEM(items, read), &ops[read]) < 0) goto done;
     }
     Py_BEGIN_ALLOW_THREADS
-    /* Black where no op paints (none, when the first op is a background that covers it all). */
-    if (count == 0 || ops[0].kind != COPY || !clip(&ops[0], width, height) || ops[0].dx || ops[0].dy
-        || ops[0].w != width || ops[0].h != height)
-        memset(pixels, 0, (size_t)(width * height * 3));
-    for (Py_ssize_t i = 0; i < count; i++) {
-        if (clip(&ops[i], width, height)) run(&ops[i], pixels, width);
-    }
     const uint8_t *table = (const uint8_t *)lut.buf;
     uint8_t *indices = (uint8_t *)PyBytes_AS_STRING(result);
-    const uint8_t *in = pixels;
-    for (Py_ssize_t i = 0; i < width * height; i++, in += 3) {
-        indices[i] = table[((in[0] >> 2) << 12) | ((in[1] >> 2) << 6) | (in[2] >> 2)];
+    /* Black where no op paints (none, when the first op is a background that covers it all). */
+    if (count == 0 || ops[0].kind != COPY || !clip(&ops[0], width, height) || ops[0].dx || ops[0].dy
+        || ops[0].w != width || ops[0].h != height) {
+        memset(pixels, 0, (size_t)(width * height * 3));
+        memset(indices, table[0], (size_t)(width * height));
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (clip(&ops[i], width, height)) run(&ops[i], pixels, indices, width, table);
     }
     Py_END_ALLOW_THREADS
     release_ops(ops, read);
@@ -208,7 +221,32 @@ done:
     return result;
 }
 
+/* index(source, depth, lut): the index of each pixel of `source` (`depth` bytes a pixel, 3 or 4:
+ * its alpha left aside), as a copied or blended source's indices. */
+static PyObject *index_of(PyObject *self, PyObject *args) {
+    Py_buffer source, lut;
+    int depth;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*iy*", &source, &depth, &lut)) return NULL;
+    PyObject *result = NULL;
+    if ((depth != 3 && depth != 4) || source.len % depth != 0 || lut.len != LUT_SIZE) {
+        PyErr_SetString(PyExc_ValueError, "pixels of 3 or 4 bytes, and a table of 2**18 indices");
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, source.len / depth);
+    if (result == NULL) goto done;
+    uint8_t *out = (uint8_t *)PyBytes_AS_STRING(result);
+    const uint8_t *in = (const uint8_t *)source.buf, *table = (const uint8_t *)lut.buf;
+    for (Py_ssize_t i = 0; i < source.len / depth; i++, in += depth) out[i] = lookup(table, in);
+done:
+    PyBuffer_Release(&source);
+    PyBuffer_Release(&lut);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"index", index_of, METH_VARARGS,
+     "index(source, depth, lut) -> bytes: the palette index of each pixel (its alpha aside)."},
     {"put", put, METH_VARARGS,
      "put(rows, stride, x, y, indices, width): a rectangle of bytes written into rows `stride` long."},
     {"paint", paint, METH_VARARGS,

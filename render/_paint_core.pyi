@@ -9,3 +9,7 @@ def paint(width: int, height: int, ops: Sequence[tuple[object, ...]], lut: bytes
 def put(rows: bytearray, stride: int, x: int, y: int, indices: bytes, width: int, /) -> None:
     """The rectangle `indices` (rows of `width` bytes) written into `rows` (rows `stride` bytes long)
     at column x, row y; its rows outside `rows` are left out. ValueError if it does not fit across."""
+
+def index(source: bytes, depth: int, lut: bytes, /) -> bytes:
+    """The index through `lut` of each pixel of `source`, `depth` bytes a pixel (3 or 4: its alpha
+    left aside). ValueError for another depth, a source not whole pixels, or a bad table."""

@@ -31,7 +31,7 @@ from render.captions import BoardCaptions, board_captions, shorten
 from render.felt import FELT_ROWS, felt
 from render.fonts import font
 from render.layouts import Align, BoardLayout, Fan, Spot, layout_for
-from render.palette import board_palette, paint_indexed, paint_table, quantize
+from render.palette import board_palette, paint_index, paint_indexed, paint_table, quantize
 from render.sprites import SHADOW, CardSize, card_back, card_face, empty_slot
 from render.themes import RGB, Theme, get_theme
 
@@ -59,8 +59,9 @@ SOLIDS = 4096  # plain images kept, a colour in a mask's size (`_solid`): a few 
 PIXELS_KEPT = 8192  # images' pixels kept as bytes for the paint core (`_pixels`): sprites, masks, backgrounds
 COPY, BLEND_ALPHA, COLOUR_MASK = 0, 1, 2  # the paint core's ops (render/_paint_core.c): copy RGB, blend RGBA, a colour
 # An op of the paint core: its kind, source pixels, their width, the box read from them (x, y, width,
-# height), where it goes in the rectangle painted (x, y), and for a colour, its mask and the mask's width.
-Op = tuple[int, bytes, int, int, int, int, int, int, int, bytes | None, int]
+# height), where it goes in the rectangle painted (x, y), and for a colour its mask and the mask's
+# width, for pixels their indices in the palette (`_indices`) and the pixels' width.
+Op = tuple[int, bytes, int, int, int, int, int, int, int, bytes, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,8 +267,7 @@ class Painter:
         reaches into it, bottom first; None if a part there is not one it paints."""
         left, top, right, bottom = box
         background = _background(*self.frame())
-        ops: list[Op] = [(COPY, _pixels(_Same(background)), background.width, left, top, right - left, bottom - top,
-                          0, 0, None, 0)]
+        ops: list[Op] = [_pixels_op(COPY, background, (left, top, right - left, bottom - top), (0, 0), self.theme)]
         for part in self.parts:
             x0, y0, x1, y1 = part.box
             if x0 < right and left < x1 and y0 < bottom and top < y1:
@@ -608,8 +608,8 @@ class Sprite:
         rectangle whose top left corner is at `origin`."""
         x, y = self.x - SHADOW - origin[0], self.y - SHADOW - origin[1]
         above = None if self.under is None else (self.under[0] - self.x + SHADOW, self.under[1] - self.y + SHADOW)
-        return [(BLEND_ALPHA if piece.mode == "RGBA" else COPY, _pixels(_Same(piece)), piece.width, 0, 0,
-                 piece.width, piece.height, x + left, y + top, None, 0)
+        return [_pixels_op(BLEND_ALPHA if piece.mode == "RGBA" else COPY, piece, (0, 0, *piece.size),
+                           (x + left, y + top), theme)
                 for (left, top), piece, _ in _pieces(_Same(self.sprite), above, geo.card)]
 
 
@@ -937,6 +937,23 @@ def _colour_op(colour: tuple[int, ...], mask: Image.Image, corner: tuple[int, in
     """The paint core's op that pastes `colour` through an "L" `mask` at `corner`."""
     return (COLOUR_MASK, _colour_bytes(colour[:3]), 0, 0, 0, mask.width, mask.height, corner[0], corner[1],
             _pixels(_Same(mask)), mask.width)
+
+
+def _pixels_op(kind: int, image: Image.Image, box: tuple[int, int, int, int], corner: tuple[int, int],
+               theme: Theme) -> Op:
+    """The paint core's op that copies (`COPY`, RGB) or blends (`BLEND_ALPHA`, RGBA) the part of
+    `image` in `box` (x, y, width, height) to `corner`, with the image's indices in the theme's palette."""
+    same = _Same(image)
+    return (kind, _pixels(same), image.width, *box, *corner, _indices(same, theme), image.width)
+
+
+@functools.lru_cache(maxsize=PIXELS_KEPT)
+def _indices(image: _Same, theme: Theme) -> bytes:
+    """An RGB or RGBA image's index in the theme's palette of each pixel (its alpha aside), kept:
+    where the image is opaque, the index of what it paints."""
+    table = paint_table(theme)
+    assert table is not None  # asked for by the paint core's ops only
+    return paint_index(_pixels(image), 4 if image.image.mode == "RGBA" else 3, table)
 
 
 @functools.lru_cache(maxsize=SOLIDS)

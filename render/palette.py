@@ -83,6 +83,13 @@ def put_indices(rows: bytearray, stride: int, corner: tuple[int, int], indices: 
         rows[start:start + width] = indices[row * width:(row + 1) * width]
 
 
+def paint_index(pixels: bytes, depth: int, table: bytes) -> bytes:
+    """The index through `table` (`paint_table`) of each pixel of `pixels`, `depth` bytes a pixel
+    (3, RGB; or 4, RGBA, its alpha left aside), by the paint core."""
+    assert _paint_core is not None
+    return _paint_core.index(pixels, depth, table)
+
+
 def paint_indexed(size: tuple[int, int], ops: list[Any], table: bytes) -> bytes:
     """A rectangle of `size` painted by the paint core's `ops` (render.board `Op`), in the
     palette's indices through `table` (`paint_table`)."""

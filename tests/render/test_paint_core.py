@@ -15,7 +15,7 @@ from bot.game import GAMES, Game, new_game
 from bot.game.cards import Card
 from render import THEMES, palette, redraw, render
 from render.board import COLOUR_MASK, COPY, GEOMETRY, Canvas, Painter, Part, Sprite
-from render.palette import board_palette, paint_indexed, paint_table, put_indices, quantize
+from render.palette import board_palette, paint_index, paint_indexed, paint_table, put_indices, quantize
 from render.sprites import SHADOW, card_back, card_face, empty_slot
 from render.themes import get_theme
 from tests.samples import sample_game
@@ -114,9 +114,11 @@ def test_what_the_core_is_handed_is_checked() -> None:
     bad_ops = [
         (COLOUR_MASK, red, 0, 1, 0, 4, 4, 0, 0, mask, 4),  # reads past the mask's right edge
         (COLOUR_MASK, red, 0, 0, 0, 4, 5, 0, 0, mask, 4),  # and past its bottom
-        (COPY, bytes(3 * 15), 4, 0, 0, 4, 4, 0, 0, None, 0),  # a source a pixel short
-        (COPY, bytes(48), 4, -1, 0, 4, 4, 0, 0, None, 0),  # read from before its start
-        (9, bytes(48), 4, 0, 0, 4, 4, 0, 0, None, 0),  # no such op
+        (COPY, bytes(3 * 15), 4, 0, 0, 4, 4, 0, 0, bytes(16), 0),  # a source a pixel short
+        (COPY, bytes(48), 4, 0, 0, 4, 4, 0, 0, bytes(15), 0),  # its indices a pixel short
+        (COPY, bytes(48), 4, 0, 0, 4, 4, 0, 0, None, 0),  # none
+        (COPY, bytes(48), 4, -1, 0, 4, 4, 0, 0, bytes(16), 0),  # read from before its start
+        (9, bytes(48), 4, 0, 0, 4, 4, 0, 0, bytes(16), 0),  # no such op
         (COLOUR_MASK, b"\x01", 0, 0, 0, 4, 4, 0, 0, mask, 4),  # a colour that is not three bytes
         (COPY, bytes(48), 4, 0, 0),  # too short an op
     ]
@@ -126,9 +128,13 @@ def test_what_the_core_is_handed_is_checked() -> None:
     with pytest.raises(ValueError):
         paint_indexed((4, 4), [], table[:-1])
     with pytest.raises(ValueError):
+        paint_index(bytes(10), 3, table)  # not whole pixels
+    with pytest.raises(ValueError):
+        paint_index(bytes(12), 2, table)
+    with pytest.raises(ValueError):
         paint_indexed((0, 4), [], table)
     # Parts off the rectangle are clipped; where nothing paints, the index is black's.
-    far = (COPY, bytes(48), 4, 0, 0, 4, 4, 100, -100, None, 0)
+    far = (COPY, bytes(48), 4, 0, 0, 4, 4, 100, -100, bytes(16), 0)
     assert paint_indexed((4, 4), [far], table) == paint_indexed((4, 4), [], table)
 
 
@@ -158,11 +164,11 @@ def test_a_sprite_in_pieces_is_the_sprite_pasted_whole(theme: str) -> None:
                 part.paint(canvas)
             assert drawn.tobytes() == expected.tobytes(), (theme, over)
             felt = Image.new("RGB", (width, height), look.felt).tobytes()
-            ops = [(COPY, felt, width, 0, 0, width, height, 0, 0, None, 0)]
-            for part in parts:
-                ops += part.ops((0, 0), look, GEOMETRY) or []
             table = paint_table(look)
             assert table is not None
+            ops = [(COPY, felt, width, 0, 0, width, height, 0, 0, paint_index(felt, 3, table), width)]
+            for part in parts:
+                ops += part.ops((0, 0), look, GEOMETRY) or []
             assert paint_indexed((width, height), ops, table) == quantize(expected, board_palette(look)).tobytes()
 
 
