@@ -271,10 +271,11 @@ class Painter:
         for part in self.parts:
             x0, y0, x1, y1 = part.box
             if x0 < right and left < x1 and y0 < bottom and top < y1:
-                more = part.ops((left, top), self.theme, self.geo)
+                more = _ops_of(part, self.theme, self.geo)
                 if more is None:
                     return None
-                ops += more
+                ops += [(kind, pixels, across, sx, sy, wide, high, dx - left, dy - top, indices, stride)
+                        for kind, pixels, across, sx, sy, wide, high, dx, dy, indices, stride in more]
         return ops
 
     def frame(self) -> tuple[Theme, Geometry, int, int, tuple[tuple[int, int, str], ...]]:
@@ -854,6 +855,9 @@ def _sprite_part(name: str, x: int, y: int, sprite: _Same, under: tuple[int, int
 
 _piles: OrderedDict[tuple[object, ...], tuple[list[Part], list[Placed]]] = OrderedDict()  # Painter._paint_pile
 _layouts: OrderedDict[tuple[object, ...], tuple[int, dict[str, int], int]] = OrderedDict()  # Painter.__init__
+# Parts' ops (`_ops_of`), by the ids of the part, theme and geometry, which are kept with them: an id
+# of a part let go may come again for another, which is told apart by its identity; the first kept go first.
+_part_ops: OrderedDict[tuple[int, int, int], tuple[Part, Theme, Geometry, list[Op] | None]] = OrderedDict()
 Kept = TypeVar("Kept")
 
 
@@ -937,6 +941,19 @@ def _colour_op(colour: tuple[int, ...], mask: Image.Image, corner: tuple[int, in
     """The paint core's op that pastes `colour` through an "L" `mask` at `corner`."""
     return (COLOUR_MASK, _colour_bytes(colour[:3]), 0, 0, 0, mask.width, mask.height, corner[0], corner[1],
             _pixels(_Same(mask)), mask.width)
+
+
+def _ops_of(part: Part, theme: Theme, geo: Geometry) -> list[Op] | None:
+    """A part's ops (`ops`) for a rectangle at the board's corner, kept for the part (by identity)
+    in the theme and geometry (a label's colours are the theme's, a sprite's indices its palette's)."""
+    key = (id(part), id(theme), id(geo))
+    kept = _part_ops.get(key)
+    if kept is None or kept[0] is not part or kept[1] is not theme or kept[2] is not geo:
+        kept = _part_ops[key] = (part, theme, geo, part.ops((0, 0), theme, geo))
+        if len(_part_ops) > PILE_PARTS:
+            with contextlib.suppress(KeyError):  # emptied meanwhile by another thread
+                _part_ops.popitem(last=False)
+    return kept[3]
 
 
 def _pixels_op(kind: int, image: Image.Image, box: tuple[int, int, int, int], corner: tuple[int, int],
