@@ -173,7 +173,7 @@ def encode_png(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
 
 def png_chunk(kind: bytes, data: bytes) -> bytes:
     """A PNG chunk: length, type, data, CRC of type and data."""
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", deflater.crc32(data, zlib.crc32(kind)))
 
 
 def render_image(game: Game, *, theme: str = "classic", highlight: Move | None = None, losing: Move | None = None,
