@@ -9,9 +9,11 @@ part by part with the last: the boxes of the parts that went or came are merged 
 rectangles, and only those are drawn again (every part that reaches into them, bottom first,
 clipped) and quantized; only the bands they touch are inflated, written into and deflated again.
 
-Each band is deflated on its own (raw deflate ending in a full flush, which forgets what came
-before), so bands can be put together in any combination; the zlib stream is a header, the
-bands, an empty final block, and the Adler-32 of all the rows (put together from each band's).
+Each band, or each run of bands written into together, is deflated on its own (raw deflate
+ending in a full flush, which forgets what came before), so they can be put together in any
+combination; the zlib stream is a header, the bands, an empty final block, and the Adler-32 of
+all the rows (put together from each deflated run's). A run is deflated in one call: a draw's
+five bands are one Huffman table and, for a drawing thread, one release of the GIL, not five.
 The bands a board was last written into are also kept as rows (not deflated), since the game's
 next board most likely changes the same ones (a draw: the stock and waste), for the most recently
 drawn boards, within RAW_BYTES a process: those need no inflating.
@@ -46,11 +48,14 @@ RAW_BYTES = 48 << 20  # the boards' bands kept as rows in a process, at most: so
 
 @dataclass(slots=True)
 class _Band:
-    """A band of rows: its raw rows deflated on their own, their Adler-32 and length."""
+    """Bands of rows deflated together on their own (`count` of them from band `first`), their
+    Adler-32 and length."""
 
     deflated: bytes
     adler: int
     length: int
+    first: int
+    count: int = 1
 
 
 @dataclass(slots=True)
@@ -61,7 +66,7 @@ class _Board:
     parts: list[Part]
     bands: list[_Band]  # never changed: a next board has a list of its own, sharing the bands that stayed
     head: bytes  # the PNG up to its IDAT: signature, IHDR, PLTE
-    # The bands last written into, by index, as rows (each after its filter byte, as `_rewritten`
+    # The bands last deflated again, by index, as rows (each after its filter byte, as `_again`
     # writes them): the board's own, written into by its next drawing (never by another game's).
     rows: dict[int, bytearray] = field(default_factory=dict)
 
@@ -147,43 +152,56 @@ def _whole(painter: Painter, frame: tuple[object, ...], palette: Image.Image) ->
     put_indices(rows, width + 1, (1, 0), painter.indices(palette, (0, 0, width, height)), width)
     deflate = deflater.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15)  # raw deflate: no header, no checksum
     band = BAND_ROWS * (width + 1)
-    bands = [_deflated(rows[start:start + band], deflate) for start in range(0, len(rows), band)]
+    bands = [_deflated(rows[start:start + band], deflate, start // band) for start in range(0, len(rows), band)]
     return _Board(frame, painter.parts, bands, head)
 
 
 def _again(last: _Board, painter: Painter, palette: Image.Image, rows: dict[int, bytearray]) -> _Board:
     """The board drawn from `last`, written into the rows given for its bands (`rows`, which it
-    takes over) where there are some, else into the bands inflated."""
+    takes over) where there are some, else into the bands inflated.
+
+    The bands written into are deflated together, each run of them one after another in one
+    call (one Huffman table, one release of the GIL for a drawing thread); the other bands of
+    what was deflated with them are deflated again each on its own, and the rest are kept."""
     width, height = painter.size
     rectangles = dirty(last.parts, painter.parts, (width, height))
     drawn = [(box, painter.indices(palette, box)) for box in rectangles]
-    tops = sorted({top for x0, y0, x1, y1 in rectangles
-                   for top in range(y0 // BAND_ROWS * BAND_ROWS, y1, BAND_ROWS)})
-    bands = list(last.bands)
-    written: dict[int, bytearray] = {}
+    changed = {top // BAND_ROWS for x0, y0, x1, y1 in rectangles
+               for top in range(y0 // BAND_ROWS * BAND_ROWS, y1, BAND_ROWS)}
+    kept: list[_Band] = []
+    again: list[int] = []  # the bands to deflate again: those of every run of bands with one changed
+    for band in last.bands:
+        indices = range(band.first, band.first + band.count)
+        if not changed.intersection(indices):
+            kept.append(band)
+            continue
+        again += indices
+        if any(index not in rows for index in indices):
+            rows.update(_inflated(band, width, rows))
+    for index in changed:
+        for (x0, y0, x1, _), pixels in drawn:
+            put_indices(rows[index], width + 1, (x0 + 1, y0 - index * BAND_ROWS), pixels, x1 - x0)
     deflate = deflater.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15)
-    for top in tops:
-        index = top // BAND_ROWS
-        band_rows = rows.get(index)
-        if band_rows is None:
-            band_rows = _inflated(bands[index], width)
-        bands[index] = _rewritten(band_rows, width, top, drawn, deflate)
-        written[index] = band_rows
-    return _Board(last.frame, painter.parts, bands, last.head, written)
+    runs: list[list[int]] = []
+    for index in sorted(again):  # each run of changed bands together, each other band alone
+        joins = runs and index in changed and runs[-1][-1] == index - 1 and runs[-1][-1] in changed
+        if joins:
+            runs[-1].append(index)
+        else:
+            runs.append([index])
+    bands = kept + [_deflated(b"".join(rows[index] for index in run) if len(run) > 1 else rows[run[0]], deflate,
+                              run[0], len(run)) for run in runs]
+    bands.sort(key=lambda band: band.first)
+    return _Board(last.frame, painter.parts, bands, last.head, {index: rows[index] for index in again})
 
 
-def _inflated(band: _Band, width: int) -> bytearray:
-    """A band of a board as rows again (each after its filter byte)."""
-    return bytearray(deflater.decompressobj(-15).decompress(band.deflated))
-
-
-def _rewritten(rows: bytearray, width: int, top: int, drawn: list[tuple[Box, bytes]], deflate: Any) -> _Band:
-    """A band's rows (of a board `width` pixels wide, starting at its row `top`) with the
-    rectangles `drawn` (each with its box on the board, in palette indices) written into them
-    (what falls outside the band left out), deflated."""
-    for (x0, y0, x1, _), indices in drawn:
-        put_indices(rows, width + 1, (x0 + 1, y0 - top), indices, x1 - x0)
-    return _deflated(rows, deflate)
+def _inflated(band: _Band, width: int, rows: dict[int, bytearray]) -> dict[int, bytearray]:
+    """The rows of the bands deflated together in `band` (each row after its filter byte), by
+    band, but those `rows` has already."""
+    raw = deflater.decompressobj(-15).decompress(band.deflated)
+    size = BAND_ROWS * (width + 1)
+    return {index: bytearray(raw[(index - band.first) * size:(index - band.first + 1) * size])
+            for index in range(band.first, band.first + band.count) if index not in rows}
 
 
 def dirty(before: Sequence[Part], after: Sequence[Part], size: tuple[int, int]) -> list[Box]:
@@ -226,12 +244,13 @@ def _near(a: Box, b: Box) -> bool:
     return a[0] < b[2] + MERGE_GAP and b[0] < a[2] + MERGE_GAP and a[1] < b[3] + MERGE_GAP and b[1] < a[3] + MERGE_GAP
 
 
-def _deflated(rows: bytes | bytearray, deflate: Any) -> _Band:
-    """A band of a PNG's rows (each a byte longer than the board is wide: the filter byte, 0,
-    then the row), deflated on its own by `deflate` (a raw compressobj: the band ends in a full
-    flush, so that the bands after it do not look back into it, and it can be inflated alone)."""
+def _deflated(rows: bytes | bytearray, deflate: Any, first: int, count: int = 1) -> _Band:
+    """`count` bands of a PNG's rows from band `first` (each row a byte longer than the board is
+    wide: the filter byte, 0, then the row), deflated on their own by `deflate` (a raw
+    compressobj: they end in a full flush, so that the bands after them do not look back into
+    them, and they can be inflated alone)."""
     deflated = deflate.compress(rows) + deflate.flush(deflater.Z_FULL_FLUSH)
-    return _Band(deflated, deflater.adler32(rows), len(rows))
+    return _Band(deflated, deflater.adler32(rows), len(rows), first, count)
 
 
 def _png(board: _Board) -> bytes:
