@@ -85,24 +85,23 @@ def test_a_banner_and_a_die_are_painted_with_pillow(state: str) -> None:
         assert core == pillow
 
 
-def test_boards_drawn_again_are_the_same_png_with_and_without_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
-    game = new_game("canfield", deal=99)
-    native = []
-    for step in range(8):
-        game.play(game.legal_moves()[step % len(game.legal_moves())])
-        native.append(render(game, key=1))
-        if step == 0:
-            native.append(render(game))
+def pngs_of_a_game() -> list[bytes]:
+    """A game's boards as a drawing process draws them (each from the last), and its first drawn whole."""
     redraw.forget()
-    monkeypatch.setattr(palette, "NATIVE", False)
     game = new_game("canfield", deal=99)
-    pillow = []
+    pngs = []
     for step in range(8):
         game.play(game.legal_moves()[step % len(game.legal_moves())])
-        pillow.append(render(game, key=1))
+        pngs.append(render(game, key=1))
         if step == 0:
-            pillow.append(render(game))
-    assert native == pillow
+            pngs.append(render(game))
+    return pngs
+
+
+def test_boards_drawn_again_are_the_same_png_with_and_without_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    native = pngs_of_a_game()
+    monkeypatch.setattr(palette, "NATIVE", False)
+    assert pngs_of_a_game() == native
 
 
 def test_what_the_core_is_handed_is_checked() -> None:
