@@ -12,7 +12,8 @@ which keeps the game's last board and draws the next only where it differs (rend
 Each drawing process has a socket of its own to the bot: a request is an id and the pickled
 call, an answer the same id and the pickled result or exception, each after its length. The
 event loop reads the answers as they come (`loop.add_reader`) and settles the drawing's future
-at once, and writes without ever blocking: no thread in between (a ProcessPoolExecutor's
+at once, and writes without ever blocking, the requests of one turn of the loop in one write (a
+burst wakes a process once, not once a board): no thread in between (a ProcessPoolExecutor's
 manager thread and its futures cost the bot's process some 10% of its CPU in a burst).
 """
 
@@ -64,7 +65,9 @@ class _Worker:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.socket: socket.socket | None = None
         self.pending: dict[int, asyncio.Future[Any]] = {}  # drawings asked for, by id
-        self.unsent = bytearray()  # requests the socket could not take yet
+        self.unsent = bytearray()  # requests not written yet
+        self.write_soon = False  # a write of them is due in this turn of the event loop
+        self.writing = False  # the socket was full: they are written when it can take more
         self.received = bytearray()  # answers not all read yet
         self.dead = False
 
@@ -100,33 +103,33 @@ class _Worker:
         return future
 
     def _send(self, message: bytes) -> None:
-        assert self.socket is not None and self.loop is not None
-        if not self.unsent:
-            try:
-                sent = self.socket.send(message)
-            except (BlockingIOError, InterruptedError):
-                sent = 0
-            except OSError:
-                self._died()
-                return
-            if sent == len(message):
-                return
-            message = message[sent:]
-            self.loop.add_writer(self.socket.fileno(), self._write)
+        """Queue a message: the ones asked for in one turn of the event loop go in one write
+        (`_write`, soon after), so a burst's drawings wake the process once, not once each."""
+        assert self.loop is not None
+        if not self.unsent and not self.writing and not self.write_soon:
+            self.write_soon = True
+            self.loop.call_soon(self._write)
         self.unsent += message
 
     def _write(self) -> None:
-        assert self.socket is not None and self.loop is not None
+        """Write what the socket takes of the queued messages; the rest when it can take more."""
+        self.write_soon = False
+        if self.socket is None or self.loop is None or not self.unsent:
+            return
         try:
             sent = self.socket.send(self.unsent)
         except (BlockingIOError, InterruptedError):
-            return
+            sent = 0
         except OSError:
             self._died()
             return
         del self.unsent[:sent]
-        if not self.unsent:
+        if self.unsent and not self.writing:
+            self.loop.add_writer(self.socket.fileno(), self._write)
+            self.writing = True
+        elif not self.unsent and self.writing:
             self.loop.remove_writer(self.socket.fileno())
+            self.writing = False
 
     def _read(self) -> None:
         assert self.socket is not None
