@@ -6,11 +6,11 @@ Prints median milliseconds of each step and PNG bytes: drawing; the board as 8-b
 (encoding, bytes); the board in the theme's palette, as `render` sends it (quantizing, encoding,
 bytes); and the total of what `render` does (drawing, quantizing, encoding), median and 99th
 percentile. The boards drawn again (`render(..., key=...)`: only what changed since the last board
-of the game) are timed as the same steps: drawing (laying out, comparing, drawing the rectangles
-that changed), quantizing them, encoding (putting them into the rows, deflating the bands they
-touch, the PNG). `--plain-felt` draws on felt without its weave, to see what the weave costs; `--cpu`
-times with this thread's CPU time instead of the wall clock, which other programs on a shared
-machine sway less.
+of the game) are timed as the same steps: drawing (laying out, comparing), painting the rectangles
+that changed and quantizing them (one step: the paint core, render/_paint_core.c, does both where
+it is built), encoding (putting them into the rows, deflating the bands they touch, the PNG).
+`--plain-felt` draws on felt without its weave, to see what the weave costs; `--cpu` times with
+this thread's CPU time instead of the wall clock, which other programs on a shared machine sway less.
 Budget (docs/design.md): mid-game median at most 15 ms, PNG at most 50 KB.
 """
 
@@ -29,7 +29,7 @@ from PIL import Image
 
 from bot.game import DRAW, Game, new_game
 from render import board, redraw, render, render_image
-from render.board import PNG_COMPRESS_LEVEL, encode_png
+from render.board import PNG_COMPRESS_LEVEL, Painter, encode_png
 from render.palette import board_palette, quantize
 from render.themes import get_theme
 from tests.samples import sample_game
@@ -114,8 +114,8 @@ def measure_again(change: str, theme: str, runs: int, clock: Callable[[], float]
     size = 0
     for run in range(runs):
         quantizing, encoding = [0.0], [0.0]
-        with (timing(redraw, "quantize", quantizing, clock), timing(redraw, "_rewritten", encoding, clock),
-              timing(redraw, "_png", encoding, clock)):
+        with (timing(Painter, "indices", quantizing, clock), timing(redraw, "put_indices", encoding, clock),
+              timing(redraw, "_deflated", encoding, clock), timing(redraw, "_png", encoding, clock)):
             start = clock()
             png = render(boards[(run + 1) % 2], theme=theme, key="benchmark")
             total = clock() - start
@@ -150,7 +150,8 @@ def main() -> None:
         draw, rgb, quantizing, indexed = (statistics.median(times[step]) for step in STEPS)
         print(f"{state:<12} {draw:>6.2f} {rgb:>7.2f} {rgb_size:>11,} {quantizing:>9.2f} {indexed:>7.2f} "
               f"{indexed_size:>10,} {statistics.median(total):>10.2f} {percentile(total, 0.99):>10.2f}")
-    print("drawn again from the game's last board (render.redraw), mid-game:")
+    print("drawn again from the game's last board (render.redraw), mid-game (quantize: the rectangles that changed "
+          "painted and quantized at once, by the paint core where it is built):")
     for change in ("a draw", "a move"):
         times, size = measure_again(change, args.theme, args.runs, time.thread_time if args.cpu else time.perf_counter)
         total = [sum(step) for step in zip(times["draw"], times["quantize"], times["indexed"], strict=True)]
