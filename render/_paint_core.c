@@ -26,7 +26,6 @@ enum { COPY = 0, BLEND_ALPHA = 1, COLOUR_MASK = 2 };
 typedef struct {
     int kind;
     Py_buffer source, mask;
-    int has_mask;
     Py_ssize_t source_width, mask_width;
     Py_ssize_t sx, sy, w, h, dx, dy;
 } Op;
@@ -43,7 +42,7 @@ static inline uint8_t blend(unsigned int mask, unsigned int under, unsigned int 
 static void release_ops(Op *ops, Py_ssize_t count) {
     for (Py_ssize_t i = 0; i < count; i++) {
         PyBuffer_Release(&ops[i].source);
-        if (ops[i].has_mask) PyBuffer_Release(&ops[i].mask);
+        PyBuffer_Release(&ops[i].mask);
     }
 }
 
@@ -116,7 +115,6 @@ static int read_op(PyObject *item, Op *op) {
         PyBuffer_Release(&op->source);
         return -1;
     }
-    op->has_mask = 1;
     if (op->kind != COLOUR_MASK) op->mask_width = op->source_width;  /* the source's indices, in its layout */
     /* The source, and the mask or indices, must hold the whole of the box they are read from. */
     Py_ssize_t width = op->kind == COLOUR_MASK ? op->mask_width : op->source_width;
@@ -128,7 +126,7 @@ static int read_op(PyObject *item, Op *op) {
     if (!fits) {
         PyErr_SetString(PyExc_ValueError, "an op reads outside its source");
         PyBuffer_Release(&op->source);
-        if (op->has_mask) PyBuffer_Release(&op->mask);
+        PyBuffer_Release(&op->mask);
         return -1;
     }
     return 0;

@@ -604,10 +604,10 @@ class Sprite:
         for (left, top), piece, mask in _pieces(_Same(self.sprite), above, canvas.geo.card):
             _paste(canvas.image, piece, (x + left, y + top), mask)
 
-    def ops(self, origin: tuple[int, int], theme: Theme, geo: Geometry) -> list[Op] | None:
-        """What `paint` does, as the paint core's ops (render.palette `paint_indexed`) for a
-        rectangle whose top left corner is at `origin`."""
-        x, y = self.x - SHADOW - origin[0], self.y - SHADOW - origin[1]
+    def ops(self, theme: Theme, geo: Geometry) -> list[Op] | None:
+        """What `paint` does, as the paint core's ops (render.palette `paint_indexed`), placed on
+        the board (`Painter._ops` shifts them to a rectangle's corner)."""
+        x, y = self.x - SHADOW, self.y - SHADOW
         above = None if self.under is None else (self.under[0] - self.x + SHADOW, self.under[1] - self.y + SHADOW)
         return [_pixels_op(BLEND_ALPHA if piece.mode == "RGBA" else COPY, piece, (0, 0, *piece.size),
                            (x + left, y + top), theme)
@@ -714,10 +714,9 @@ class Text:
         """Draw it."""
         _paste_text(canvas.image, canvas.at(self.x, self.y), self.text, self.size, self.fill, self.anchor, self.bold)
 
-    def ops(self, origin: tuple[int, int], theme: Theme, geo: Geometry) -> list[Op] | None:
+    def ops(self, theme: Theme, geo: Geometry) -> list[Op] | None:
         """What `paint` does, as the paint core's ops (`Sprite.ops`)."""
-        return _text_ops((self.x - origin[0], self.y - origin[1]), self.text, self.size, self.fill, self.anchor,
-                         self.bold)
+        return _text_ops((self.x, self.y), self.text, self.size, self.fill, self.anchor, self.bold)
 
 
 @dataclass(frozen=True, slots=True)
@@ -740,9 +739,9 @@ class Label:
         """Draw it."""
         _paste_label(canvas.image, canvas.at(self.x, self.y), self.text, canvas.theme, canvas.geo)
 
-    def ops(self, origin: tuple[int, int], theme: Theme, geo: Geometry) -> list[Op] | None:
+    def ops(self, theme: Theme, geo: Geometry) -> list[Op] | None:
         """What `paint` does, as the paint core's ops (`Sprite.ops`)."""
-        x, y = self.x - origin[0], self.y - origin[1]
+        x, y = self.x, self.y
         tag = _label_tag(self.text, theme.tag[3], self.height)
         return [_colour_op(theme.tag[:3], tag, (x, y)),
                 *_text_ops(_label_text_place(x, y, self.height), self.text, 19, theme.text, "lm", True)]
@@ -762,7 +761,7 @@ class Die:
         """The pixels it may draw on."""
         return self.x, self.y, self.x + self.size + 1, self.y + self.size + 1
 
-    def ops(self, origin: tuple[int, int], theme: Theme, geo: Geometry) -> list[Op] | None:
+    def ops(self, theme: Theme, geo: Geometry) -> list[Op] | None:
         """None: it is drawn with ImageDraw (`paint`), which the paint core does not do."""
         return None
 
@@ -800,10 +799,10 @@ class Ring:
         for (left, top), mask in _ring_mask(x1 - x0, y1 - y0, self.radius, self.width):
             _paste(canvas.image, self.colour, (x + left, y + top), mask)
 
-    def ops(self, origin: tuple[int, int], theme: Theme, geo: Geometry) -> list[Op] | None:
+    def ops(self, theme: Theme, geo: Geometry) -> list[Op] | None:
         """What `paint` does, as the paint core's ops (`Sprite.ops`)."""
         x0, y0, x1, y1 = self.area
-        x, y = x0 - 5 - origin[0], y0 - 5 - origin[1]
+        x, y = x0 - 5, y0 - 5
         return [_colour_op(self.colour, mask, (x + left, y + top))
                 for (left, top), mask in _ring_mask(x1 - x0, y1 - y0, self.radius, self.width)]
 
@@ -823,7 +822,7 @@ class Banner:
         x0, y0, x1, y1 = self.area
         return x0, y0, x1 + 1, y1 + 1
 
-    def ops(self, origin: tuple[int, int], theme: Theme, geo: Geometry) -> list[Op] | None:
+    def ops(self, theme: Theme, geo: Geometry) -> list[Op] | None:
         """None: it is drawn with ImageDraw (`paint`), which the paint core does not do."""
         return None
 
@@ -855,9 +854,9 @@ def _sprite_part(name: str, x: int, y: int, sprite: _Same, under: tuple[int, int
 
 _piles: OrderedDict[tuple[object, ...], tuple[list[Part], list[Placed]]] = OrderedDict()  # Painter._paint_pile
 _layouts: OrderedDict[tuple[object, ...], tuple[int, dict[str, int], int]] = OrderedDict()  # Painter.__init__
-# Parts' ops (`_ops_of`), by the ids of the part, theme and geometry, which are kept with them: an id
-# of a part let go may come again for another, which is told apart by its identity; the first kept go first.
-_part_ops: OrderedDict[tuple[int, int, int], tuple[Part, Theme, Geometry, list[Op] | None]] = OrderedDict()
+# Parts' ops (`_ops_of`), by the ids of the part, theme and geometry: kept with them, so that no other
+# object can have those ids while the entry stays.
+_part_ops: OrderedDict[tuple[object, ...], tuple[Part, Theme, Geometry, list[Op] | None]] = OrderedDict()
 Kept = TypeVar("Kept")
 
 
@@ -944,16 +943,10 @@ def _colour_op(colour: tuple[int, ...], mask: Image.Image, corner: tuple[int, in
 
 
 def _ops_of(part: Part, theme: Theme, geo: Geometry) -> list[Op] | None:
-    """A part's ops (`ops`) for a rectangle at the board's corner, kept for the part (by identity)
-    in the theme and geometry (a label's colours are the theme's, a sprite's indices its palette's)."""
-    key = (id(part), id(theme), id(geo))
-    kept = _part_ops.get(key)
-    if kept is None or kept[0] is not part or kept[1] is not theme or kept[2] is not geo:
-        kept = _part_ops[key] = (part, theme, geo, part.ops((0, 0), theme, geo))
-        if len(_part_ops) > PILE_PARTS:
-            with contextlib.suppress(KeyError):  # emptied meanwhile by another thread
-                _part_ops.popitem(last=False)
-    return kept[3]
+    """A part's ops (`ops`), kept for the part (by identity) in the theme and geometry (a label's
+    colours are the theme's, a sprite's indices its palette's)."""
+    return _kept(_part_ops, PILE_PARTS, (id(part), id(theme), id(geo)),
+                 lambda: (part, theme, geo, part.ops(theme, geo)))[3]
 
 
 def _pixels_op(kind: int, image: Image.Image, box: tuple[int, int, int, int], corner: tuple[int, int],

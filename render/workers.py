@@ -106,7 +106,7 @@ class _Worker:
         """Queue a message: the ones asked for in one turn of the event loop go in one write
         (`_write`, soon after), so a burst's drawings wake the process once, not once each."""
         assert self.loop is not None
-        if not self.unsent and not self.writing and not self.write_soon:
+        if not self.writing and not self.write_soon:
             self.write_soon = True
             self.loop.call_soon(self._write)
         self.unsent += message

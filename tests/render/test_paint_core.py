@@ -167,7 +167,7 @@ def test_a_sprite_in_pieces_is_the_sprite_pasted_whole(theme: str) -> None:
             assert table is not None
             ops = [(COPY, felt, width, 0, 0, width, height, 0, 0, paint_index(felt, 3, table), width)]
             for part in parts:
-                ops += part.ops((0, 0), look, GEOMETRY) or []
+                ops += part.ops(look, GEOMETRY) or []
             assert paint_indexed((width, height), ops, table) == quantize(expected, board_palette(look)).tobytes()
 
 
